@@ -1,0 +1,105 @@
+"""Command line: run | chat | grade | content check|stats | db upgrade."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from bot.config import Settings, SettingsError, load_settings
+
+
+def _settings() -> Settings:
+    try:
+        return load_settings()
+    except SettingsError as err:
+        print(err, file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+async def _chat(settings: Settings, user: str, lang: str | None) -> None:
+    from bot.runner import serve
+
+    await serve(settings, console_only=True, console_user=user, console_lang=lang)
+
+
+async def _run(settings: Settings) -> None:
+    from bot.runner import serve
+
+    await serve(settings)
+
+
+async def _db_upgrade(settings: Settings) -> None:
+    from bot.storage.engine import make_engines
+    from bot.storage.migrate import upgrade
+
+    engines = make_engines(settings.database_url)
+    try:
+        await upgrade(engines)
+    finally:
+        await engines.dispose()
+    print("database is at the latest revision")
+
+
+def _content(action: str, path: str | None) -> int:
+    from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
+    from bot.content.stats import print_stats
+
+    result = load_bank(Path(path) if path else DEFAULT_CONTENT_DIR)
+    if action == "stats":
+        print_stats(result.questions)
+        return 0
+    for problem in result.problems:
+        print(problem)
+    if result.problems:
+        print(f"{len(result.problems)} problems in {len(result.questions)} loaded questions")
+        return 1
+    print(f"{len(result.questions)} questions OK")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="LLM interview drill bot")
+    sub = parser.add_subparsers(dest="cmd")
+    sub.add_parser("run", help="serve every configured platform (the terminal chat when none is)")
+    chat = sub.add_parser("chat", help="the terminal chat")
+    chat.add_argument("--user", default="local", help="console identity (default: local)")
+    chat.add_argument("--lang", choices=["zh", "en"], default=None)
+    grade = sub.add_parser("grade", help="batch-grade a CSV of answers")
+    grade.add_argument("--input", required=True)
+    grade.add_argument("--output", required=True)
+    grade.add_argument("--lang", choices=["zh", "en"], default="en")
+    content = sub.add_parser("content", help="validate or summarise the question bank")
+    content.add_argument("action", choices=["check", "stats"])
+    content.add_argument("--path", default=None)
+    db = sub.add_parser("db", help="database migrations")
+    db.add_argument("action", choices=["upgrade"])
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    cmd = args.cmd or "run"
+    if cmd == "content":
+        return _content(args.action, args.path)
+    if cmd == "grade":
+        from bot.grading.batch import run_batch
+
+        return run_batch(Path(args.input), Path(args.output), args.lang)
+    settings = _settings()
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    if cmd == "db":
+        asyncio.run(_db_upgrade(settings))
+    elif cmd == "chat":
+        logging.getLogger().setLevel(logging.WARNING)
+        asyncio.run(_chat(settings, args.user, args.lang))
+    else:
+        asyncio.run(_run(settings))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,103 @@
+"""All settings in one pydantic-settings object, read from the environment and `.env`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.core.timeutil import zone
+
+DATA_DIR = Path("data")
+
+
+class TelegramSettings(BaseModel):
+    token: SecretStr | None = None
+    base_url: str = "https://api.telegram.org/bot"
+    base_file_url: str = "https://api.telegram.org/file/bot"
+    webhook_url: str | None = None
+    webhook_port: int = 8443
+    webhook_secret: SecretStr | None = None
+
+
+class DiscordSettings(BaseModel):
+    token: SecretStr | None = None
+    guild_id: int | None = None
+
+
+class LLMSettings(BaseModel):
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    model: str | None = None
+    timeout: float = Field(default=30.0, gt=0)
+    retries: int = Field(default=2, ge=0, le=10)
+    output_mode: Literal["auto", "json_schema", "json_object"] = "auto"
+    daily_limit: int = Field(default=50, ge=0)
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", env_nested_delimiter="__", extra="ignore"
+    )
+
+    database_url: str = f"sqlite+aiosqlite:///{DATA_DIR / 'bot.db'}"
+    default_language: Literal["zh", "en"] = "en"
+    default_timezone: str = "UTC"
+    new_per_day: int = Field(default=5, ge=0, le=50)
+    max_answer_chars: int = Field(default=6000, ge=100, le=100_000)
+    content_dir: Path | None = None
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    telegram: TelegramSettings = Field(default_factory=TelegramSettings)
+    discord: DiscordSettings = Field(default_factory=DiscordSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    # Flat aliases that people expect (TELEGRAM_TOKEN, DISCORD_TOKEN, LLM_MODEL, OPENAI_API_KEY ...)
+    telegram_token: SecretStr | None = None
+    discord_token: SecretStr | None = None
+    discord_guild_id: int | None = None
+    llm_base_url: str | None = None
+    llm_api_key: SecretStr | None = None
+    openai_api_key: SecretStr | None = None
+    llm_model: str | None = None
+
+    @field_validator("default_timezone")
+    @classmethod
+    def _tz(cls, v: str) -> str:
+        if zone(v) is None:
+            raise ValueError(f"'{v}' is not an IANA timezone (e.g. Asia/Shanghai)")
+        return v
+
+    @field_validator("database_url")
+    @classmethod
+    def _db(cls, v: str) -> str:
+        if not v.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
+            raise ValueError("must start with sqlite+aiosqlite:// or postgresql+asyncpg://")
+        return v
+
+    def model_post_init(self, _context: object) -> None:
+        tg, dc, llm = self.telegram, self.discord, self.llm
+        if self.telegram_token and not tg.token:
+            tg.token = self.telegram_token
+        if self.discord_token and not dc.token:
+            dc.token = self.discord_token
+        if self.discord_guild_id and not dc.guild_id:
+            dc.guild_id = self.discord_guild_id
+        llm.base_url = llm.base_url or self.llm_base_url
+        llm.api_key = llm.api_key or self.llm_api_key or self.openai_api_key
+        llm.model = llm.model or self.llm_model
+
+
+class SettingsError(Exception):
+    """Invalid configuration, with a message that names each bad setting."""
+
+
+def load_settings() -> Settings:
+    try:
+        return Settings()
+    except ValidationError as err:
+        lines = []
+        for e in err.errors():
+            name = "_".join(str(p) for p in e["loc"]).upper()
+            lines.append(f"{name}: {e['msg']}")
+        raise SettingsError("invalid settings:\n  " + "\n  ".join(lines)) from None

@@ -1,0 +1,26 @@
+"""`python -m bot content stats`: counts by topic, subtopic, type, level and difficulty."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bot.core.models import Question
+
+
+def counts(questions: list[Question]) -> dict[str, Counter[str]]:
+    return {
+        "topic": Counter(q.topic for q in questions),
+        "subtopic": Counter(f"{q.topic}/{q.subtopic}" for q in questions),
+        "type": Counter(q.type for q in questions),
+        "level": Counter(q.level for q in questions),
+        "difficulty": Counter(str(q.difficulty) for q in questions),
+    }
+
+
+def print_stats(questions: list[Question]) -> None:
+    print(f"{len(questions)} questions")
+    for name, counter in counts(questions).items():
+        print(f"\nby {name}:")
+        for key, n in sorted(counter.items()):
+            share = 100 * n / max(1, len(questions))
+            print(f"  {key:<40} {n:>4}  {share:5.1f}%")

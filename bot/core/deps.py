@@ -1,0 +1,37 @@
+"""What every handler needs: the ports, the bank and the limits. Built once by bootstrap."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.core.bank import Bank
+from bot.core.models import Lang, Question
+from bot.core.ports import Clock, Grader, RubricWriter, Store, Transcriber
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_answer_chars: int = 6000
+    max_question_chars: int = 2000
+    max_field_chars: int = 200
+    fuzz: bool = True
+    default_language: Lang = "en"
+    default_timezone: str = "UTC"
+    default_new_per_day: int = 5
+    llm_daily_limit: int = 50
+
+
+@dataclass
+class Deps:
+    store: Store
+    bank: Bank
+    grader: Grader
+    clock: Clock
+    limits: Limits = field(default_factory=Limits)
+    transcriber: Transcriber | None = None
+    estimator: Grader | None = None
+    """The offline grader: used when `grader` (the LLM) fails or a user is over the daily limit."""
+    rubric_writer: RubricWriter | None = None
+
+    async def question(self, question_id: str) -> Question | None:
+        return self.bank.get(question_id) or await self.store.get_personal_question(question_id)

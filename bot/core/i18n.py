@@ -1,0 +1,309 @@
+"""The zh / en message catalogue. Every user-facing string of the core lives here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.models import Lang
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "welcome": {
+        "en": "Welcome! I drill you on LLM training interview questions: training stability and the "
+        "training pipeline. Answer in your own words; I grade against a rubric and bring weak questions "
+        "back with spaced repetition.\nFirst, pick your language.",
+        "zh": "欢迎！我用大模型训练相关的面试题帮你练习：训练稳定性和训练流程。用你自己的话回答，我按评分要点打分，"
+        "并用间隔重复让薄弱的题目更快再次出现。\n先选择语言。",
+    },
+    "ask_level": {
+        "en": "Which level are you preparing for?",
+        "zh": "你在准备哪个级别的面试？",
+    },
+    "ask_topics": {
+        "en": "Which topics should I drill?",
+        "zh": "想练哪些主题？",
+    },
+    "ask_timezone": {
+        "en": "Your timezone? Type an IANA name such as Asia/Shanghai or America/New_York, or pick one.",
+        "zh": "你的时区？输入 IANA 时区名，如 Asia/Shanghai、America/New_York，或直接选择。",
+    },
+    "ask_daily_time": {
+        "en": "At what local time should the daily drill arrive? Type HH:MM (24-hour), e.g. 08:30.",
+        "zh": "每天几点推送练习？输入 24 小时制 HH:MM，例如 08:30。",
+    },
+    "onboarded": {
+        "en": "All set: {level}, topics {topics}, {timezone}, daily drill at {daily_time}, "
+        "{new_per_day} new questions a day. Send /drill for your first question.",
+        "zh": "设置完成：{level}，主题 {topics}，时区 {timezone}，每天 {daily_time} 推送，每天 {new_per_day} 道新题。"
+        "发送 /drill 开始第一题。",
+    },
+    "level.campus": {"en": "Campus hire", "zh": "校招"},
+    "level.engineer": {"en": "Engineer", "zh": "工程师"},
+    "level.researcher": {"en": "Researcher", "zh": "研究员"},
+    "topic.stability": {"en": "Training stability", "zh": "训练稳定性"},
+    "topic.pipeline": {"en": "Training pipeline", "zh": "训练流程"},
+    "topic.both": {"en": "Both", "zh": "都要"},
+    "topic.other": {"en": "Other", "zh": "其他"},
+    "lang_set": {"en": "Language set to English.", "zh": "已切换为中文。"},
+    "bad_timezone": {
+        "en": "'{value}' is not a timezone I know. Use an IANA name such as Asia/Shanghai, Europe/London "
+        "or America/New_York.",
+        "zh": "“{value}”不是有效的时区。请使用 IANA 时区名，例如 Asia/Shanghai、Europe/London、America/New_York。",
+    },
+    "bad_time": {
+        "en": "'{value}' is not a time of day. Use HH:MM in 24-hour form, e.g. 08:30 or 21:00.",
+        "zh": "“{value}”不是有效的时间。请用 24 小时制 HH:MM，例如 08:30 或 21:00。",
+    },
+    "bad_level": {
+        "en": "Level must be one of: campus, engineer, researcher.",
+        "zh": "级别只能是 campus（校招）、engineer（工程师）或 researcher（研究员）。",
+    },
+    "bad_topics": {
+        "en": "Topics must be stability, pipeline or both.",
+        "zh": "主题只能是 stability（稳定性）、pipeline（训练流程）或 both（都要）。",
+    },
+    "bad_number": {
+        "en": "'{value}' is not a number from {low} to {high}.",
+        "zh": "“{value}”不是 {low} 到 {high} 之间的数字。",
+    },
+    "bad_lang": {"en": "Language must be zh or en.", "zh": "语言只能是 zh 或 en。"},
+    "settings": {
+        "en": "Your settings:\n- language: {language}\n- timezone: {timezone}\n- daily drill: {daily_time}\n"
+        "- level: {level}\n- topics: {topics}\n- new questions per day: {new_per_day}\n- pushes: {paused}\n"
+        "Change one with: /settings tz Asia/Shanghai | time 08:30 | level engineer | topics both | new 5",
+        "zh": "当前设置：\n- 语言：{language}\n- 时区：{timezone}\n- 每日推送：{daily_time}\n- 级别：{level}\n"
+        "- 主题：{topics}\n- 每天新题：{new_per_day}\n- 推送：{paused}\n"
+        "修改方式：/settings tz Asia/Shanghai | time 08:30 | level engineer | topics both | new 5",
+    },
+    "paused.yes": {"en": "paused", "zh": "已暂停"},
+    "paused.no": {"en": "on", "zh": "开启"},
+    "usage.lang": {"en": "/lang zh  or  /lang en", "zh": "/lang zh 或 /lang en"},
+    "usage.settings": {
+        "en": "/settings tz Asia/Shanghai | time 08:30 | level engineer | topics both | new 5",
+        "zh": "/settings tz Asia/Shanghai | time 08:30 | level engineer | topics both | new 5",
+    },
+    "setting_saved": {"en": "Saved: {name} = {value}.", "zh": "已保存：{name} = {value}。"},
+    "usage": {"en": "Usage: {usage}", "zh": "用法：{usage}"},
+    "unknown_command": {
+        "en": "Unknown command {command}. Send /help to see what I can do.",
+        "zh": "未知命令 {command}。发送 /help 查看可用命令。",
+    },
+    "help": {
+        "en": "Commands:\n/drill - next question\n/skip - skip the current question\n"
+        "/reveal - show the reference answer\n/review company | question | your answer - log a question "
+        "from a real interview\n/interview company | role | 2026-12-03 14:00 - log an interview\n"
+        "/stats - your progress\n/settings - view or change settings\n/lang zh|en - language\n"
+        "/export - all your data as JSON\n/forget - delete all your data\n"
+        "Any other text while a question is open is your answer.",
+        "zh": "命令：\n/drill - 下一题\n/skip - 跳过当前题\n/reveal - 查看参考答案\n"
+        "/review 公司 | 问题 | 你的回答 - 记录真实面试中被问到的问题\n/interview 公司 | 岗位 | 2026-12-03 14:00 - "
+        "记录一场面试\n/stats - 学习进度\n/settings - 查看或修改设置\n/lang zh|en - 切换语言\n"
+        "/export - 导出你的全部数据（JSON）\n/forget - 删除你的全部数据\n有题目未作答时，发送的其他文字即为你的回答。",
+    },
+    "question": {
+        "en": "[{topic} / {subtopic} · {qtype} · difficulty {difficulty}]{tag}\n{prompt}",
+        "zh": "[{topic} / {subtopic} · {qtype} · 难度 {difficulty}]{tag}\n{prompt}",
+    },
+    "tag.personal": {"en": " (from your interview)", "zh": "（来自你的面试）"},
+    "tag.due": {"en": " (review)", "zh": "（复习）"},
+    "tag.new": {"en": " (new)", "zh": "（新题）"},
+    "answer_hint": {
+        "en": "Answer in your own words (text or voice). /skip to skip, /reveal for the reference answer.",
+        "zh": "用你自己的话回答（文字或语音）。/skip 跳过，/reveal 查看参考答案。",
+    },
+    "nothing_due": {
+        "en": "Nothing is due and you have had today's {limit} new questions. Next review: {next}. "
+        "Log a real interview question with /review, or raise the limit with /settings new 10.",
+        "zh": "目前没有到期的题目，今天的 {limit} 道新题也已完成。下次复习：{next}。"
+        "可以用 /review 记录真实面试题，或用 /settings new 10 提高每日新题数。",
+    },
+    "no_next": {"en": "none scheduled", "zh": "暂无"},
+    "no_open_question": {
+        "en": "There is no open question. Send /drill to get one.",
+        "zh": "当前没有待回答的题目。发送 /drill 获取题目。",
+    },
+    "empty_answer": {
+        "en": "Your answer is empty. Write a few sentences, or /skip.",
+        "zh": "回答是空的。请写几句话，或发送 /skip 跳过。",
+    },
+    "answer_too_long": {
+        "en": "Your answer is {length} characters; the limit is {limit}. Please shorten it and send it again.",
+        "zh": "你的回答有 {length} 个字符，上限是 {limit}。请精简后重新发送。",
+    },
+    "grading_failed": {
+        "en": "I could not grade this answer right now. It is saved, and I will grade it as soon as I can.",
+        "zh": "暂时无法评分。你的回答已保存，稍后会尽快评分。",
+    },
+    "llm_limit": {
+        "en": "You have used today's AI gradings; this is the offline estimate. The limit resets tomorrow.",
+        "zh": "今天的 AI 评分次数已用完，以上为离线估算，明天恢复。",
+    },
+    "llm_unavailable": {
+        "en": "The AI grader is not answering right now, so this is the offline estimate. "
+        "I will send you the full grade as soon as it is back.",
+        "zh": "AI 评分暂时不可用，以上为离线估算。恢复后我会把完整评分发给你。",
+    },
+    "regraded": {
+        "en": 'Your answer to "{prompt}" has now been graded in full:',
+        "zh": "你对“{prompt}”的回答已完成完整评分：",
+    },
+    "grade.header": {"en": "Score: {score}/100 ({rating}){estimate}", "zh": "得分：{score}/100（{rating}）{estimate}"},
+    "grade.estimate": {
+        "en": " - offline estimate, keyword-based",
+        "zh": " - 离线估算，基于关键词",
+    },
+    "grade.dimensions": {"en": "Dimensions", "zh": "分项"},
+    "dim.coverage": {"en": "coverage", "zh": "要点覆盖"},
+    "dim.structure": {"en": "structure", "zh": "结构"},
+    "dim.specificity": {"en": "specificity", "zh": "具体程度"},
+    "dim.evidence": {"en": "evidence", "zh": "实例"},
+    "dim.correctness": {"en": "correctness", "zh": "正确性"},
+    "grade.hit": {"en": "Covered", "zh": "已覆盖"},
+    "grade.partial": {"en": "Partly covered", "zh": "部分覆盖"},
+    "grade.missed": {"en": "Missed", "zh": "遗漏"},
+    "grade.mistakes": {"en": "Mistakes", "zh": "问题"},
+    "grade.feedback": {"en": "Feedback", "zh": "点评"},
+    "grade.follow_up": {"en": "Follow-up", "zh": "追问"},
+    "grade.next_due": {"en": "Next review: {due}", "zh": "下次复习：{due}"},
+    "rating.1": {"en": "Again", "zh": "重来"},
+    "rating.2": {"en": "Hard", "zh": "困难"},
+    "rating.3": {"en": "Good", "zh": "良好"},
+    "rating.4": {"en": "Easy", "zh": "简单"},
+    "btn.reference": {"en": "Reference answer", "zh": "参考答案"},
+    "btn.follow_up": {"en": "Answer the follow-up", "zh": "回答追问"},
+    "btn.next": {"en": "Next question", "zh": "下一题"},
+    "btn.skip": {"en": "Skip", "zh": "跳过"},
+    "btn.yes_delete": {"en": "Yes, delete everything", "zh": "确认删除全部数据"},
+    "btn.cancel": {"en": "Cancel", "zh": "取消"},
+    "btn.other": {"en": "Other (type it)", "zh": "其他（手动输入）"},
+    "reference": {"en": "Reference answer:\n{text}", "zh": "参考答案：\n{text}"},
+    "reference_none": {
+        "en": "This question has no reference answer yet.",
+        "zh": "这道题还没有参考答案。",
+    },
+    "revealed": {
+        "en": "Marked as 'Again': it will come back soon.",
+        "zh": "已记为“重来”，这道题会很快再次出现。",
+    },
+    "skipped": {"en": "Skipped; it will come back tomorrow.", "zh": "已跳过，明天会再出现。"},
+    "follow_up_prompt": {
+        "en": "Follow-up: {text}\nAnswer it in your own words.",
+        "zh": "追问：{text}\n请用你自己的话回答。",
+    },
+    "follow_up_none": {"en": "There is no follow-up to answer.", "zh": "没有可以回答的追问。"},
+    "follow_up_done": {
+        "en": "That was the follow-up; it does not change the schedule. Send /drill for the next question.",
+        "zh": "这是追问，不影响复习计划。发送 /drill 进入下一题。",
+    },
+    "rating_set": {
+        "en": "Rating set to {rating}. Next review: {due}.",
+        "zh": "评级已改为{rating}。下次复习：{due}。",
+    },
+    "rating_stale": {
+        "en": "That rating button is for an older answer; only the latest answer to a question can be re-rated.",
+        "zh": "这个评级按钮对应的是较早的回答；只能修改这道题最新一次回答的评级。",
+    },
+    "not_found": {"en": "I could not find that item.", "zh": "找不到这条记录。"},
+    "self_rate": {
+        "en": "Saved. This question has no rubric yet, so rate yourself: how well did you answer?",
+        "zh": "已保存。这道题还没有评分要点，请自评：你答得怎么样？",
+    },
+    "review.usage": {
+        "en": "/review company | the question you were asked | how you answered (optional)",
+        "zh": "/review 公司 | 被问到的问题 | 你当时的回答（可选）",
+    },
+    "review.no_question": {
+        "en": "Please include the question you were asked: /review company | question",
+        "zh": "请写上被问到的问题：/review 公司 | 问题",
+    },
+    "review.matched": {
+        "en": "Logged for {company}. It matches a bank question ({qid}), so its rubric applies. "
+        "It is in your deck and due now: send /drill to practise it.",
+        "zh": "已记录（{company}）。它与题库中的题目（{qid}）匹配，将使用该题的评分要点。已加入你的题组并立即到期，"
+        "发送 /drill 练习。",
+    },
+    "review.personal": {
+        "en": "Logged for {company} as a personal question (no close match in the bank). It is in your deck "
+        "and due now: send /drill to practise it.",
+        "zh": "已记录（{company}），作为个人题目加入题组（题库中没有相近的题）。已立即到期，发送 /drill 练习。",
+    },
+    "review.generated": {
+        "en": "Logged for {company} as a personal question, with a rubric written by the AI grader (no close "
+        "match in the bank). It is in your deck and due now: send /drill to practise it.",
+        "zh": "已记录（{company}），作为个人题目加入题组，评分要点由 AI 生成（题库中没有相近的题）。已立即到期，发送 /drill 练习。",
+    },
+    "interview.usage": {
+        "en": "/interview company | role | YYYY-MM-DD HH:MM (your local time; 'today 15:00' and "
+        "'tomorrow 14:00' work too)",
+        "zh": "/interview 公司 | 岗位 | YYYY-MM-DD HH:MM（本地时间；也可以写“今天 15:00”“明天 14:00”）",
+    },
+    "interview.bad_date": {
+        "en": "I could not read '{value}' as a date and time. Use YYYY-MM-DD HH:MM, e.g. 2026-12-03 14:00.",
+        "zh": "无法识别时间“{value}”。请用 YYYY-MM-DD HH:MM，例如 2026-12-03 14:00。",
+    },
+    "interview.logged": {
+        "en": "Interview logged: {company} {role}, {when}. {after}",
+        "zh": "已记录面试：{company} {role}，{when}。{after}",
+    },
+    "interview.after_future": {
+        "en": "About two hours after it I will ask how it went, so you can log the questions with /review.",
+        "zh": "面试结束约两小时后我会问你情况，方便你用 /review 记录被问到的问题。",
+    },
+    "interview.after_past": {
+        "en": "Log the questions you were asked with /review company | question.",
+        "zh": "用 /review 公司 | 问题 记录你被问到的题目。",
+    },
+    "stats": {
+        "en": "Progress\n- reviews: {total} in all, {week} in the last 7 days\n- streak: {streak} days "
+        "(best {best})\n- due today: {due_today}\n- cards: {cards} ({personal} from your interviews)",
+        "zh": "学习进度\n- 作答：共 {total} 次，近 7 天 {week} 次\n- 连续练习：{streak} 天（最长 {best} 天）\n"
+        "- 今天到期：{due_today} 道\n- 题组：{cards} 道（其中 {personal} 道来自你的面试）",
+    },
+    "stats.by_topic": {"en": "Mean score by topic:", "zh": "各主题平均分："},
+    "stats.topic_line": {"en": "- {topic}: {mean} ({n} answers)", "zh": "- {topic}：{mean}（{n} 次）"},
+    "stats.none": {
+        "en": "No answers yet. Send /drill to start.",
+        "zh": "还没有作答记录。发送 /drill 开始。",
+    },
+    "stats.interviews": {
+        "en": "Real interviews: {interviews} logged, {questions} questions logged.",
+        "zh": "真实面试：已记录 {interviews} 场，{questions} 道题。",
+    },
+    "forget.confirm": {
+        "en": "This deletes ALL your data: settings, deck, answers, interview logs. It cannot be undone. Are you sure?",
+        "zh": "这将删除你的全部数据：设置、题组、作答记录、面试记录，且无法恢复。确定吗？",
+    },
+    "forget.done": {
+        "en": "All your data has been deleted. Send /start to begin again.",
+        "zh": "你的全部数据已删除。发送 /start 可以重新开始。",
+    },
+    "forget.cancelled": {"en": "Nothing was deleted.", "zh": "已取消，没有删除任何数据。"},
+    "export.done": {
+        "en": "Here is all your data as JSON ({n} answers).",
+        "zh": "这是你的全部数据（JSON，共 {n} 条作答）。",
+    },
+    "voice_unavailable": {
+        "en": "Voice answers are not enabled on this bot. Please type your answer.",
+        "zh": "本机器人暂未开启语音作答，请用文字回答。",
+    },
+    "transcript": {"en": "I heard:\n{text}", "zh": "识别结果：\n{text}"},
+    "error": {
+        "en": "Something went wrong on my side; nothing you sent was lost. Please try again.",
+        "zh": "出了点问题，你发送的内容没有丢失。请重试。",
+    },
+    "review_due_nudge": {
+        "en": "{count} questions are due for review. Send /drill when you have ten minutes.",
+        "zh": "有 {count} 道题到期待复习。有十分钟的时候发送 /drill 吧。",
+    },
+    "post_interview": {
+        "en": "How did your interview at {company} go? Log the questions you were asked with "
+        "/review {company} | question, and they will join your deck.",
+        "zh": "{company} 的面试怎么样？用 /review {company} | 问题 记录被问到的题目，它们会加入你的题组。",
+    },
+}
+
+
+def t(lang: Lang, key: str, **kwargs: Any) -> str:
+    """Look up `key` in `lang` and format it; a missing key is a bug, so it raises."""
+    entry = MESSAGES[key]
+    text = entry.get(lang) or entry["en"]
+    return text.format(**kwargs) if kwargs else text

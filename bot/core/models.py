@@ -1,0 +1,212 @@
+"""Domain model: questions and rubrics (read-only bank), users, cards, attempts, grades, logs.
+
+Everything here is plain pydantic so it validates on the way in from YAML, the database
+and the LLM, and serialises the same way everywhere. Times are timezone-aware UTC.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import IntEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Lang = Literal["zh", "en"]
+LANGS: tuple[Lang, ...] = ("zh", "en")
+Level = Literal["campus", "engineer", "researcher"]
+LEVELS: tuple[Level, ...] = ("campus", "engineer", "researcher")
+QuestionType = Literal["open", "fault", "compare", "concept", "case"]
+QUESTION_TYPES: tuple[QuestionType, ...] = ("open", "fault", "compare", "concept", "case")
+TOPICS: tuple[str, ...] = ("stability", "pipeline")
+DIMENSIONS: tuple[str, ...] = ("coverage", "structure", "specificity", "evidence", "correctness")
+Verdict = Literal["hit", "partial", "missed"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Text(Strict):
+    """A text in both languages."""
+
+    zh: str
+    en: str
+
+    def get(self, lang: Lang) -> str:
+        return self.zh if lang == "zh" else self.en
+
+    @classmethod
+    def same(cls, text: str) -> Text:
+        return cls(zh=text, en=text)
+
+
+class TextList(Strict):
+    """A list of short texts per language (keywords, specifics, mistakes)."""
+
+    zh: list[str] = Field(default_factory=list)
+    en: list[str] = Field(default_factory=list)
+
+    def get(self, lang: Lang) -> list[str]:
+        return self.zh if lang == "zh" else self.en
+
+    def both(self) -> list[str]:
+        return [*self.zh, *self.en]
+
+
+class KeyPoint(Strict):
+    id: str
+    weight: float = Field(gt=0)
+    text: Text
+    keywords: TextList = Field(default_factory=TextList)
+
+
+class Rubric(Strict):
+    key_points: list[KeyPoint] = Field(default_factory=list)
+    specifics: TextList = Field(default_factory=TextList)
+    mistakes: TextList = Field(default_factory=TextList)
+    dimension_weights: dict[str, float] | None = None
+
+
+class Question(Strict):
+    """A bank question (from content/) or a personal one (from /review)."""
+
+    id: str
+    topic: str
+    subtopic: str
+    type: QuestionType
+    level: Level
+    difficulty: int = Field(ge=1, le=5)
+    prompt: Text
+    rubric: Rubric
+    reference_answer: Text
+    follow_ups: list[Text] = Field(default_factory=list)
+    sources: list[str] = Field(default_factory=list)
+    personal: bool = False
+    generated_rubric: bool = False
+
+
+class KeyPointResult(Strict):
+    id: str
+    verdict: Verdict
+    evidence: str = ""
+
+
+class Grade(Strict):
+    """The outcome of grading one answer. `score` is computed from the dimensions in code."""
+
+    score: int = Field(ge=0, le=100)
+    dimensions: dict[str, int]
+    key_points: list[KeyPointResult] = Field(default_factory=list)
+    mistakes: list[str] = Field(default_factory=list)
+    feedback: str = ""
+    follow_up: str | None = None
+    grader: str = "offline"
+    estimate: bool = True
+    prompt_version: str | None = None
+    tokens: int = 0
+    follow_up_points: list[str] = Field(default_factory=list)
+    follow_up_reference: str = ""
+
+    def missed(self) -> list[str]:
+        return [k.id for k in self.key_points if k.verdict == "missed"]
+
+
+class Rating(IntEnum):
+    """FSRS ratings, numerically identical to fsrs.Rating."""
+
+    AGAIN = 1
+    HARD = 2
+    GOOD = 3
+    EASY = 4
+
+
+class User(BaseModel):
+    id: int
+    language: Lang = "en"
+    timezone: str = "UTC"
+    daily_time: str = "09:00"
+    level: Level = "engineer"
+    topics: list[str] = Field(default_factory=lambda: list(TOPICS))
+    new_per_day: int = Field(default=5, ge=0, le=50)
+    desired_retention: float = Field(default=0.9, gt=0.5, lt=1.0)
+    paused: bool = False
+    onboarded: bool = False
+    created_at: datetime
+
+
+class Card(BaseModel):
+    """A user's card for one question; `fsrs` holds the fsrs.Card dict."""
+
+    id: int
+    user_id: int
+    question_id: str
+    fsrs: dict[str, object]
+    due: datetime
+    suspended: bool = False
+    is_new: bool = True
+    personal: bool = False
+    created_at: datetime
+
+
+AttemptStatus = Literal["pending", "graded", "regrade", "regrading", "self", "revealed"]
+
+
+class Attempt(BaseModel):
+    id: int
+    user_id: int
+    card_id: int | None
+    question_id: str
+    answer: str
+    transcript: str | None = None
+    audio_ref: str | None = None
+    audio_seconds: float | None = None
+    status: AttemptStatus = "pending"
+    grade: Grade | None = None
+    grader: str | None = None
+    prompt_version: str | None = None
+    latency_ms: int | None = None
+    tokens: int = 0
+    rating: int | None = None
+    card_before: dict[str, object] | None = None
+    is_follow_up: bool = False
+    created_at: datetime
+    graded_at: datetime | None = None
+
+
+class InterviewLog(BaseModel):
+    id: int
+    user_id: int
+    company: str
+    role: str = ""
+    at: datetime
+    stage: str = ""
+    notes: str = ""
+    created_at: datetime
+
+
+class ReviewItem(BaseModel):
+    id: int
+    user_id: int
+    company: str
+    question_text: str
+    answer_text: str = ""
+    question_id: str
+    matched_bank: bool
+    topic: str
+    subtopic: str
+    created_at: datetime
+
+
+ReminderState = Literal["pending", "claimed", "sent", "failed"]
+
+
+class Reminder(BaseModel):
+    id: int
+    user_id: int
+    kind: str
+    due_at: datetime
+    payload: dict[str, object] = Field(default_factory=dict)
+    state: ReminderState = "pending"
+    attempts: int = 0
+    claimed_at: datetime | None = None

@@ -1,0 +1,170 @@
+"""Onboarding and settings: language, level, topics, timezone, daily time, new questions per day."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core import commands as c
+from bot.core.deps import Deps
+from bot.core.i18n import t
+from bot.core.models import LEVELS, TOPICS, Lang, User
+from bot.core.replies import Button, Reply
+from bot.core.timeutil import parse_hhmm, zone
+
+COMMON_ZONES = ("Asia/Shanghai", "Asia/Singapore", "Europe/London", "America/New_York", "America/Los_Angeles")
+CITY_ZONES = {
+    "beijing": "Asia/Shanghai",
+    "shanghai": "Asia/Shanghai",
+    "shenzhen": "Asia/Shanghai",
+    "hangzhou": "Asia/Shanghai",
+    "北京": "Asia/Shanghai",
+    "上海": "Asia/Shanghai",
+    "深圳": "Asia/Shanghai",
+    "杭州": "Asia/Shanghai",
+    "china": "Asia/Shanghai",
+    "中国": "Asia/Shanghai",
+    "hong kong": "Asia/Hong_Kong",
+    "香港": "Asia/Hong_Kong",
+    "taipei": "Asia/Taipei",
+    "台北": "Asia/Taipei",
+    "singapore": "Asia/Singapore",
+    "新加坡": "Asia/Singapore",
+    "tokyo": "Asia/Tokyo",
+    "东京": "Asia/Tokyo",
+    "seoul": "Asia/Seoul",
+    "london": "Europe/London",
+    "伦敦": "Europe/London",
+    "paris": "Europe/Paris",
+    "berlin": "Europe/Berlin",
+    "new york": "America/New_York",
+    "纽约": "America/New_York",
+    "seattle": "America/Los_Angeles",
+    "san francisco": "America/Los_Angeles",
+    "旧金山": "America/Los_Angeles",
+    "los angeles": "America/Los_Angeles",
+    "bay area": "America/Los_Angeles",
+    "湾区": "America/Los_Angeles",
+    "utc": "UTC",
+}
+TOPIC_WORDS = {
+    "stability": ["stability"],
+    "稳定性": ["stability"],
+    "pipeline": ["pipeline"],
+    "流程": ["pipeline"],
+    "训练流程": ["pipeline"],
+    "both": list(TOPICS),
+    "all": list(TOPICS),
+    "都要": list(TOPICS),
+    "全部": list(TOPICS),
+}
+STEPS = ("language", "level", "topics", "timezone", "daily_time")
+
+
+def resolve_timezone(value: str) -> str | None:
+    name = value.strip()
+    mapped = CITY_ZONES.get(name.lower())
+    if mapped:
+        return mapped
+    return name if zone(name) is not None else None
+
+
+def _ask(step: str, lang: Lang) -> Reply:
+    if step == "language":
+        return Reply(t(lang, "welcome"), [[Button("English", "set:language:en"), Button("中文", "set:language:zh")]])
+    if step == "level":
+        return Reply(t(lang, "ask_level"), [[Button(t(lang, f"level.{lv}"), f"set:level:{lv}") for lv in LEVELS]])
+    if step == "topics":
+        row = [Button(t(lang, f"topic.{k}"), f"set:topics:{k}") for k in (*TOPICS, "both")]
+        return Reply(t(lang, "ask_topics"), [row])
+    if step == "timezone":
+        rows = [[Button(z, f"set:timezone:{z}")] for z in COMMON_ZONES]
+        return Reply(t(lang, "ask_timezone"), rows, ask_text=True)
+    times = ("08:00", "12:30", "21:00")
+    return Reply(t(lang, "ask_daily_time"), [[Button(x, f"set:daily_time:{x}") for x in times]], ask_text=True)
+
+
+def summary(user: User) -> dict[str, Any]:
+    lang = user.language
+    return {
+        "language": "中文" if lang == "zh" else "English",
+        "timezone": user.timezone,
+        "daily_time": user.daily_time,
+        "level": t(lang, f"level.{user.level}"),
+        "topics": ", ".join(t(lang, f"topic.{x}") for x in user.topics),
+        "new_per_day": user.new_per_day,
+        "paused": t(lang, "paused.yes" if user.paused else "paused.no"),
+    }
+
+
+async def start(cmd: c.StartUser, deps: Deps, user: User) -> list[Reply]:
+    await deps.store.set_session(user.id, {"mode": "onboard", "step": "language"})
+    return [_ask("language", user.language)]
+
+
+async def show_help(cmd: c.ShowHelp, deps: Deps, user: User) -> list[Reply]:
+    return [Reply(t(user.language, "help"))]
+
+
+async def show_settings(cmd: c.ShowSettings, deps: Deps, user: User) -> list[Reply]:
+    return [Reply(t(user.language, "settings", **summary(user)))]
+
+
+def apply_setting(user: User, name: str, raw: str) -> tuple[User | None, str]:
+    """Validate and apply one setting; returns the new user, or None with an error message."""
+    lang = user.language
+    value = raw.strip()
+    if name == "language":
+        if value.lower() not in ("zh", "en", "中文", "english"):
+            return None, t(lang, "bad_lang")
+        new_lang: Lang = "zh" if value.lower() in ("zh", "中文") else "en"
+        return user.model_copy(update={"language": new_lang}), t(new_lang, "lang_set")
+    if name == "timezone":
+        tz = resolve_timezone(value)
+        if tz is None:
+            return None, t(lang, "bad_timezone", value=value[:64])
+        return user.model_copy(update={"timezone": tz}), t(lang, "setting_saved", name=name, value=tz)
+    if name == "daily_time":
+        hhmm = parse_hhmm(value)
+        if hhmm is None:
+            return None, t(lang, "bad_time", value=value[:32])
+        return user.model_copy(update={"daily_time": hhmm}), t(lang, "setting_saved", name=name, value=hhmm)
+    if name == "level":
+        if value.lower() not in LEVELS:
+            return None, t(lang, "bad_level")
+        return user.model_copy(update={"level": value.lower()}), t(lang, "setting_saved", name=name, value=value)
+    if name == "topics":
+        topics = TOPIC_WORDS.get(value.lower())
+        if topics is None:
+            return None, t(lang, "bad_topics")
+        return user.model_copy(update={"topics": topics}), t(lang, "setting_saved", name=name, value=value)
+    if name == "new_per_day":
+        if not value.isdigit() or not 0 <= int(value) <= 50:
+            return None, t(lang, "bad_number", value=value[:16], low=0, high=50)
+        n = int(value)
+        return user.model_copy(update={"new_per_day": n}), t(lang, "setting_saved", name=name, value=n)
+    return None, t(lang, "usage", usage=t(lang, "usage.settings"))
+
+
+async def change_setting(cmd: c.ChangeSetting, deps: Deps, user: User) -> list[Reply]:
+    session = await deps.store.get_session(user.id)
+    onboarding = session.get("mode") == "onboard"
+    updated, message = apply_setting(user, cmd.name, cmd.value)
+    if updated is None:
+        return [Reply(message, kind="error")]
+    if onboarding and cmd.name in STEPS and STEPS.index(cmd.name) < len(STEPS) - 1:
+        await deps.store.save_user(updated)
+        step = STEPS[STEPS.index(cmd.name) + 1]
+        await deps.store.set_session(user.id, {"mode": "onboard", "step": step})
+        return [_ask(step, updated.language)]
+    if onboarding:
+        updated = updated.model_copy(update={"onboarded": True})
+        await deps.store.save_user(updated)
+        await deps.store.set_session(user.id, {"mode": "idle"})
+        return [Reply(t(updated.language, "onboarded", **summary(updated)), [[Button("/drill", "next")]])]
+    await deps.store.save_user(updated)
+    return [Reply(message)]
+
+
+async def onboarding_text(text: str, deps: Deps, user: User, step: str) -> list[Reply]:
+    """Typed text during onboarding answers the current step."""
+    return await change_setting(c.ChangeSetting(user.id, step, text), deps, user)

@@ -1,0 +1,103 @@
+"""Turn a typed line or a button action into a Command. Shared by every platform."""
+
+from __future__ import annotations
+
+from bot.core import commands as c
+
+SETTING_ALIASES = {
+    "tz": "timezone",
+    "timezone": "timezone",
+    "时区": "timezone",
+    "time": "daily_time",
+    "daily_time": "daily_time",
+    "时间": "daily_time",
+    "level": "level",
+    "级别": "level",
+    "topics": "topics",
+    "topic": "topics",
+    "主题": "topics",
+    "new": "new_per_day",
+    "new_per_day": "new_per_day",
+    "新题": "new_per_day",
+    "lang": "language",
+    "language": "language",
+    "语言": "language",
+}
+
+
+def split_fields(text: str) -> list[str]:
+    """Split `a | b | c` (also the full-width ｜) into stripped fields."""
+    return [p.strip() for p in text.replace("｜", "|").split("|")]
+
+
+def parse_line(user_id: int, line: str) -> c.Command:
+    text = line.strip()
+    if not text.startswith("/"):
+        return c.FreeText(user_id, line)
+    head, _, rest = text.partition(" ")
+    name = head[1:].split("@", 1)[0].lower()
+    rest = rest.strip()
+    simple: dict[str, type[c.Command]] = {
+        "start": c.StartUser,
+        "help": c.ShowHelp,
+        "drill": c.NextQuestion,
+        "next": c.NextQuestion,
+        "skip": c.SkipQuestion,
+        "stats": c.ShowStats,
+        "forget": c.Forget,
+        "export": c.ExportData,
+    }
+    if name in simple:
+        return simple[name](user_id)
+    if name == "reveal":
+        return c.RevealReference(user_id)
+    if name == "lang":
+        if not rest:
+            return c.Invalid(user_id, "usage", name, "usage.lang")
+        return c.ChangeSetting(user_id, "language", rest)
+    if name == "settings":
+        if not rest:
+            return c.ShowSettings(user_id)
+        key, _, value = rest.partition(" ")
+        setting = SETTING_ALIASES.get(key.lower())
+        if setting is None or not value.strip():
+            return c.Invalid(user_id, "usage", name, "usage.settings")
+        return c.ChangeSetting(user_id, setting, value.strip())
+    if name == "review":
+        fields = split_fields(rest) if rest else []
+        if len(fields) < 2:
+            return c.Invalid(user_id, "usage", name, "review.usage")
+        return c.LogReview(user_id, fields[0], fields[1], " | ".join(fields[2:]))
+    if name == "interview":
+        fields = split_fields(rest) if rest else []
+        if len(fields) == 2:
+            return c.LogInterview(user_id, fields[0], "", fields[1])
+        if len(fields) != 3:
+            return c.Invalid(user_id, "usage", name, "interview.usage")
+        return c.LogInterview(user_id, fields[0], fields[1], fields[2])
+    return c.Invalid(user_id, "unknown", head.split("@", 1)[0])
+
+
+def parse_action(user_id: int, action: str) -> c.Command:
+    """Button actions: `verb` or `verb:arg[:arg]` (see the Button constructors in the service)."""
+    verb, _, arg = action.partition(":")
+    try:
+        if verb == "next":
+            return c.NextQuestion(user_id)
+        if verb == "skip":
+            return c.SkipQuestion(user_id)
+        if verb == "ref":
+            return c.RevealReference(user_id, int(arg) if arg else None)
+        if verb == "fu":
+            return c.StartFollowUp(user_id, int(arg))
+        if verb == "rate":
+            attempt, _, rating = arg.partition(":")
+            return c.OverrideRating(user_id, int(attempt), int(rating))
+        if verb == "set":
+            name, _, value = arg.partition(":")
+            return c.ChangeSetting(user_id, name, value)
+        if verb == "forget":
+            return c.ConfirmForget(user_id, arg == "yes")
+    except ValueError:
+        pass
+    return c.Invalid(user_id, "unknown", action)

@@ -1,0 +1,89 @@
+"""The regrade worker: attempts that got only the offline estimate (or no grade) while the LLM
+was down are graded by the LLM once it answers again, and the user is sent the new grade.
+
+Each attempt is claimed (regrade -> regrading) by an atomic update first, so two workers on one
+database never grade the same attempt twice; a failure puts it back for a later round.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.core import render, srs
+from bot.core.deps import Deps
+from bot.core.grading_chain import follow_up_question
+from bot.core.i18n import t
+from bot.core.models import Attempt, Card, Grade, Rating, User
+from bot.core.replies import Reply
+from bot.core.scoring import rating_from_score
+from bot.core.timeutil import fmt_local
+
+log = logging.getLogger(__name__)
+Notify = Callable[[int, list[Reply]], Awaitable[None]]
+
+
+async def _question_for(deps: Deps, attempt: Attempt):  # type: ignore[no-untyped-def]
+    q = await deps.question(attempt.question_id)
+    if q is None or not attempt.is_follow_up:
+        return q
+    # A follow-up: grade it against the follow-up's own rubric from the parent's grade.
+    parent = await deps.store.latest_attempt_for_card(attempt.card_id) if attempt.card_id else None
+    text = parent.grade.follow_up if parent and parent.grade and parent.grade.follow_up else q.prompt.en
+    return follow_up_question(q, parent.grade if parent else None, text)
+
+
+async def _rescheduled(deps: Deps, attempt: Attempt, grade: Grade, user: User) -> Card | None:
+    """Re-apply the review with the LLM's rating when the user did not override the estimate's."""
+    if attempt.is_follow_up or attempt.card_id is None or attempt.card_before is None:
+        return None
+    latest = await deps.store.latest_attempt_for_card(attempt.card_id)
+    card = await deps.store.get_card(attempt.card_id)
+    if card is None or latest is None or latest.id != attempt.id:
+        return None
+    suggested = rating_from_score(attempt.grade.score) if attempt.grade else None
+    if attempt.rating is not None and suggested is not None and attempt.rating != int(suggested):
+        return None  # the user chose a rating themselves: keep it
+    when = attempt.graded_at or attempt.created_at
+    state, due = srs.review(
+        attempt.card_before, rating_from_score(grade.score), when, user.desired_retention, deps.limits.fuzz
+    )
+    return card.model_copy(update={"fsrs": state, "due": due, "is_new": False})
+
+
+async def regrade_pending(deps: Deps, notify: Notify | None = None, limit: int = 20) -> int:
+    """Grade up to `limit` queued attempts with the LLM; returns how many were regraded."""
+    store, done = deps.store, 0
+    for attempt in await store.attempts_with_status("regrade", limit):
+        if not await store.claim_attempt(attempt.id, "regrade", "regrading"):
+            continue  # another worker has it
+        user = await store.get_user(attempt.user_id)
+        q = await _question_for(deps, attempt)
+        if user is None or q is None:
+            await store.claim_attempt(attempt.id, "regrading", "graded")
+            continue
+        try:
+            grade = await deps.grader.grade(q, attempt.answer, user.language, user.level)
+        except Exception as exc:
+            log.info("regrade of attempt %d postponed: %s", attempt.id, type(exc).__name__)
+            await store.claim_attempt(attempt.id, "regrading", "regrade")
+            break  # the service is still down: try again next round
+        card = await _rescheduled(deps, attempt, grade, user)
+        rating = rating_from_score(grade.score)
+        updated = attempt.model_copy(
+            update={
+                "status": "graded", "grade": grade, "grader": grade.grader, "prompt_version": grade.prompt_version,
+                "tokens": attempt.tokens + grade.tokens, "rating": int(rating) if card or attempt.rating is None
+                else attempt.rating, "graded_at": attempt.graded_at or deps.clock.now(),
+            }
+        )  # fmt: skip
+        await store.finish_attempt(updated, card)
+        done += 1
+        if notify is not None:
+            lang = user.language
+            due = fmt_local(card.due, user.timezone) if card else "-"
+            head = t(lang, "regraded", prompt=q.prompt.get(lang)[:80])
+            body = render.grade_text(grade, q, lang, Rating(updated.rating or int(rating)), due)
+            buttons = [] if attempt.is_follow_up else render.grade_buttons(attempt.id, lang, bool(grade.follow_up))
+            await notify(user.id, [Reply(head + "\n" + body, buttons, kind="grade")])
+    return done

@@ -1,0 +1,66 @@
+"""Plain-text rendering of questions, grades and buttons, in the user's language."""
+
+from __future__ import annotations
+
+from bot.core.i18n import t
+from bot.core.models import DIMENSIONS, Grade, Lang, Question, Rating
+from bot.core.replies import Button
+
+QTYPE = {
+    "en": {"open": "open", "fault": "fault", "compare": "compare", "concept": "concept", "case": "case"},
+    "zh": {"open": "开放题", "fault": "故障排查", "compare": "对比", "concept": "概念", "case": "经历"},
+}
+
+
+def topic_name(topic: str, lang: Lang) -> str:
+    key = f"topic.{topic}"
+    return t(lang, key) if topic in ("stability", "pipeline") else t(lang, "topic.other")
+
+
+def question_text(q: Question, lang: Lang, tag: str) -> str:
+    return t(
+        lang,
+        "question",
+        topic=topic_name(q.topic, lang),
+        subtopic=q.subtopic,
+        qtype=QTYPE[lang].get(q.type, q.type),
+        difficulty=q.difficulty,
+        tag=t(lang, f"tag.{tag}"),
+        prompt=q.prompt.get(lang),
+    )
+
+
+def grade_text(grade: Grade, q: Question, lang: Lang, rating: Rating, next_due: str) -> str:
+    estimate = t(lang, "grade.estimate") if grade.estimate else ""
+    lines = [t(lang, "grade.header", score=grade.score, rating=t(lang, f"rating.{int(rating)}"), estimate=estimate)]
+    dims = ", ".join(f"{t(lang, 'dim.' + d)} {grade.dimensions.get(d, 0)}" for d in DIMENSIONS)
+    lines.append(f"{t(lang, 'grade.dimensions')}: {dims}")
+    points = {k.id: k for k in q.rubric.key_points}
+    for verdict in ("hit", "partial", "missed"):
+        names = [
+            points[k.id].text.get(lang) if k.id in points else k.id for k in grade.key_points if k.verdict == verdict
+        ]
+        if names:
+            lines.append(f"{t(lang, 'grade.' + verdict)}:")
+            lines.extend(f"  - {n}" for n in names)
+    if grade.mistakes:
+        lines.append(f"{t(lang, 'grade.mistakes')}:")
+        lines.extend(f"  - {m}" for m in grade.mistakes)
+    if grade.feedback:
+        lines.append(f"{t(lang, 'grade.feedback')}: {grade.feedback}")
+    if grade.follow_up:
+        lines.append(f"{t(lang, 'grade.follow_up')}: {grade.follow_up}")
+    lines.append(t(lang, "grade.next_due", due=next_due))
+    return "\n".join(lines)
+
+
+def rating_buttons(attempt_id: int, lang: Lang) -> list[Button]:
+    return [Button(t(lang, f"rating.{r.value}"), f"rate:{attempt_id}:{r.value}") for r in Rating]
+
+
+def grade_buttons(attempt_id: int, lang: Lang, has_follow_up: bool) -> list[list[Button]]:
+    first = [Button(t(lang, "btn.reference"), f"ref:{attempt_id}")]
+    if has_follow_up:
+        first.append(Button(t(lang, "btn.follow_up"), f"fu:{attempt_id}"))
+    first.append(Button(t(lang, "btn.next"), "next"))
+    return [first, rating_buttons(attempt_id, lang)]

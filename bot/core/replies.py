@@ -1,0 +1,33 @@
+"""Platform-neutral output. Each platform renders a Reply its own way."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button: `label` is shown, `action` is sent back (short, <= 64 bytes for Telegram)."""
+
+    label: str
+    action: str
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    data: bytes
+    mime: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+    buttons: list[list[Button]] = field(default_factory=list)
+    image: Attachment | None = None
+    file: Attachment | None = None
+    kind: str = "info"
+    ask_text: bool = False
+
+    def actions(self) -> list[str]:
+        return [b.action for row in self.buttons for b in row]

@@ -1,0 +1,106 @@
+"""The service layer: one handler per command, per-user ordering, and errors turned into replies."""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from asyncio import Lock
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.core import account, drill, logs, onboarding
+from bot.core import commands as c
+from bot.core.deps import Deps
+from bot.core.i18n import t
+from bot.core.models import Lang, User
+from bot.core.parsing import parse_action, parse_line
+from bot.core.replies import Reply
+
+log = logging.getLogger(__name__)
+Handler = Callable[[Any, Deps, User], Awaitable[list[Reply]]]
+
+HANDLERS: dict[type[c.Command], Handler] = {
+    c.StartUser: onboarding.start,
+    c.ShowHelp: onboarding.show_help,
+    c.ShowSettings: onboarding.show_settings,
+    c.ChangeSetting: onboarding.change_setting,
+    c.NextQuestion: drill.next_question,
+    c.SubmitAnswer: drill.submit_answer,
+    c.RevealReference: drill.reveal,
+    c.SkipQuestion: drill.skip,
+    c.OverrideRating: drill.override_rating,
+    c.StartFollowUp: drill.start_follow_up,
+    c.LogInterview: logs.log_interview,
+    c.LogReview: logs.log_review,
+    c.ShowStats: account.show_stats,
+    c.Forget: account.forget,
+    c.ConfirmForget: account.confirm_forget,
+    c.ExportData: account.export_data,
+}
+
+
+class Service:
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+        self._locks: weakref.WeakValueDictionary[int, Lock] = weakref.WeakValueDictionary()
+
+    async def user_for(self, platform: str, external_id: str, language: Lang | None = None) -> User:
+        """The user behind a platform identity, created on first contact."""
+        lim = self.deps.limits
+        defaults = User(
+            id=0,
+            language=language or lim.default_language,
+            timezone=lim.default_timezone,
+            new_per_day=lim.default_new_per_day,
+            created_at=self.deps.clock.now(),
+        )
+        return await self.deps.store.get_or_create_user(platform, external_id, defaults)
+
+    async def first_time(self, event_key: str) -> bool:
+        """True the first time a platform event id is seen (redelivered events are dropped)."""
+        return await self.deps.store.claim_event(event_key, self.deps.clock.now())
+
+    async def handle_text(self, user_id: int, text: str) -> list[Reply]:
+        return await self.handle(parse_line(user_id, text))
+
+    async def handle_action(self, user_id: int, action: str) -> list[Reply]:
+        return await self.handle(parse_action(user_id, action))
+
+    async def handle(self, cmd: c.Command) -> list[Reply]:
+        lock = self._locks.get(cmd.user_id)
+        if lock is None:
+            lock = self._locks[cmd.user_id] = Lock()
+        async with lock:
+            user = await self.deps.store.get_user(cmd.user_id)
+            if user is None:
+                return [Reply(t(self.deps.limits.default_language, "error"), kind="error")]
+            try:
+                return await self._dispatch(cmd, user)
+            except Exception:
+                log.exception("handler failed for %s", type(cmd).__name__)
+                return [Reply(t(user.language, "error"), kind="error")]
+
+    async def _dispatch(self, cmd: c.Command, user: User) -> list[Reply]:
+        if isinstance(cmd, c.Invalid):
+            return self._invalid(cmd, user.language)
+        if isinstance(cmd, c.FreeText):
+            return await self._free_text(cmd, user)
+        return await HANDLERS[type(cmd)](cmd, self.deps, user)
+
+    def _invalid(self, cmd: c.Invalid, lang: Lang) -> list[Reply]:
+        if cmd.reason == "usage":
+            return [Reply(t(lang, "usage", usage=t(lang, cmd.usage_key)), kind="error")]
+        return [Reply(t(lang, "unknown_command", command=cmd.command[:40]), kind="error")]
+
+    async def _free_text(self, cmd: c.FreeText, user: User) -> list[Reply]:
+        session = await self.deps.store.get_session(user.id)
+        mode = session.get("mode")
+        if mode == "onboard" and session.get("step") in ("timezone", "daily_time", "language", "level", "topics"):
+            return await onboarding.onboarding_text(cmd.text, self.deps, user, str(session["step"]))
+        if mode in ("answering", "follow_up"):
+            return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), self.deps, user)
+        if mode == "confirm_forget":
+            return await account.confirm_forget(c.ConfirmForget(user.id, False), self.deps, user)
+        if not cmd.text.strip():
+            return [Reply(t(user.language, "empty_answer"), kind="error")]
+        return [Reply(t(user.language, "no_open_question"))]

@@ -1,0 +1,47 @@
+"""FSRS scheduling through the `fsrs` package, with day-level steps for essay questions.
+
+Essay-style answers make minute-level learning steps pointless, so learning and relearning
+steps are empty: every review schedules in days (design section 5).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+import fsrs
+
+from bot.core.models import Rating
+
+
+@lru_cache(maxsize=32)
+def scheduler(desired_retention: float = 0.9, fuzz: bool = True) -> fsrs.Scheduler:
+    return fsrs.Scheduler(
+        desired_retention=desired_retention,
+        learning_steps=(),
+        relearning_steps=(),
+        enable_fuzzing=fuzz,
+    )
+
+
+def new_state(now: datetime) -> dict[str, Any]:
+    """A fresh FSRS card (card_id given so fsrs does not derive one from the wall clock)."""
+    return dict(fsrs.Card(card_id=0, due=now).to_dict())
+
+
+def review(
+    state: dict[str, Any], rating: Rating, now: datetime, retention: float = 0.9, fuzz: bool = True
+) -> tuple[dict[str, Any], datetime]:
+    """Apply one review; returns the new FSRS state and its due time (UTC)."""
+    card = fsrs.Card.from_dict(state)  # type: ignore[arg-type]
+    new_card, _log = scheduler(retention, fuzz).review_card(card, fsrs.Rating(int(rating)), now)
+    return dict(new_card.to_dict()), new_card.due
+
+
+def retrievability(state: dict[str, Any], now: datetime, retention: float = 0.9) -> float:
+    """Probability of recall now (0 for a card never reviewed)."""
+    if state.get("last_review") is None:
+        return 0.0
+    card = fsrs.Card.from_dict(state)  # type: ignore[arg-type]
+    return float(scheduler(retention, False).get_card_retrievability(card, now))

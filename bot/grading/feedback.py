@@ -1,0 +1,144 @@
+"""Feedback and the follow-up question of an offline grade, in the user's language (zh or en)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from bot.core.models import KeyPoint, Lang, Question
+from bot.core.scoring import weights_for
+from bot.grading.rubric_match import KeyPointMatch
+
+_LABEL_SPLIT = re.compile(r"[:：]")
+_CLAUSE_SPLIT = re.compile(r"[,，;；(（]")
+
+
+def label(kp: KeyPoint, lang: Lang) -> str:
+    """A short name for a key point: its text up to the colon, or its first clause."""
+    text = kp.text.get(lang).strip() or kp.text.en.strip() or kp.id
+    head = _LABEL_SPLIT.split(text, maxsplit=1)[0].strip()
+    if 2 <= len(head) <= 40 and head != text:
+        return head
+    head = _CLAUSE_SPLIT.split(text, maxsplit=1)[0].strip()
+    return head if len(head) <= 60 else head[:57].rstrip() + "…"
+
+
+def _join(items: Sequence[str], lang: Lang) -> str:
+    sep = "；" if lang == "zh" else "; "
+    return sep.join(items)
+
+
+def _gaps(matches: Sequence[KeyPointMatch]) -> list[KeyPointMatch]:
+    """Key points not fully covered, the heaviest (and the least covered) first."""
+    open_ = [m for m in matches if m.verdict != "hit"]
+    return sorted(open_, key=lambda m: (-m.key_point.weight * (1.0 - m.credit), m.credit))
+
+
+def _improvement(dims: Mapping[str, int], question: Question, lang: Lang, specific: str | None) -> str:
+    """One concrete improvement: the missing content first, else the weakest weighted surface dimension."""
+    zh = lang == "zh"
+    weights = weights_for(question.type, question.rubric.dimension_weights)
+    if dims["coverage"] < 50:
+        if question.rubric.key_points:
+            return (
+                "先把上面这些要点逐条讲到，每条说清楚怎么做、怎么验证。"
+                if zh
+                else ("Make sure each of those points appears, with what you would do and how you would check it.")
+            )
+        return (
+            "先正面回答问题：用自己的话说出参考答案的核心原因或机制。"
+            if zh
+            else ("Answer the question head-on first: state the key reason or mechanism in your own words.")
+        )
+    bonus = {"specificity": 0, "evidence": 0 if question.type == "case" else 20, "structure": 5}
+    candidates = [(d, dims[d] + b) for d, b in bonus.items() if weights.get(d, 0) > 0]
+    weakest, value = min(candidates, key=lambda kv: kv[1]) if candidates else ("", 100)
+    if value >= 80:
+        if dims["coverage"] < 80:
+            return "先把上面遗漏的要点讲透，再补充细节。" if zh else "Go deeper on the gaps above before adding detail."
+        if zh:
+            return "回答扎实：面试时保持同样的顺序和具体数字。"
+        return "Solid answer: keep this order and these specifics in the interview."
+    if weakest == "specificity":
+        if zh:
+            eg = f"，例如“{specific}”" if specific else ""
+            return f"补充具体数字和设置（阈值、学习率、步数、比例）{eg}。"
+        eg = f", e.g. “{specific}”" if specific else ""
+        return f"Add concrete numbers and settings (thresholds, learning rates, step counts, ratios){eg}."
+    if weakest == "evidence":
+        if zh:
+            return "结合一个真实案例：你在项目中遇到了什么、改了什么、结果的数字是多少。"
+        return "Back it with a real case: what happened in your project, what you changed and the measured result."
+    if zh:
+        return "按步骤组织回答（先诊断、再干预、最后验证），并说明每一步如何验证。"
+    return "Structure it as ordered steps (diagnose, intervene, verify) and say how you check each one."
+
+
+def feedback(
+    question: Question,
+    lang: Lang,
+    matches: Sequence[KeyPointMatch],
+    dims: Mapping[str, int],
+    mistakes: Sequence[str],
+    missing_terms: Sequence[str],
+    specific: str | None,
+    empty: bool,
+) -> str:
+    """2-4 sentences: what was covered, the most important gaps, one concrete improvement, mistakes."""
+    zh = lang == "zh"
+    out: list[str] = []
+    gaps = [label(m.key_point, lang) for m in _gaps(matches)[:2]]
+    if empty:
+        out.append("没有收到回答。" if zh else "No answer was given.")
+    else:
+        hits = [label(m.key_point, lang) for m in matches if m.verdict == "hit"][:2]
+        if hits:
+            out.append(f"你讲到了：{_join(hits, lang)}。" if zh else f"You covered: {_join(hits, lang)}.")
+        elif matches:
+            out.append("回答还没有真正覆盖题目的要点。" if zh else "The answer does not yet cover the key points.")
+        else:
+            pct = dims["coverage"]
+            out.append(
+                f"与参考答案相比，覆盖度约为 {pct}/100。"
+                if zh
+                else f"Compared with the reference answer, coverage is about {pct}/100."
+            )
+    if gaps:
+        out.append(f"最重要的遗漏：{_join(gaps, lang)}。" if zh else f"Most important gaps: {_join(gaps, lang)}.")
+    elif missing_terms and dims["coverage"] < 85:
+        quoted = "、".join(f"“{t}”" for t in missing_terms) if zh else ", ".join(f"“{t}”" for t in missing_terms)
+        out.append(f"参考答案提到而你没有提到：{quoted}。" if zh else f"The reference answer also mentions {quoted}.")
+    if not empty:
+        out.append(_improvement(dims, question, lang, specific))
+    if mistakes:
+        out.append(f"注意：{mistakes[0].rstrip('。.')}。" if zh else f"Watch out: {mistakes[0].rstrip('.')}.")
+    return " ".join(out[:4]) if not zh else "".join(out[:4])
+
+
+def follow_up(question: Question, lang: Lang, matches: Sequence[KeyPointMatch], missing_terms: Sequence[str]) -> str:
+    """Press on the most important missed key point; otherwise the question's own first follow-up."""
+    missed = [m for m in matches if m.verdict == "missed"]
+    if missed:
+        mean_weight = sum(m.key_point.weight for m in matches) / len(matches)
+        top = max(missed, key=lambda m: m.key_point.weight)
+        if top.key_point.weight >= mean_weight:
+            name = label(top.key_point, lang)
+            practical = question.type in ("fault", "open", "case")
+            if lang == "zh":
+                ask = "在这个场景下你会怎么处理？具体会检查或设置什么？" if practical else "它在这个问题里起什么作用？"
+                return f"你没有提到“{name}”——{ask}"
+            ask = (
+                "how would you handle that here, and what exactly would you check or set?"
+                if practical
+                else ("how does it come into your answer?")
+            )
+            return f"You didn't mention “{name}” — {ask}"
+    if question.follow_ups:
+        return question.follow_ups[0].get(lang)
+    if missing_terms:
+        if lang == "zh":
+            return f"能再展开讲讲吗？尤其是和“{missing_terms[0]}”有关的部分。"
+        return f"Can you explain your reasoning in more detail, in particular where “{missing_terms[0]}” comes in?"
+    if lang == "zh":
+        return "能结合一个真实案例讲讲吗？当时看到的具体数字是多少？"
+    return "Can you walk me through a real case where this happened, with the numbers you saw?"

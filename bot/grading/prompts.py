@@ -1,0 +1,80 @@
+"""Grader prompts from prompts/: a static prefix (system + guidance for the question type) first,
+so provider prompt caching applies, then the per-question part with the answer in delimiters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from bot.core.models import QUESTION_TYPES, Lang, Level, Question
+
+PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
+ANSWER_TAG = "candidate_answer"
+LANGUAGE_NAMES = {"zh": "Chinese (简体中文)", "en": "English"}
+
+
+def fill(template: str, **values: object) -> str:
+    """Replace {name} placeholders; other braces (JSON examples) are left alone."""
+    for key, value in values.items():
+        template = template.replace("{" + key + "}", str(value))
+    return template
+
+
+def escape_answer(answer: str) -> str:
+    """Neutralise delimiter look-alikes so an answer cannot close its own block."""
+    for tag in (f"<{ANSWER_TAG}>", f"</{ANSWER_TAG}>"):
+        answer = answer.replace(tag, tag.replace("<", "‹").replace(">", "›"))
+    lowered = answer.lower()
+    if ANSWER_TAG in lowered:
+        out, i = [], 0
+        while (j := lowered.find(ANSWER_TAG, i)) != -1:
+            out.append(answer[i:j] + "candidate-answer")
+            i = j + len(ANSWER_TAG)
+        answer = "".join(out) + answer[i:]
+    return answer
+
+
+@dataclass(frozen=True)
+class PromptSet:
+    version: str
+    system: str
+    types: dict[str, str]
+    question: str
+    repair: str
+    review_rubric: str
+
+    def static_prefix(self, qtype: str) -> str:
+        return self.system.strip() + "\n\n" + self.types[qtype].strip()
+
+    def messages(self, q: Question, answer: str, lang: Lang, level: Level) -> list[dict[str, str]]:
+        kps = "\n".join(f"- {k.id}, {k.weight:g}: {k.text.get(lang)}" for k in q.rubric.key_points) or "- (none)"
+        body = fill(
+            self.question,
+            language_name=LANGUAGE_NAMES[lang],
+            level=level,
+            qtype=q.type,
+            difficulty=q.difficulty,
+            prompt=q.prompt.get(lang),
+            key_points=kps,
+            specifics="; ".join(q.rubric.specifics.get(lang)) or "(none listed)",
+            mistakes="; ".join(q.rubric.mistakes.get(lang)) or "(none listed)",
+            reference=q.reference_answer.get(lang).strip() or "(none)",
+            answer=escape_answer(answer),
+        )
+        return [{"role": "system", "content": self.static_prefix(q.type)}, {"role": "user", "content": body}]
+
+
+@lru_cache(maxsize=4)
+def load_prompts(root: Path = PROMPTS_DIR) -> PromptSet:
+    def read(name: str) -> str:
+        return (root / name).read_text(encoding="utf-8")
+
+    return PromptSet(
+        version=read("VERSION").strip(),
+        system=read("system.txt"),
+        types={t: read(f"types/{t}.txt") for t in QUESTION_TYPES},
+        question=read("question.txt"),
+        repair=read("repair.txt"),
+        review_rubric=read("review_rubric.txt"),
+    )

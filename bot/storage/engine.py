@@ -1,0 +1,64 @@
+"""Engines for SQLite (the embedded default) and PostgreSQL.
+
+SQLite gets WAL, a busy timeout, and two engines: a single-connection writer whose transactions
+start with BEGIN IMMEDIATE (so writers queue instead of failing on lock upgrades) and a pooled
+reader. PostgreSQL uses one pooled engine for both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+BUSY_TIMEOUT_MS = 10_000
+
+
+@dataclass
+class Engines:
+    writer: AsyncEngine
+    reader: AsyncEngine
+    url: str
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.writer.dialect.name == "sqlite"
+
+    async def dispose(self) -> None:
+        await self.writer.dispose()
+        if self.reader is not self.writer:
+            await self.reader.dispose()
+
+
+def _sqlite(url: str, immediate: bool, pool_size: int) -> AsyncEngine:
+    engine = create_async_engine(url, pool_size=pool_size, max_overflow=0, pool_timeout=60)
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # let the "begin" hook emit BEGIN itself
+        cur = dbapi_connection.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+def make_engines(url: str) -> Engines:
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        return Engines(_sqlite(url, True, 1), _sqlite(url, False, 4), url)
+    engine = create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+    return Engines(engine, engine, url)

@@ -1,0 +1,293 @@
+"""The Store port on SQLAlchemy Core: the same queries on SQLite and PostgreSQL.
+
+Every write is one short transaction on the writer engine; reads go to the reader engine.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from bot.core.models import Attempt, Card, InterviewLog, Question, Reminder, ReviewItem, User
+from bot.storage import tables as T
+from bot.storage.engine import Engines
+
+PERSONAL_PREFIX = "personal:"
+
+
+def _row(row: sa.Row[Any]) -> dict[str, Any]:
+    return dict(row._mapping)
+
+
+class SqlStore:
+    def __init__(self, engines: Engines) -> None:
+        self.engines = engines
+        self._w = engines.writer
+        self._r = engines.reader
+
+    async def _one(self, query: sa.Select[Any]) -> dict[str, Any] | None:
+        async with self._r.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return _row(row) if row is not None else None
+
+    async def _all(self, query: sa.Select[Any]) -> list[dict[str, Any]]:
+        async with self._r.connect() as conn:
+            return [_row(r) for r in (await conn.execute(query)).all()]
+
+    async def _insert(self, table: sa.Table, values: dict[str, Any]) -> int:
+        async with self._w.begin() as conn:
+            result = await conn.execute(table.insert().values(**values).returning(table.c.id))
+            return int(result.scalar_one())
+
+    # users and identities -------------------------------------------------------------
+    async def get_or_create_user(self, platform: str, external_id: str, defaults: User) -> User:
+        found = await self._one(
+            sa.select(T.users)
+            .join(T.identities, T.identities.c.user_id == T.users.c.id)
+            .where(T.identities.c.platform == platform, T.identities.c.external_id == external_id)
+        )
+        if found:
+            return User.model_validate(found)
+        values = defaults.model_dump(exclude={"id"})
+        try:
+            async with self._w.begin() as conn:
+                uid = (await conn.execute(T.users.insert().values(**values).returning(T.users.c.id))).scalar_one()
+                await conn.execute(
+                    T.identities.insert().values(platform=platform, external_id=external_id, user_id=uid)
+                )
+        except IntegrityError:  # another replica created it first
+            return await self.get_or_create_user(platform, external_id, defaults)
+        return defaults.model_copy(update={"id": int(uid)})
+
+    async def get_user(self, user_id: int) -> User | None:
+        found = await self._one(sa.select(T.users).where(T.users.c.id == user_id))
+        return User.model_validate(found) if found else None
+
+    async def save_user(self, user: User) -> None:
+        async with self._w.begin() as conn:
+            await conn.execute(
+                T.users.update().where(T.users.c.id == user.id).values(**user.model_dump(exclude={"id"}))
+            )
+
+    async def identities(self, user_id: int) -> list[tuple[str, str]]:
+        rows = await self._all(sa.select(T.identities).where(T.identities.c.user_id == user_id))
+        return [(r["platform"], r["external_id"]) for r in rows]
+
+    async def delete_user(self, user_id: int) -> None:
+        async with self._w.begin() as conn:
+            for table in T.USER_TABLES:
+                await conn.execute(table.delete().where(table.c.user_id == user_id))
+            await conn.execute(T.users.delete().where(T.users.c.id == user_id))
+
+    # conversation state -----------------------------------------------------------------
+    async def get_session(self, user_id: int) -> dict[str, Any]:
+        found = await self._one(sa.select(T.sessions.c.state).where(T.sessions.c.user_id == user_id))
+        return dict(found["state"]) if found else {}
+
+    async def set_session(self, user_id: int, state: dict[str, Any]) -> None:
+        async with self._w.begin() as conn:
+            updated = await conn.execute(T.sessions.update().where(T.sessions.c.user_id == user_id).values(state=state))
+            if updated.rowcount == 0:
+                await conn.execute(T.sessions.insert().values(user_id=user_id, state=state))
+
+    # cards ------------------------------------------------------------------------------
+    async def get_card(self, card_id: int) -> Card | None:
+        found = await self._one(sa.select(T.cards).where(T.cards.c.id == card_id))
+        return Card.model_validate(found) if found else None
+
+    async def card_for_question(self, user_id: int, question_id: str) -> Card | None:
+        found = await self._one(
+            sa.select(T.cards).where(T.cards.c.user_id == user_id, T.cards.c.question_id == question_id)
+        )
+        return Card.model_validate(found) if found else None
+
+    async def next_due_card(self, user_id: int, now: datetime) -> Card | None:
+        c = T.cards.c
+        found = await self._one(
+            sa.select(T.cards)
+            .where(c.user_id == user_id, c.suspended.is_(False), c.due <= now)
+            .order_by(c.due, c.personal.desc(), c.id)
+            .limit(1)
+        )
+        return Card.model_validate(found) if found else None
+
+    async def card_question_ids(self, user_id: int) -> set[str]:
+        rows = await self._all(sa.select(T.cards.c.question_id).where(T.cards.c.user_id == user_id))
+        return {r["question_id"] for r in rows}
+
+    async def count_cards_created_since(self, user_id: int, since: datetime) -> int:
+        c = T.cards.c
+        found = await self._one(
+            sa.select(sa.func.count().label("n"))
+            .select_from(T.cards)
+            .where(c.user_id == user_id, c.created_at >= since, c.personal.is_(False))
+        )
+        return int(found["n"]) if found else 0
+
+    async def count_due(self, user_id: int, before: datetime) -> int:
+        c = T.cards.c
+        found = await self._one(
+            sa.select(sa.func.count().label("n"))
+            .select_from(T.cards)
+            .where(c.user_id == user_id, c.suspended.is_(False), c.due <= before)
+        )
+        return int(found["n"]) if found else 0
+
+    async def list_cards(self, user_id: int) -> list[Card]:
+        rows = await self._all(sa.select(T.cards).where(T.cards.c.user_id == user_id).order_by(T.cards.c.id))
+        return [Card.model_validate(r) for r in rows]
+
+    async def create_card(
+        self, user_id: int, question_id: str, fsrs: dict[str, Any], due: datetime, personal: bool, now: datetime
+    ) -> Card:
+        values = dict(
+            user_id=user_id,
+            question_id=question_id,
+            fsrs=fsrs,
+            due=due,
+            suspended=False,
+            is_new=True,
+            personal=personal,
+            created_at=now,
+        )
+        try:
+            card_id = await self._insert(T.cards, values)
+        except IntegrityError:  # created concurrently: return the existing one
+            existing = await self.card_for_question(user_id, question_id)
+            if existing is None:
+                raise
+            return existing
+        return Card.model_validate({"id": card_id, **values})
+
+    async def save_card(self, card: Card) -> None:
+        async with self._w.begin() as conn:
+            await self._save_card(conn, card)
+
+    @staticmethod
+    async def _save_card(conn: Any, card: Card) -> None:
+        await conn.execute(
+            T.cards.update().where(T.cards.c.id == card.id).values(**card.model_dump(exclude={"id", "user_id"}))
+        )
+
+    # attempts ---------------------------------------------------------------------------
+    async def add_attempt(self, attempt: Attempt) -> Attempt:
+        values = attempt.model_dump(mode="json", exclude={"id"})
+        values.update(created_at=attempt.created_at, graded_at=attempt.graded_at)
+        attempt_id = await self._insert(T.attempts, values)
+        return attempt.model_copy(update={"id": attempt_id})
+
+    async def get_attempt(self, attempt_id: int) -> Attempt | None:
+        found = await self._one(sa.select(T.attempts).where(T.attempts.c.id == attempt_id))
+        return Attempt.model_validate(found) if found else None
+
+    async def finish_attempt(self, attempt: Attempt, card: Card | None) -> None:
+        """Write the attempt's outcome and the rescheduled card in one transaction."""
+        values = attempt.model_dump(mode="json", exclude={"id", "user_id", "created_at"})
+        values.update(graded_at=attempt.graded_at)
+        async with self._w.begin() as conn:
+            await conn.execute(T.attempts.update().where(T.attempts.c.id == attempt.id).values(**values))
+            if card is not None:
+                await self._save_card(conn, card)
+
+    async def list_attempts(self, user_id: int) -> list[Attempt]:
+        a = T.attempts.c
+        rows = await self._all(sa.select(T.attempts).where(a.user_id == user_id).order_by(a.created_at, a.id))
+        return [Attempt.model_validate(r) for r in rows]
+
+    async def latest_attempt_for_card(self, card_id: int) -> Attempt | None:
+        a = T.attempts.c
+        found = await self._one(
+            sa.select(T.attempts).where(a.card_id == card_id, a.is_follow_up.is_(False)).order_by(a.id.desc()).limit(1)
+        )
+        return Attempt.model_validate(found) if found else None
+
+    async def attempts_with_status(self, status: str, limit: int = 100) -> list[Attempt]:
+        a = T.attempts.c
+        rows = await self._all(sa.select(T.attempts).where(a.status == status).order_by(a.id).limit(limit))
+        return [Attempt.model_validate(r) for r in rows]
+
+    async def claim_attempt(self, attempt_id: int, from_status: str, to_status: str) -> bool:
+        """Move an attempt between statuses atomically; False if it was not in `from_status`."""
+        a = T.attempts.c
+        async with self._w.begin() as conn:
+            result = await conn.execute(
+                T.attempts.update().where(a.id == attempt_id, a.status == from_status).values(status=to_status)
+            )
+            return bool(result.rowcount == 1)
+
+    async def count_gradings_since(self, user_id: int, grader_prefix: str, since: datetime) -> int:
+        a = T.attempts.c
+        found = await self._one(
+            sa.select(sa.func.count().label("n"))
+            .select_from(T.attempts)
+            .where(a.user_id == user_id, a.created_at >= since, a.grader.startswith(grader_prefix, autoescape=True))
+        )
+        return int(found["n"]) if found else 0
+
+    # personal questions, interviews, reviews, reminders ------------------------------------
+    async def add_personal_question(self, user_id: int, question: Question) -> Question:
+        async with self._w.begin() as conn:
+            pid = (
+                await conn.execute(
+                    T.personal_questions.insert()
+                    .values(user_id=user_id, data={}, created_at=sa.func.now())
+                    .returning(T.personal_questions.c.id)
+                )
+            ).scalar_one()
+            saved = question.model_copy(update={"id": f"{PERSONAL_PREFIX}{pid}"})
+            await conn.execute(
+                T.personal_questions.update().where(T.personal_questions.c.id == pid).values(data=saved.model_dump())
+            )
+        return saved
+
+    async def get_personal_question(self, question_id: str) -> Question | None:
+        if not question_id.startswith(PERSONAL_PREFIX) or not question_id[len(PERSONAL_PREFIX) :].isdigit():
+            return None
+        pid = int(question_id[len(PERSONAL_PREFIX) :])
+        found = await self._one(sa.select(T.personal_questions.c.data).where(T.personal_questions.c.id == pid))
+        return Question.model_validate(found["data"]) if found else None
+
+    async def add_interview(self, log: InterviewLog) -> InterviewLog:
+        new_id = await self._insert(T.interviews, log.model_dump(exclude={"id"}))
+        return log.model_copy(update={"id": new_id})
+
+    async def list_interviews(self, user_id: int) -> list[InterviewLog]:
+        rows = await self._all(
+            sa.select(T.interviews).where(T.interviews.c.user_id == user_id).order_by(T.interviews.c.at)
+        )
+        return [InterviewLog.model_validate(r) for r in rows]
+
+    async def add_review_item(self, item: ReviewItem) -> ReviewItem:
+        new_id = await self._insert(T.review_items, item.model_dump(exclude={"id"}))
+        return item.model_copy(update={"id": new_id})
+
+    async def list_review_items(self, user_id: int) -> list[ReviewItem]:
+        c = T.review_items.c
+        rows = await self._all(sa.select(T.review_items).where(c.user_id == user_id).order_by(c.created_at, c.id))
+        return [ReviewItem.model_validate(r) for r in rows]
+
+    async def add_reminder(self, reminder: Reminder) -> Reminder:
+        new_id = await self._insert(T.reminders, reminder.model_dump(exclude={"id"}))
+        return reminder.model_copy(update={"id": new_id})
+
+    async def list_reminders(self, user_id: int) -> list[Reminder]:
+        c = T.reminders.c
+        rows = await self._all(sa.select(T.reminders).where(c.user_id == user_id).order_by(c.due_at, c.id))
+        return [Reminder.model_validate(r) for r in rows]
+
+    # idempotency ------------------------------------------------------------------------
+    async def claim_event(self, key: str, now: datetime) -> bool:
+        try:
+            async with self._w.begin() as conn:
+                await conn.execute(T.processed_events.insert().values(key=key[:128], created_at=now))
+        except IntegrityError:
+            return False
+        return True
+
+    async def forget_events_before(self, cutoff: datetime) -> int:
+        async with self._w.begin() as conn:
+            result = await conn.execute(T.processed_events.delete().where(T.processed_events.c.created_at < cutoff))
+            return int(result.rowcount or 0)

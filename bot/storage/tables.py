@@ -1,0 +1,167 @@
+"""SQLAlchemy Core tables. Times are stored as naive UTC and come back timezone-aware."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Dialect
+
+
+class UTCDateTime(sa.types.TypeDecorator[datetime]):
+    impl = sa.DateTime(timezone=False)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the store; use UTC-aware times")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if isinstance(value, str):
+            value = datetime.fromisoformat(value)
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+metadata = sa.MetaData()
+ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+
+users = sa.Table(
+    "users",
+    metadata,
+    sa.Column("id", ID, primary_key=True, autoincrement=True),
+    sa.Column("language", sa.String(8), nullable=False),
+    sa.Column("timezone", sa.String(64), nullable=False),
+    sa.Column("daily_time", sa.String(5), nullable=False),
+    sa.Column("level", sa.String(16), nullable=False),
+    sa.Column("topics", sa.JSON, nullable=False),
+    sa.Column("new_per_day", sa.Integer, nullable=False),
+    sa.Column("desired_retention", sa.Float, nullable=False),
+    sa.Column("paused", sa.Boolean, nullable=False, default=False),
+    sa.Column("onboarded", sa.Boolean, nullable=False, default=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+identities = sa.Table(
+    "identities",
+    metadata,
+    sa.Column("platform", sa.String(16), primary_key=True),
+    sa.Column("external_id", sa.String(64), primary_key=True),
+    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+)
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("state", sa.JSON, nullable=False),
+)
+
+cards = sa.Table(
+    "cards",
+    metadata,
+    sa.Column("id", ID, primary_key=True, autoincrement=True),
+    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("question_id", sa.String(80), nullable=False),
+    sa.Column("fsrs", sa.JSON, nullable=False),
+    sa.Column("due", UTCDateTime, nullable=False),
+    sa.Column("suspended", sa.Boolean, nullable=False, default=False),
+    sa.Column("is_new", sa.Boolean, nullable=False, default=True),
+    sa.Column("personal", sa.Boolean, nullable=False, default=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.UniqueConstraint("user_id", "question_id", name="uq_cards_user_question"),
+    sa.Index("ix_cards_user_due", "user_id", "suspended", "due"),
+    sa.Index("ix_cards_user_created", "user_id", "created_at"),
+)
+
+attempts = sa.Table(
+    "attempts",
+    metadata,
+    sa.Column("id", ID, primary_key=True, autoincrement=True),
+    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("card_id", ID, nullable=True),
+    sa.Column("question_id", sa.String(80), nullable=False),
+    sa.Column("answer", sa.Text, nullable=False),
+    sa.Column("transcript", sa.Text, nullable=True),
+    sa.Column("audio_ref", sa.String(255), nullable=True),
+    sa.Column("audio_seconds", sa.Float, nullable=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("grade", sa.JSON, nullable=True),
+    sa.Column("grader", sa.String(80), nullable=True),
+    sa.Column("prompt_version", sa.String(32), nullable=True),
+    sa.Column("latency_ms", sa.Integer, nullable=True),
+    sa.Column("tokens", sa.Integer, nullable=False, default=0),
+    sa.Column("rating", sa.Integer, nullable=True),
+    sa.Column("card_before", sa.JSON, nullable=True),
+    sa.Column("is_follow_up", sa.Boolean, nullable=False, default=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("graded_at", UTCDateTime, nullable=True),
+    sa.Index("ix_attempts_user_created", "user_id", "created_at"),
+    sa.Index("ix_attempts_card", "card_id", "id"),
+    sa.Index("ix_attempts_status", "status"),
+)
+
+personal_questions = sa.Table(
+    "personal_questions",
+    metadata,
+    sa.Column("id", ID, primary_key=True, autoincrement=True),
+    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+interviews = sa.Table(
+    "interviews",
+    metadata,
+    sa.Column("id", ID, primary_key=True, autoincrement=True),
+    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("company", sa.String(200), nullable=False),
+    sa.Column("role", sa.String(200), nullable=False),
+    sa.Column("at", UTCDateTime, nullable=False),
+    sa.Column("stage", sa.String(100), nullable=False),
+    sa.Column("notes", sa.Text, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+review_items = sa.Table(
+    "review_items",
+    metadata,
+    sa.Column("id", ID, primary_key=True, autoincrement=True),
+    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("company", sa.String(200), nullable=False),
+    sa.Column("question_text", sa.Text, nullable=False),
+    sa.Column("answer_text", sa.Text, nullable=False),
+    sa.Column("question_id", sa.String(80), nullable=False),
+    sa.Column("matched_bank", sa.Boolean, nullable=False),
+    sa.Column("topic", sa.String(40), nullable=False),
+    sa.Column("subtopic", sa.String(80), nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+reminders = sa.Table(
+    "reminders",
+    metadata,
+    sa.Column("id", ID, primary_key=True, autoincrement=True),
+    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("due_at", UTCDateTime, nullable=False),
+    sa.Column("payload", sa.JSON, nullable=False),
+    sa.Column("state", sa.String(16), nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False, default=0),
+    sa.Column("claimed_at", UTCDateTime, nullable=True),
+    sa.Index("ix_reminders_state_due", "state", "due_at"),
+)
+
+processed_events = sa.Table(
+    "processed_events",
+    metadata,
+    sa.Column("key", sa.String(128), primary_key=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+USER_TABLES = (sessions, cards, attempts, personal_questions, interviews, review_items, reminders, identities)

@@ -1,0 +1,123 @@
+"""Shared fixtures: a small bank, the core wired to fakes, and the storage backends."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.content.loader import load_file
+from bot.core.bank import Bank
+from bot.core.deps import Deps, Limits
+from bot.core.models import KeyPoint, Question, Rubric, Text, TextList
+from bot.core.service import Service
+from tests.fakes import FakeClock, FakeGrader, FakeStore
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "content" / "stability" / "stab-nan-debug-001.yaml"
+
+
+def make_question(
+    qid: str,
+    topic: str = "pipeline",
+    level: str = "engineer",
+    difficulty: int = 2,
+    prompt_en: str | None = None,
+    prompt_zh: str | None = None,
+) -> Question:
+    kp = [
+        KeyPoint(
+            id=f"k{i}",
+            weight=1,
+            text=Text(zh=f"要点{i}", en=f"point {i}"),
+            keywords=TextList(zh=[f"关键{i}"], en=[f"keyword{i}"]),
+        )
+        for i in range(4)
+    ]
+    return Question(
+        id=qid,
+        topic=topic,
+        subtopic="test",
+        type="open",
+        level=level,
+        difficulty=difficulty,  # type: ignore[arg-type]
+        prompt=Text(zh=prompt_zh or f"问题 {qid}", en=prompt_en or f"Question {qid}?"),
+        rubric=Rubric(key_points=kp),
+        reference_answer=Text(zh="参考答案", en="Reference answer."),
+        follow_ups=[Text(zh="追问？", en="Follow-up?")],
+        sources=["test"],
+    )
+
+
+def example_question() -> Question:
+    q, problems = load_file(EXAMPLE)
+    assert q is not None and not problems
+    return q
+
+
+@pytest.fixture
+def bank() -> Bank:
+    questions = [example_question()]
+    questions += [make_question(f"pipe-q-{i:03d}", difficulty=1 + i % 5) for i in range(8)]
+    questions += [
+        make_question(
+            "pipe-zero-001",
+            prompt_en="How does ZeRO stage 3 partition optimizer states, "
+            "gradients and parameters across data-parallel ranks?",
+            prompt_zh="ZeRO-3 如何在数据并行的各个 rank 之间切分优化器状态、梯度和参数？",
+        )
+    ]
+    return Bank(questions)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def grader() -> FakeGrader:
+    return FakeGrader()
+
+
+@pytest.fixture
+def store() -> FakeStore:
+    return FakeStore()
+
+
+@pytest.fixture
+def deps(store: FakeStore, bank: Bank, grader: FakeGrader, clock: FakeClock) -> Deps:
+    return Deps(store=store, bank=bank, grader=grader, clock=clock, limits=Limits(fuzz=False))
+
+
+@pytest.fixture
+def service(deps: Deps) -> Service:
+    return Service(deps)
+
+
+POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL")
+BACKENDS = ["sqlite"] + (["postgres"] if POSTGRES_URL else [])
+
+
+@pytest.fixture(params=BACKENDS)
+async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """A fresh database: an SQLite file in a temp folder, or the PostgreSQL test database emptied."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+        return
+    assert POSTGRES_URL is not None
+    await reset_postgres(POSTGRES_URL)
+    yield POSTGRES_URL
+
+
+async def reset_postgres(url: str) -> None:
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    engine = create_async_engine(url)
+    async with engine.begin() as conn:
+        await conn.execute(text("DROP SCHEMA public CASCADE"))
+        await conn.execute(text("CREATE SCHEMA public"))
+    await engine.dispose()

@@ -1,0 +1,243 @@
+"""Hand-written fakes for the core's ports: an in-memory Store, a scripted Grader, a settable Clock."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bot.core.models import (
+    DIMENSIONS,
+    Attempt,
+    Card,
+    Grade,
+    InterviewLog,
+    KeyPointResult,
+    Lang,
+    Level,
+    Question,
+    Reminder,
+    ReviewItem,
+    User,
+)
+from bot.core.scoring import total_score
+
+
+class FakeClock:
+    def __init__(self, start: datetime | None = None) -> None:
+        self.current = start or datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+    def now(self) -> datetime:
+        return self.current
+
+    def advance(self, **kwargs: float) -> None:
+        self.current += timedelta(**kwargs)
+
+
+class FakeGrader:
+    """Gives every dimension `score` (so the total is `score`), or raises when `fail` is set."""
+
+    id = "fake"
+
+    def __init__(self, score: int = 70, follow_up: str | None = "What threshold would you choose, and why?") -> None:
+        self.score = score
+        self.follow_up = follow_up
+        self.fail = False
+        self.calls: list[tuple[str, str, str]] = []
+
+    async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
+        self.calls.append((question.id, answer, lang))
+        if self.fail:
+            raise RuntimeError("grader down")
+        dims = {d: self.score for d in DIMENSIONS}
+        points = [
+            KeyPointResult(id=k.id, verdict="hit" if i % 2 == 0 else "missed", evidence=answer[:20])
+            for i, k in enumerate(question.rubric.key_points)
+        ]
+        return Grade(
+            score=total_score(dims, question.type),
+            dimensions=dims,
+            key_points=points,
+            feedback="Good structure; add numbers." if lang == "en" else "结构不错，补充数字。",
+            follow_up=self.follow_up,
+            grader="fake",
+            estimate=False,
+        )
+
+
+class FakeStore:
+    """The Store port in memory, with the same semantics as SqlStore (copies in, copies out)."""
+
+    def __init__(self) -> None:
+        self.users: dict[int, User] = {}
+        self.ids: dict[tuple[str, str], int] = {}
+        self.sessions: dict[int, dict[str, Any]] = {}
+        self.cards: dict[int, Card] = {}
+        self.attempts: dict[int, Attempt] = {}
+        self.personal: dict[str, tuple[int, Question]] = {}
+        self.interviews: dict[int, InterviewLog] = {}
+        self.review_items: dict[int, ReviewItem] = {}
+        self.reminders: dict[int, Reminder] = {}
+        self.events: set[str] = set()
+        self._seq = itertools.count(1)
+
+    async def get_or_create_user(self, platform: str, external_id: str, defaults: User) -> User:
+        key = (platform, external_id)
+        if key not in self.ids:
+            uid = next(self._seq)
+            self.ids[key] = uid
+            self.users[uid] = defaults.model_copy(update={"id": uid})
+        return self.users[self.ids[key]].model_copy()
+
+    async def get_user(self, user_id: int) -> User | None:
+        u = self.users.get(user_id)
+        return u.model_copy() if u else None
+
+    async def save_user(self, user: User) -> None:
+        self.users[user.id] = user.model_copy()
+
+    async def identities(self, user_id: int) -> list[tuple[str, str]]:
+        return [k for k, v in self.ids.items() if v == user_id]
+
+    async def delete_user(self, user_id: int) -> None:
+        self.users.pop(user_id, None)
+        self.sessions.pop(user_id, None)
+        self.ids = {k: v for k, v in self.ids.items() if v != user_id}
+        for table in (self.cards, self.attempts, self.interviews, self.review_items, self.reminders):
+            for key in [k for k, v in table.items() if v.user_id == user_id]:
+                del table[key]
+        self.personal = {k: v for k, v in self.personal.items() if v[0] != user_id}
+
+    async def get_session(self, user_id: int) -> dict[str, Any]:
+        return copy.deepcopy(self.sessions.get(user_id, {}))
+
+    async def set_session(self, user_id: int, state: dict[str, Any]) -> None:
+        self.sessions[user_id] = copy.deepcopy(state)
+
+    async def get_card(self, card_id: int) -> Card | None:
+        c = self.cards.get(card_id)
+        return c.model_copy(deep=True) if c else None
+
+    async def card_for_question(self, user_id: int, question_id: str) -> Card | None:
+        for c in self.cards.values():
+            if c.user_id == user_id and c.question_id == question_id:
+                return c.model_copy(deep=True)
+        return None
+
+    async def next_due_card(self, user_id: int, now: datetime) -> Card | None:
+        due = [c for c in self.cards.values() if c.user_id == user_id and not c.suspended and c.due <= now]
+        due.sort(key=lambda c: (c.due, not c.personal, c.id))
+        return due[0].model_copy(deep=True) if due else None
+
+    async def card_question_ids(self, user_id: int) -> set[str]:
+        return {c.question_id for c in self.cards.values() if c.user_id == user_id}
+
+    async def count_cards_created_since(self, user_id: int, since: datetime) -> int:
+        return sum(1 for c in self.cards.values() if c.user_id == user_id and c.created_at >= since and not c.personal)
+
+    async def count_due(self, user_id: int, before: datetime) -> int:
+        return sum(1 for c in self.cards.values() if c.user_id == user_id and not c.suspended and c.due <= before)
+
+    async def list_cards(self, user_id: int) -> list[Card]:
+        return [c.model_copy(deep=True) for c in self.cards.values() if c.user_id == user_id]
+
+    async def create_card(
+        self, user_id: int, question_id: str, fsrs: dict[str, Any], due: datetime, personal: bool, now: datetime
+    ) -> Card:
+        existing = await self.card_for_question(user_id, question_id)
+        if existing:
+            return existing
+        card = Card(
+            id=next(self._seq),
+            user_id=user_id,
+            question_id=question_id,
+            fsrs=dict(fsrs),
+            due=due,
+            personal=personal,
+            created_at=now,
+        )
+        self.cards[card.id] = card
+        return card.model_copy(deep=True)
+
+    async def save_card(self, card: Card) -> None:
+        self.cards[card.id] = card.model_copy(deep=True)
+
+    async def add_attempt(self, attempt: Attempt) -> Attempt:
+        saved = attempt.model_copy(update={"id": next(self._seq)}, deep=True)
+        self.attempts[saved.id] = saved
+        return saved.model_copy(deep=True)
+
+    async def get_attempt(self, attempt_id: int) -> Attempt | None:
+        a = self.attempts.get(attempt_id)
+        return a.model_copy(deep=True) if a else None
+
+    async def finish_attempt(self, attempt: Attempt, card: Card | None) -> None:
+        self.attempts[attempt.id] = attempt.model_copy(deep=True)
+        if card is not None:
+            self.cards[card.id] = card.model_copy(deep=True)
+
+    async def list_attempts(self, user_id: int) -> list[Attempt]:
+        rows = [a for a in self.attempts.values() if a.user_id == user_id]
+        return [a.model_copy(deep=True) for a in sorted(rows, key=lambda a: (a.created_at, a.id))]
+
+    async def latest_attempt_for_card(self, card_id: int) -> Attempt | None:
+        rows = [a for a in self.attempts.values() if a.card_id == card_id and not a.is_follow_up]
+        return max(rows, key=lambda a: a.id).model_copy(deep=True) if rows else None
+
+    async def attempts_with_status(self, status: str, limit: int = 100) -> list[Attempt]:
+        rows = sorted((a for a in self.attempts.values() if a.status == status), key=lambda a: a.id)
+        return [a.model_copy(deep=True) for a in rows[:limit]]
+
+    async def claim_attempt(self, attempt_id: int, from_status: str, to_status: str) -> bool:
+        a = self.attempts.get(attempt_id)
+        if a is None or a.status != from_status:
+            return False
+        self.attempts[attempt_id] = a.model_copy(update={"status": to_status})
+        return True
+
+    async def count_gradings_since(self, user_id: int, grader_prefix: str, since: datetime) -> int:
+        return sum(
+            1
+            for a in self.attempts.values()
+            if a.user_id == user_id and a.created_at >= since and (a.grader or "").startswith(grader_prefix)
+        )
+
+    async def add_personal_question(self, user_id: int, question: Question) -> Question:
+        saved = question.model_copy(update={"id": f"personal:{next(self._seq)}"})
+        self.personal[saved.id] = (user_id, saved)
+        return saved
+
+    async def get_personal_question(self, question_id: str) -> Question | None:
+        found = self.personal.get(question_id)
+        return found[1] if found else None
+
+    async def add_interview(self, log: InterviewLog) -> InterviewLog:
+        saved = log.model_copy(update={"id": next(self._seq)})
+        self.interviews[saved.id] = saved
+        return saved
+
+    async def list_interviews(self, user_id: int) -> list[InterviewLog]:
+        return sorted((x for x in self.interviews.values() if x.user_id == user_id), key=lambda x: x.at)
+
+    async def add_review_item(self, item: ReviewItem) -> ReviewItem:
+        saved = item.model_copy(update={"id": next(self._seq)})
+        self.review_items[saved.id] = saved
+        return saved
+
+    async def list_review_items(self, user_id: int) -> list[ReviewItem]:
+        return [x for x in self.review_items.values() if x.user_id == user_id]
+
+    async def add_reminder(self, reminder: Reminder) -> Reminder:
+        saved = reminder.model_copy(update={"id": next(self._seq)})
+        self.reminders[saved.id] = saved
+        return saved
+
+    async def list_reminders(self, user_id: int) -> list[Reminder]:
+        return [x for x in self.reminders.values() if x.user_id == user_id]
+
+    async def claim_event(self, key: str, now: datetime) -> bool:
+        if key in self.events:
+            return False
+        self.events.add(key)
+        return True

@@ -1,0 +1,68 @@
+"""The shipped question bank loads and validates; the checker reports bad files clearly."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = DEFAULT_CONTENT_DIR / "stability" / "stab-nan-debug-001.yaml"
+
+
+def test_every_shipped_question_is_valid() -> None:
+    result = load_bank()
+    assert result.problems == []
+    assert len(result.questions) >= 10
+    assert {q.topic for q in result.questions} == {"stability", "pipeline"}
+
+
+def write(root: Path, topic: str, qid: str, data: dict[str, object]) -> None:
+    (root / topic).mkdir(parents=True, exist_ok=True)
+    (root / topic / f"{qid}.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+
+
+def test_checker_names_file_field_and_problem(tmp_path: Path) -> None:
+    good = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
+    write(tmp_path, "stability", good["id"], good)
+    missing_zh = {**good, "id": "stab-bad-001", "prompt": {"en": "Only English here?"}}
+    write(tmp_path, "stability", "stab-bad-001", missing_zh)
+    few = {**good, "id": "stab-bad-002", "prompt": {"zh": "完全不同的问题：什么是 RMSNorm？", "en": "What is RMSNorm?"}}
+    few["rubric"] = {**good["rubric"], "key_points": good["rubric"]["key_points"][:2]}
+    write(tmp_path, "stability", "stab-bad-002", few)
+    weight = {
+        **good,
+        "id": "stab-bad-003",
+        "prompt": {"zh": "Adam 的 epsilon 有什么作用？", "en": "What does Adam's epsilon do?"},
+    }
+    weight["rubric"] = {**good["rubric"], "key_points": [{**k, "weight": 0} for k in good["rubric"]["key_points"]]}
+    write(tmp_path, "stability", "stab-bad-003", weight)
+    write(tmp_path, "pipeline", "dup", {**good})  # duplicate id, wrong topic folder and file name
+    (tmp_path / "pipeline" / "broken.yaml").write_text("id: [unclosed\n", encoding="utf-8")
+    near = {**good, "id": "stab-near-001", "prompt": {**good["prompt"], "en": good["prompt"]["en"] + " "}}
+    write(tmp_path, "stability", "stab-near-001", near)
+
+    result = load_bank(tmp_path)
+    text = "\n".join(result.problems)
+    assert "stab-bad-001.yaml: prompt.zh: Field required" in text
+    assert "stab-bad-002.yaml" in text and "4-8 key points" in text
+    assert "stab-bad-003.yaml: rubric.key_points.0.weight" in text
+    assert "broken.yaml: (file): not valid YAML" in text
+    assert "dup.yaml: id:" in text
+    assert "stab-near-001.yaml: prompt: near-duplicate" in text
+
+    cli = subprocess.run([sys.executable, "-m", "bot", "content", "check", "--path", str(tmp_path)],
+                         capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+    assert cli.returncode == 1 and "stab-bad-001.yaml" in cli.stdout
+
+
+def test_check_cli_passes_on_the_shipped_bank() -> None:
+    cli = subprocess.run([sys.executable, "-m", "bot", "content", "check"], capture_output=True, text=True, cwd=ROOT)
+    assert cli.returncode == 0, cli.stdout
+    assert cli.stdout.strip().endswith("questions OK")
+    stats = subprocess.run([sys.executable, "-m", "bot", "content", "stats"], capture_output=True, text=True, cwd=ROOT)
+    assert "by subtopic:" in stats.stdout and "by difficulty:" in stats.stdout
