@@ -1,6 +1,8 @@
 """`python -m bot run`: every configured platform in one event loop; the terminal chat when none is.
 
-Background work (the LLM regrade worker) runs as tasks in the same loop.
+The bot owns the event loop: each platform is started and stopped by hand (no run_polling() or
+bot.run()), so Telegram, Discord and background work (the LLM regrade worker, the scheduler)
+share one asyncio loop.
 """
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +20,7 @@ from bot.config import Settings
 from bot.core.regrade import regrade_pending
 from bot.core.replies import Reply
 from bot.delivery import NotifierRouter
+from bot.platforms.base import PlatformRuntime
 from bot.platforms.console.chat import ConsoleChat, run_console
 
 log = logging.getLogger(__name__)
@@ -47,24 +51,57 @@ async def regrade_loop(app: App, router: NotifierRouter, every: float = REGRADE_
         await asyncio.sleep(every)
 
 
+def platform_runtimes(app: App, settings: Settings) -> list[PlatformRuntime]:
+    runtimes: list[PlatformRuntime] = []
+    if settings.telegram.token:
+        from bot.platforms.telegram.runtime import TelegramRuntime
+
+        runtimes.append(TelegramRuntime(app, settings.telegram))
+    if settings.discord.token:
+        from bot.platforms.discord.runtime import DiscordRuntime
+
+        runtimes.append(DiscordRuntime(app, settings.discord))
+    return runtimes
+
+
+async def wait_for_stop_signal() -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+
+
 async def serve(
     settings: Settings, console_only: bool = False, console_user: str = "local", console_lang: str | None = None
 ) -> None:
     app = await build_app(settings)
     router = NotifierRouter(app.store)
     tasks: list[asyncio.Task[None]] = []
+    started: list[PlatformRuntime] = []
     try:
-        platforms = [name for name, token in (("telegram", settings.telegram.token),
-                                              ("discord", settings.discord.token)) if token]  # fmt: skip
-        if platforms and not console_only:
-            log.error("platform adapters not available in this build yet: %s", ", ".join(platforms))
+        runtimes = [] if console_only else platform_runtimes(app, settings)
+        for runtime in runtimes:
+            await runtime.start()
+            started.append(runtime)
+            router.add(runtime.notifier)
+            log.info("%s is up", runtime.name)
         tasks.append(asyncio.create_task(regrade_loop(app, router)))
-        logging.getLogger().setLevel(logging.WARNING)
-        exports = Path("data") / "exports"
-        await run_console(app.service, console_user, sys.stdin, sys.stdout, exports, console_lang, router)
+        if started:
+            await wait_for_stop_signal()
+        else:
+            logging.getLogger().setLevel(logging.WARNING)
+            exports = Path("data") / "exports"
+            await run_console(app.service, console_user, sys.stdin, sys.stdout, exports, console_lang, router)
     finally:
         for task in tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        for runtime in reversed(started):
+            try:
+                await runtime.stop()
+            except Exception:
+                log.exception("stopping %s failed", runtime.name)
         await app.close()

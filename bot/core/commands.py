@@ -47,6 +47,15 @@ class SubmitAnswer(Command):
 
 
 @dataclass(frozen=True)
+class SubmitVoice(Command):
+    """A voice answer: raw audio bytes (OGG/Opus from Telegram and Discord) and what is known of it."""
+
+    audio: bytes
+    filename: str
+    duration: float | None = None
+
+
+@dataclass(frozen=True)
 class RevealReference(Command):
     attempt_id: int | None = None
 

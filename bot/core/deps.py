@@ -19,6 +19,8 @@ class Limits:
     default_timezone: str = "UTC"
     default_new_per_day: int = 5
     llm_daily_limit: int = 50
+    max_audio_seconds: int = 300
+    max_audio_bytes: int = 20_000_000
 
 
 @dataclass

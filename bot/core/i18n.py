@@ -285,6 +285,31 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Voice answers are not enabled on this bot. Please type your answer.",
         "zh": "本机器人暂未开启语音作答，请用文字回答。",
     },
+    "voice_empty": {"en": "That voice message is empty.", "zh": "这条语音是空的。"},
+    "voice_too_big": {
+        "en": "That audio file is {size} MB; the limit is {limit} MB. Please send a shorter recording.",
+        "zh": "这个音频有 {size} MB，上限是 {limit} MB。请发送更短的录音。",
+    },
+    "voice_too_long": {
+        "en": "That recording is {seconds} seconds long; the limit is {limit} seconds. Please keep it shorter.",
+        "zh": "这段录音有 {seconds} 秒，上限是 {limit} 秒。请缩短后再发。",
+    },
+    "voice_unreadable": {
+        "en": "I could not read that audio file. Please send a voice message again, or type your answer.",
+        "zh": "无法读取这段音频。请重新发送语音，或直接输入文字回答。",
+    },
+    "voice_silent": {
+        "en": "I could not hear any words in that recording. Please try again, or type your answer.",
+        "zh": "这段录音里没有识别到语音。请重试，或直接输入文字回答。",
+    },
+    "paused": {
+        "en": "Daily pushes are paused. Send /resume to turn them back on.",
+        "zh": "每日推送已暂停。发送 /resume 重新开启。",
+    },
+    "resumed": {
+        "en": "Daily pushes are on again, at {daily_time} ({timezone}).",
+        "zh": "每日推送已恢复，时间 {daily_time}（{timezone}）。",
+    },
     "transcript": {"en": "I heard:\n{text}", "zh": "识别结果：\n{text}"},
     "error": {
         "en": "Something went wrong on my side; nothing you sent was lost. Please try again.",

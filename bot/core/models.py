@@ -133,6 +133,10 @@ class User(BaseModel):
     paused: bool = False
     onboarded: bool = False
     created_at: datetime
+    quiet_start: str | None = None
+    quiet_end: str | None = None
+    weekly_day: int | None = Field(default=6, ge=0, le=6)  # 0 = Monday; None = no weekly summary
+    dm_opt_in: bool = True
 
 
 class Card(BaseModel):
@@ -170,6 +174,7 @@ class Attempt(BaseModel):
     rating: int | None = None
     card_before: dict[str, object] | None = None
     is_follow_up: bool = False
+    source: str | None = None  # where it was answered, e.g. "discord:guild:123" (for server leaderboards)
     created_at: datetime
     graded_at: datetime | None = None
 

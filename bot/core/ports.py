@@ -49,6 +49,10 @@ class RubricWriter(Protocol):
     async def write(self, question_text: str, lang: Lang, level: Level) -> Question | None: ...
 
 
+class TranscriptionError(Exception):
+    """The audio could not be read or transcribed (corrupt, empty, not audio, service down)."""
+
+
 class Transcriber(Protocol):
     id: str
 

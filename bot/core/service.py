@@ -8,7 +8,7 @@ from asyncio import Lock
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.core import account, drill, logs, onboarding
+from bot.core import account, drill, logs, onboarding, voice
 from bot.core import commands as c
 from bot.core.deps import Deps
 from bot.core.i18n import t
@@ -26,6 +26,7 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.ChangeSetting: onboarding.change_setting,
     c.NextQuestion: drill.next_question,
     c.SubmitAnswer: drill.submit_answer,
+    c.SubmitVoice: voice.submit_voice,
     c.RevealReference: drill.reveal,
     c.SkipQuestion: drill.skip,
     c.OverrideRating: drill.override_rating,
@@ -59,6 +60,12 @@ class Service:
     async def first_time(self, event_key: str) -> bool:
         """True the first time a platform event id is seen (redelivered events are dropped)."""
         return await self.deps.store.claim_event(event_key, self.deps.clock.now())
+
+    async def set_paused(self, user_id: int, paused: bool) -> None:
+        """Pause pushes (a user who blocked the bot or closed DMs) or resume them."""
+        user = await self.deps.store.get_user(user_id)
+        if user is not None and user.paused != paused:
+            await self.deps.store.save_user(user.model_copy(update={"paused": paused}))
 
     async def handle_text(self, user_id: int, text: str) -> list[Reply]:
         return await self.handle(parse_line(user_id, text))

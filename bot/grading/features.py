@@ -269,7 +269,7 @@ class Bag:
 class Profile:
     """What a reference text expects: weighted terms with polarity, plus its term bigrams."""
 
-    __slots__ = ("bigrams", "content", "neg", "pos", "surface", "total", "weights")
+    __slots__ = ("bigrams", "content", "content_terms", "neg", "pos", "surface", "total", "weights")
 
     def __init__(
         self,
@@ -282,6 +282,7 @@ class Profile:
         self.bigrams = bigrams
         self.total = sum(weights.values())
         self.content = sum(1 for w in weights.values() if w >= QUESTION_WEIGHT)
+        self.content_terms = frozenset(t for (t, _), w in weights.items() if w >= QUESTION_WEIGHT)
         self.pos = {t: w for (t, neg), w in weights.items() if not neg}
         self.neg = {t: w for (t, neg), w in weights.items() if neg}
 
@@ -294,6 +295,10 @@ class Profile:
         if self.neg:
             hit += sum(self.neg[t] for t in self.neg.keys() & pol.keys() if pol[t] & 2)
         return hit / self.total
+
+    def shares_content(self, bag: Bag) -> bool:
+        """Whether the bag has any content term of the reference (in either polarity)."""
+        return not self.content_terms.isdisjoint(bag.polarity)
 
     def bigram_recall(self, bag: Bag) -> float:
         if not self.bigrams:

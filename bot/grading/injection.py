@@ -29,7 +29,8 @@ _EN_PATTERNS = (
     # give me / this answer full marks
     rf"\b(?:give|award|assign|grant)\s+(?:me|us|this(?: answer)?|my answer|the answer|it)?\s*{_SCORE}"
     r"(?![\w-]*\s*(?:steps?|tokens?|iterations?|epochs?|gpus?|samples?|layers?|warmup|seeds?)\b)",
-    rf"\b(?:score|grade|rate|mark)\s+(?:this|me|my answer|the answer|it)\s+(?:as\s+|with\s+|at\s+)?{_SCORE}",
+    rf"\b(?:score|grade|rate|mark)\s+(?:this(?: answer)?|me|my answer|the answer|it)\s+(?:as\s+|with\s+|at\s+)?{_SCORE}",
+    r"\b100\s*/\s*100\b|\b(?:full|perfect|maximum|max)\s+(?:marks|score|points)\b",
     rf"\b(?:this answer|my answer|i)\s+(?:deserves?|should (?:get|receive))\s+{_SCORE}",
     r"\b(?:set|change|output|return)\s+(?:the\s+)?(?:score|grade)\s+(?:to|as|=|of)\s*\d+",
     r"\b(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+)?(?:grader|evaluator|examiner|ai|model|llm)\b",
@@ -46,6 +47,7 @@ _ZH_PATTERNS = (
     r"(?:满分|100\s*分|一百分|最高分|高分|a\+?)",
     r"(?:分数|得分|评分|成绩)(?:设为|设置为|改为|定为|应该是|应为|必须是|是)\s*(?:100|满分|一百)",
     r"(?:不要|不许|不准|别)扣分",
+    r"满分|一百分",
     r"(?:作为|身为)(?:评分员|评分者|考官|评委)",
     r"(?:新的?指令|系统提示)\s*[:：]",
 )

@@ -17,6 +17,7 @@ from bot.grading.features import (
     Bag,
     Phrase,
     Profile,
+    Term,
     compact,
     content_terms,
     profile,
@@ -41,6 +42,7 @@ _OMISSION = re.compile(
     re.I,
 )
 # Keep what the answer would say, not why it is wrong: cut at "without", "so that", "instead of" ...
+_ABSENCE = re.compile(r"\s*,?\s*(?:without\b|而不|却不|但不|但没有|而没有|却没有|不加|没有)", re.I)
 _TAIL = re.compile(
     r"\s*(?:,?\s*\b(?:without|so that|so the|which|because|instead of|rather than|when|while|even though)\b"
     r"|而不|却不|但不|但没有|而没有|却没有|而是|导致|以致|从而|因为|以为|而非).*$",
@@ -48,7 +50,7 @@ _TAIL = re.compile(
 )
 _ZH_NEGATION = re.compile(r"[不没无未非别]")
 _QUOTES = re.compile(r"[\"'“”‘’「」『』]")
-_NEG_CUE = re.compile(r"\b(?:not|no|never|without|instead of|rather than|avoid)\b|n't|[不没无未别]|而非|避免")
+_NEG_TERMS = frozenset(("not", "instead", "rath", "avoid", "避免", "而非"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +59,6 @@ class Sentence:
     bag: Bag
     line: str
     compacted: str
-    negative: bool
 
 
 @dataclass(slots=True)
@@ -79,7 +80,7 @@ class AnswerView:
     def sentences(self) -> list[Sentence]:
         if self._sentences is None:
             self._sentences = [
-                Sentence(s, Bag(terms(s)), stem_line(s), compact(s), bool(_NEG_CUE.search(s.lower())))
+                Sentence(s, Bag(terms(s)), stem_line(s), compact(s))
                 for s in sentences(self.text)
             ]
         return self._sentences
@@ -102,6 +103,7 @@ class PreparedMistake:
     only: bool
     negative: bool
     required: frozenset[str]
+    refuters: frozenset[str]  # "scales the LR without warmup": a sentence naming warmup does not say it
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,15 +149,18 @@ def _prepare_mistake(index: int, lang: Lang, text: str) -> PreparedMistake | Non
     core = _CLAIM.sub("", _ONLY.sub("", core))
     if _OMISSION.match(core):
         return None
-    core = _TAIL.sub("", core)
+    tail = _TAIL.search(core)
+    absent = tail.group(0) if tail and _ABSENCE.match(tail.group(0)) else ""
+    refuters = frozenset(t.text for t in terms(_ABSENCE.sub("", absent)) if not t.stop)
+    core = core[: tail.start()] if tail else core
     prof = profile(core, frozenset(), 0.0)  # the question's own words matter here
     # Numbers and versions (BF16, 3e-4) decide, so they weigh double.
     kept = {k: w * (2.0 if any(c.isdigit() for c in k[0]) else 1.0) for k, w in prof.weights.items()}
     prof = Profile(kept, prof.surface, prof.bigrams)
-    if sum(1 for w in kept.values() if w >= 1.0) < (3 if lang == "zh" else 2):
-        return None
+    if sum(1 for w in kept.values() if w >= 1.0) < (4 if has_cjk(core) else 3):
+        return None  # too short to match without false alarms
     required = frozenset(t for t, _ in kept if _ZH_NEGATION.search(t))  # "不需要" must not meet "不能"
-    return PreparedMistake(index, lang, text, prof, only, bool(_NEG_CUE.search(core.lower())), required)
+    return PreparedMistake(index, lang, text, prof, only, _negative(terms(core)), required, refuters)
 
 
 def prepare(q: Question) -> PreparedQuestion:
@@ -207,7 +212,8 @@ def reference_similarity(pq: PreparedQuestion, view: AnswerView) -> float:
     """Weighted recall of the reference answer's terms (best language), with a bigram bonus; 0-1."""
     best = 0.0
     for ref in pq.references:
-        best = max(best, (ref.recall(view.bag) + 0.2 * ref.bigram_recall(view.bag)) / 1.2)
+        sim = (ref.recall(view.bag) + 0.2 * ref.bigram_recall(view.bag)) / 1.2
+        best = max(best, sim if ref.shares_content(view.bag) else sim / 2)  # only function words in common
     return best
 
 
@@ -252,17 +258,24 @@ def specifics_share(view: AnswerView, specifics: tuple[tuple[int, Profile], ...]
     return sum(credit.values()) / n_specifics
 
 
-def _window_recall(m: PreparedMistake, s: Sentence) -> float:
-    """Best recall of the mistake's terms within a window about twice the mistake's length."""
+def _negative(items: list[Term]) -> bool:
+    """Whether a stretch of terms negates or rejects something ("not", "instead", "不", "避免")."""
+    return any(t.text in _NEG_TERMS or _ZH_NEGATION.search(t.text) for t in items)
+
+
+def _says(m: PreparedMistake, s: Sentence) -> bool:
+    """Whether the sentence says the mistake: its terms close together, with the same negation."""
     items = s.bag.items
     span = 2 * len(m.profile.weights) + 2
-    best = 0.0
     for start in range(0, max(1, len(items) - span + 1)):
-        window = Bag(items[start : start + span])
-        best = max(best, m.profile.recall(window))
-        if best >= 1.0:
-            break
-    return best
+        window = items[start : start + span]
+        if m.profile.recall(Bag(window)) < MISTAKE_RECALL:
+            continue
+        where = [i for i, t in enumerate(window) if (t.text, t.negated) in m.profile.weights]
+        tight = items[max(0, start + where[0] - 4) : start + where[-1] + 1]
+        if _negative(tight) == m.negative and all(any(t.text == r for t in tight) for r in m.required):
+            return True
+    return False
 
 
 def detect_mistakes(pq: PreparedQuestion, view: AnswerView, kp_coverage: float) -> list[PreparedMistake]:
@@ -277,11 +290,9 @@ def detect_mistakes(pq: PreparedQuestion, view: AnswerView, kp_coverage: float) 
                 found[m.index] = m
             continue
         for s in view.sentences:
-            if s.negative != m.negative or m.profile.recall(s.bag) < MISTAKE_RECALL:
+            if m.refuters and not m.refuters.isdisjoint(s.bag.polarity):
                 continue
-            if any(t not in s.bag.polarity for t in m.required):
-                continue
-            if _window_recall(m, s) >= MISTAKE_RECALL:
+            if m.profile.recall(s.bag) >= MISTAKE_RECALL and _says(m, s):
                 found[m.index] = m
                 break
     return [found[i] for i in sorted(found)]

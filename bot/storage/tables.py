@@ -45,6 +45,10 @@ users = sa.Table(
     sa.Column("paused", sa.Boolean, nullable=False, default=False),
     sa.Column("onboarded", sa.Boolean, nullable=False, default=False),
     sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("quiet_start", sa.String(5), nullable=True),
+    sa.Column("quiet_end", sa.String(5), nullable=True),
+    sa.Column("weekly_day", sa.Integer, nullable=True),
+    sa.Column("dm_opt_in", sa.Boolean, nullable=False, server_default=sa.true()),
 )
 
 identities = sa.Table(
@@ -99,11 +103,13 @@ attempts = sa.Table(
     sa.Column("rating", sa.Integer, nullable=True),
     sa.Column("card_before", sa.JSON, nullable=True),
     sa.Column("is_follow_up", sa.Boolean, nullable=False, default=False),
+    sa.Column("source", sa.String(64), nullable=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("graded_at", UTCDateTime, nullable=True),
     sa.Index("ix_attempts_user_created", "user_id", "created_at"),
     sa.Index("ix_attempts_card", "card_id", "id"),
     sa.Index("ix_attempts_status", "status"),
+    sa.Index("ix_attempts_source_created", "source", "created_at"),
 )
 
 personal_questions = sa.Table(
@@ -157,6 +163,35 @@ reminders = sa.Table(
     sa.Index("ix_reminders_state_due", "state", "due_at"),
 )
 
+pushes = sa.Table(
+    "pushes",
+    metadata,
+    sa.Column("id", ID, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(128), nullable=False, unique=True),
+    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=True, index=True),
+    sa.Column("guild_id", sa.String(32), nullable=True),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("state", sa.String(16), nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False, default=0),
+    sa.Column("payload", sa.JSON, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("claimed_at", UTCDateTime, nullable=True),
+    sa.Column("sent_at", UTCDateTime, nullable=True),
+    sa.Index("ix_pushes_state_claimed", "state", "claimed_at"),
+)
+
+guilds = sa.Table(
+    "guilds",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("channel_id", sa.String(32), nullable=False),
+    sa.Column("daily_time", sa.String(5), nullable=False),
+    sa.Column("timezone", sa.String(64), nullable=False),
+    sa.Column("language", sa.String(8), nullable=False),
+    sa.Column("enabled", sa.Boolean, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
 processed_events = sa.Table(
     "processed_events",
     metadata,
@@ -164,4 +199,4 @@ processed_events = sa.Table(
     sa.Column("created_at", UTCDateTime, nullable=False),
 )
 
-USER_TABLES = (sessions, cards, attempts, personal_questions, interviews, review_items, reminders, identities)
+USER_TABLES = (sessions, cards, attempts, personal_questions, interviews, review_items, reminders, pushes, identities)
