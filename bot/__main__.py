@@ -60,6 +60,38 @@ def _content(action: str, path: str | None) -> int:
     return 0
 
 
+def _grade(args: argparse.Namespace) -> int:
+    from bot.grading.batch import run_batch
+    from bot.grading.factory import llm_grader
+
+    grader = None
+    if args.grader != "offline":
+        grader = llm_grader(_settings().llm)
+        if grader is None and args.grader == "llm":
+            print("error: --grader llm needs LLM_MODEL and LLM_BASE_URL or LLM_API_KEY", file=sys.stderr)
+            return 2
+    return run_batch(Path(args.input), Path(args.output), args.lang, grader, args.concurrency)
+
+
+def _usage(settings: Settings, days: int) -> int:
+    from bot.storage.engine import make_engines
+    from bot.storage.usage import usage_by_day
+
+    async def go() -> list[tuple[str, int, int]]:
+        engines = make_engines(settings.database_url)
+        try:
+            return await usage_by_day(engines, days)
+        finally:
+            await engines.dispose()
+
+    rows = asyncio.run(go())
+    print(f"{'day (UTC)':<12} {'gradings':>9} {'tokens':>10}")
+    for day, gradings, tokens in rows:
+        print(f"{day:<12} {gradings:>9} {tokens:>10}")
+    print(f"{'total':<12} {sum(r[1] for r in rows):>9} {sum(r[2] for r in rows):>10}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="LLM interview drill bot")
     sub = parser.add_subparsers(dest="cmd")
@@ -71,6 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--input", required=True)
     grade.add_argument("--output", required=True)
     grade.add_argument("--lang", choices=["zh", "en"], default="en")
+    grade.add_argument("--grader", choices=["auto", "llm", "offline"], default="auto")
+    grade.add_argument("--concurrency", type=int, default=4, help="LLM requests in flight (default 4)")
+    usage = sub.add_parser("usage", help="LLM tokens and gradings per day")
+    usage.add_argument("--days", type=int, default=30)
     content = sub.add_parser("content", help="validate or summarise the question bank")
     content.add_argument("action", choices=["check", "stats"])
     content.add_argument("--path", default=None)
@@ -85,9 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     if cmd == "content":
         return _content(args.action, args.path)
     if cmd == "grade":
-        from bot.grading.batch import run_batch
-
-        return run_batch(Path(args.input), Path(args.output), args.lang)
+        return _grade(args)
+    if cmd == "usage":
+        return _usage(_settings(), args.days)
     settings = _settings()
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)

@@ -1,18 +1,22 @@
-"""`python -m bot grade`: grade a CSV of answers offline; extra columns pass through unchanged.
+"""`python -m bot grade`: grade a CSV of answers; extra columns pass through unchanged, in order.
 
 Input columns: question, reference_answer, answer (optional key_points, ';'-separated).
 Output: the input columns in order, then score, the five dimensions and grader.
+With `--grader llm` (or `auto` when an LLM is configured) rows are graded concurrently by the
+LLM; a row the LLM cannot grade falls back to the offline grade and says so in `grader`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import sys
 from pathlib import Path
 
 from tqdm import tqdm
 
-from bot.core.models import DIMENSIONS, Lang
+from bot.core.models import DIMENSIONS, Grade, Lang
+from bot.core.ports import Grader
 from bot.grading.batch_question import question_from_row
 from bot.grading.offline import OfflineGrader
 
@@ -48,29 +52,45 @@ def read_rows(path: Path) -> tuple[list[str], list[dict[str, str]]]:
     return header, rows
 
 
-def grade_rows(rows: list[dict[str, str]], lang: Lang, progress: bool) -> list[dict[str, str]]:
-    grader = OfflineGrader()
-    out = []
-    for i, row in enumerate(tqdm(rows, disable=not progress, unit="answer", file=sys.stderr)):
+async def grade_rows(
+    rows: list[dict[str, str]], lang: Lang, grader: Grader | None = None, concurrency: int = 4, progress: bool = False
+) -> list[dict[str, str]]:
+    offline = OfflineGrader()
+    primary = grader or offline
+    gate = asyncio.Semaphore(max(1, concurrency))
+    bar = tqdm(total=len(rows), disable=not progress, unit="answer", file=sys.stderr)
+
+    async def one(i: int, row: dict[str, str]) -> dict[str, str]:
         key_points = [k.strip() for k in row.get("key_points", "").split(";") if k.strip()]
         q = question_from_row(row["question"], row["reference_answer"], key_points or None, qid=f"row-{i + 1}")
-        grade = grader.grade_sync(q, row["answer"], lang)
+        async with gate:
+            try:
+                grade: Grade = await primary.grade(q, row["answer"], lang)
+            except Exception:
+                grade = offline.grade_sync(q, row["answer"], lang)
+        bar.update(1)
         result = dict(row)
         result["score"] = str(grade.score)
         for d in DIMENSIONS:
             result[d] = str(grade.dimensions.get(d, 0))
         result["grader"] = grade.grader
-        out.append(result)
-    return out
+        return result
+
+    try:
+        return list(await asyncio.gather(*(one(i, row) for i, row in enumerate(rows))))
+    finally:
+        bar.close()
 
 
-def run_batch(input_path: Path, output_path: Path, lang: Lang = "en") -> int:
+def run_batch(
+    input_path: Path, output_path: Path, lang: Lang = "en", grader: Grader | None = None, concurrency: int = 4
+) -> int:
     try:
         header, rows = read_rows(input_path)
     except BatchInputError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    graded = grade_rows(rows, lang, progress=len(rows) >= PROGRESS_FROM)
+    graded = asyncio.run(grade_rows(rows, lang, grader, concurrency, progress=len(rows) >= PROGRESS_FROM))
     added = [c for c in ("score", *DIMENSIONS, "grader") if c not in header]
     with output_path.open("w", encoding="utf-8", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=[*header, *added])

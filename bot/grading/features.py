@@ -24,135 +24,20 @@ QUESTION_WEIGHT = 0.3  # words of the question itself: repeating them shows litt
 NEGATION_SCOPE = 2  # content words after a negation that it applies to
 
 STOPWORDS = frozenset(
-    (
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "but",
-        "if",
-        "so",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "by",
-        "for",
-        "with",
-        "from",
-        "as",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "am",
-        "do",
-        "does",
-        "did",
-        "this",
-        "that",
-        "these",
-        "those",
-        "it",
-        "its",
-        "it's",
-        "they",
-        "them",
-        "their",
-        "there",
-        "here",
-        "he",
-        "she",
-        "his",
-        "her",
-        "we",
-        "our",
-        "you",
-        "your",
-        "i",
-        "me",
-        "my",
-        "us",
-        "will",
-        "would",
-        "can",
-        "could",
-        "should",
-        "shall",
-        "may",
-        "might",
-        "must",
-        "have",
-        "has",
-        "had",
-        "having",
-        "which",
-        "who",
-        "whom",
-        "what",
-        "when",
-        "where",
-        "why",
-        "how",
-        "just",
-        "also",
-        "about",
-        "into",
-        "because",
-        "while",
-        "one",
-        "get",
-        "got",
-        "then",
-        "very",
-    )
+    """
+    a an the and or but if so of to in on at by for with from as is are was were be been being am do
+    does did this that these those it its it's they them their there here he she his her we our you your
+    i me my us will would can could should shall may might must have has had having which who whom what
+    when where why how just also about into because while one get got then very
+    """.split()  # noqa: SIM905
 )
 NEGATIONS = frozenset(("not", "no", "never", "none", "nothing", "cannot", "without", "nor", "neither"))
 _CLAUSE_BREAKS = frozenset(("but", "however", "although", "though", "while", "whereas", "because", "since", "so"))
 _ZH_STOP_BIGRAMS = frozenset(
-    (
-        "我们",
-        "你们",
-        "他们",
-        "一个",
-        "这个",
-        "那个",
-        "可以",
-        "如果",
-        "就是",
-        "然后",
-        "因为",
-        "所以",
-        "什么",
-        "怎么",
-        "进行",
-        "需要",
-        "时候",
-        "的话",
-        "还是",
-        "或者",
-        "以及",
-        "这样",
-        "那么",
-        "一些",
-        "这些",
-        "那些",
-        "其中",
-        "通过",
-        "对于",
-        "比如",
-        "例如",
-        "已经",
-        "不是",
-        "也是",
-        "都是",
-        "会是",
-    )
+    """
+    我们 你们 他们 一个 这个 那个 可以 如果 就是 然后 因为 所以 什么 怎么 进行 需要 时候 的话 还是 或者
+    以及 这样 那么 一些 这些 那些 其中 通过 对于 比如 例如 已经 不是 也是 都是 会是
+    """.split()  # noqa: SIM905
 )
 _ZH_PARTICLES = frozenset("的了是在和与也就都而及或把被着过吗呢吧啊很")
 _CJK_CHAR = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -198,6 +83,7 @@ class Term:
 
 
 _NEGATION_MARK = Term("not", False, True)
+BREAK = Term("|", False, True)  # punctuation: ends a clause; ignored by bags and profiles
 
 
 @lru_cache(maxsize=65536)
@@ -222,6 +108,8 @@ def terms(text: str) -> list[Term]:
             continue
         if tok in _PUNCT:
             scope = 0
+            if out and out[-1] is not BREAK:
+                out.append(BREAK)
             continue
         if tok in NEGATIONS or tok.endswith("n't"):
             out.append(_NEGATION_MARK)
@@ -258,8 +146,9 @@ class Bag:
         self.items = items
         self.polarity: dict[str, int] = {}
         for t in items:
-            self.polarity[t.text] = self.polarity.get(t.text, 0) | (2 if t.negated else 1)
-        self.seq = [t.text for t in items]
+            if t is not BREAK:
+                self.polarity[t.text] = self.polarity.get(t.text, 0) | (2 if t.negated else 1)
+        self.seq = [t.text for t in items if t is not BREAK]
         self.bigrams = set(pairwise(self.seq))
 
     def has(self, term: str, negated: bool) -> bool:
@@ -311,9 +200,20 @@ class Profile:
         return out[:limit]
 
 
+@lru_cache(maxsize=512)
+def profile_terms(text: str) -> tuple[Term, ...]:
+    """`terms` of a reference-side text (reference answer, key point, specific), cached."""
+    return tuple(terms(text))
+
+
+@lru_cache(maxsize=2048)
 def profile(text: str, question_terms: frozenset[str] = frozenset(), stop_weight: float = STOP_WEIGHT) -> Profile:
-    """Weighted terms of a reference text; terms the question already uses count less."""
-    items = terms(text)
+    """Weighted terms of a reference text; terms the question already uses count less.
+
+    Cached: the same reference or key point text is profiled once per process (the batch CLI
+    builds a new Question per row). Profiles are never mutated.
+    """
+    items = [t for t in profile_terms(text) if t is not BREAK]
     words_as_written = [
         t for t in _TOKEN.findall(normalize(text)) if t not in _PUNCT and not ("\u3400" <= t[0] <= "\ufaff")
     ]

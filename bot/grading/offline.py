@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from bot.core.models import Grade, KeyPointResult, Lang, Level, Question
+from bot.core.models import DIMENSIONS, Grade, KeyPointResult, Lang, Level, Question
 from bot.core.scoring import total_score
 from bot.grading.feedback import feedback, follow_up
 from bot.grading.injection import strip_injections
@@ -112,8 +112,8 @@ class OfflineGrader:
         matches = [match_key_point(pk, view) for pk in pq.key_points]
         ref_sim = 0.0 if empty else reference_similarity(pq, view)
         coverage, kp_cov = (0.0, 0.0) if empty else _coverage(pq, matches, ref_sim)
-        dims = {d: 0 for d in ("coverage", "structure", "specificity", "evidence", "correctness")}
-        spec_share = specifics_share(view, pq.specifics, pq.n_specifics)
+        dims = dict.fromkeys(DIMENSIONS, 0)
+        spec_share = specifics_share(view.bag, pq.specifics, pq.n_specifics)
         if not empty:
             mistakes = _mistake_texts(pq, lang, view, kp_cov) + mistakes
             dims = self._dimensions(pq, view, coverage, spec_share, level, mistakes, bool(injected))
@@ -167,7 +167,7 @@ class OfflineGrader:
     @staticmethod
     def _unmatched_specific(pq: PreparedQuestion, lang: Lang, view: AnswerView) -> str | None:
         listed = pq.question.rubric.specifics.get(lang)
+        best: dict[int, float] = {}
         for i, prof in pq.specifics:
-            if i < len(listed) and prof.recall(view.bag) < 0.3:
-                return listed[i]
-        return None
+            best[i] = max(best.get(i, 0.0), prof.recall(view.bag))
+        return next((listed[i] for i in sorted(best) if best[i] < 0.3 and i < len(listed)), None)

@@ -47,6 +47,18 @@ class PromptSet:
     def static_prefix(self, qtype: str) -> str:
         return self.system.strip() + "\n\n" + self.types[qtype].strip()
 
+    @staticmethod
+    def reference_block(q: Question, lang: Lang) -> str:
+        """The reference answer, only when there are no key points to distil it.
+
+        Bank questions carry 4-8 key points and the expected specifics, which are the reference
+        answer distilled; repeating the whole reference would add about 400 tokens per grading.
+        """
+        reference = q.reference_answer.get(lang).strip()
+        if q.rubric.key_points or not reference:
+            return ""
+        return f"Reference answer (full marks):\n{reference}\n\n"
+
     def messages(self, q: Question, answer: str, lang: Lang, level: Level) -> list[dict[str, str]]:
         kps = "\n".join(f"- {k.id}, {k.weight:g}: {k.text.get(lang)}" for k in q.rubric.key_points) or "- (none)"
         body = fill(
@@ -59,7 +71,7 @@ class PromptSet:
             key_points=kps,
             specifics="; ".join(q.rubric.specifics.get(lang)) or "(none listed)",
             mistakes="; ".join(q.rubric.mistakes.get(lang)) or "(none listed)",
-            reference=q.reference_answer.get(lang).strip() or "(none)",
+            reference_block=self.reference_block(q, lang),
             answer=escape_answer(answer),
         )
         return [{"role": "system", "content": self.static_prefix(q.type)}, {"role": "user", "content": body}]

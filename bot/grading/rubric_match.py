@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from bot.core.models import LANGS, KeyPoint, Lang, Question, Verdict
 from bot.core.text import has_cjk
 from bot.grading.features import (
+    BREAK,
     Bag,
     Phrase,
     Profile,
@@ -21,6 +22,7 @@ from bot.grading.features import (
     compact,
     content_terms,
     profile,
+    profile_terms,
     quote,
     sentences,
     stem_line,
@@ -79,10 +81,7 @@ class AnswerView:
     @property
     def sentences(self) -> list[Sentence]:
         if self._sentences is None:
-            self._sentences = [
-                Sentence(s, Bag(terms(s)), stem_line(s), compact(s))
-                for s in sentences(self.text)
-            ]
+            self._sentences = [Sentence(s, Bag(terms(s)), stem_line(s), compact(s)) for s in sentences(self.text)]
         return self._sentences
 
 
@@ -97,13 +96,13 @@ class PreparedKeyPoint:
 @dataclass(frozen=True, slots=True)
 class PreparedMistake:
     index: int
-    lang: Lang
     text: str
     profile: Profile
     only: bool
     negative: bool
     required: frozenset[str]
     refuters: frozenset[str]  # "scales the LR without warmup": a sentence naming warmup does not say it
+    lookback: int  # terms before the match that may negate it
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,9 +128,8 @@ class KeyPointMatch:
         return "hit" if self.credit >= HIT else "partial" if self.credit >= PARTIAL else "missed"
 
 
-def _prepare_key_point(kp: KeyPoint, q: Question, qterms: frozenset[str]) -> PreparedKeyPoint:
+def _prepare_key_point(kp: KeyPoint, q_line: str, q_compact: str, qterms: frozenset[str]) -> PreparedKeyPoint:
     seen: dict[str, tuple[Phrase, bool]] = {}
-    q_line, q_compact = stem_line(q.prompt.en + " " + q.prompt.zh), compact(q.prompt.zh + q.prompt.en)
     for kw in kp.keywords.both():
         ph = Phrase.of(kw)
         if ph.key.strip() and ph.key not in seen:
@@ -142,7 +140,7 @@ def _prepare_key_point(kp: KeyPoint, q: Question, qterms: frozenset[str]) -> Pre
     return PreparedKeyPoint(kp, tuple(seen.values()), need, texts)
 
 
-def _prepare_mistake(index: int, lang: Lang, text: str) -> PreparedMistake | None:
+def _prepare_mistake(index: int, text: str) -> PreparedMistake | None:
     """A listed mistake as a short phrase to look for; None if it names an omission."""
     core = _QUOTES.sub("", text).strip()
     only = bool(_ONLY.match(core))
@@ -160,7 +158,8 @@ def _prepare_mistake(index: int, lang: Lang, text: str) -> PreparedMistake | Non
     if sum(1 for w in kept.values() if w >= 1.0) < (4 if has_cjk(core) else 3):
         return None  # too short to match without false alarms
     required = frozenset(t for t, _ in kept if _ZH_NEGATION.search(t))  # "不需要" must not meet "不能"
-    return PreparedMistake(index, lang, text, prof, only, _negative(terms(core)), required, refuters)
+    lookback = 6 if has_cjk(core) else 3  # a CJK term is a character bigram: look further back
+    return PreparedMistake(index, text, prof, only, _negative(terms(core)), required, refuters, lookback)
 
 
 def prepare(q: Question) -> PreparedQuestion:
@@ -175,18 +174,18 @@ def prepare(q: Question) -> PreparedQuestion:
         m
         for lang in LANGS
         for i, text in enumerate(r.mistakes.get(lang))
-        if (m := _prepare_mistake(i, lang, text)) is not None
+        if (m := _prepare_mistake(i, text)) is not None
     )
     n_spec = max(len(r.specifics.en), len(r.specifics.zh))
     levels: dict[Lang, tuple[float, float, float]] = {}
     for lang in ("en", "zh"):
         ref = q.reference_answer.get(lang) or q.reference_answer.en or q.reference_answer.zh
-        view = AnswerView.of(ref)
-        spec = specifics_share(view, specifics, n_spec)
+        spec = specifics_share(Bag(list(profile_terms(ref))), specifics, n_spec)
         # A short-answer reference (a sentence or two) calls for no layered structure.
         short = sentence_count(ref) < SHORT_REFERENCE_SENTENCES
         levels[lang] = (0.0 if short else structure_level(ref), specificity_level(ref, spec), evidence_level(ref))
-    kps = tuple(_prepare_key_point(kp, q, qterms) for kp in r.key_points)
+    q_line, q_compact = stem_line(q.prompt.en + " " + q.prompt.zh), compact(q.prompt.zh + q.prompt.en)
+    kps = tuple(_prepare_key_point(kp, q_line, q_compact, qterms) for kp in r.key_points)
     return PreparedQuestion(q, kps, tuple(by_text.values()), refs, specifics, n_spec, mistakes, levels)
 
 
@@ -246,13 +245,13 @@ def _evidence(pk: PreparedKeyPoint, view: AnswerView, found: list[Phrase]) -> st
     return quote(best[1], best[2]) if best[0] > 0 else ""
 
 
-def specifics_share(view: AnswerView, specifics: tuple[tuple[int, Profile], ...], n_specifics: int) -> float | None:
+def specifics_share(bag: Bag, specifics: tuple[tuple[int, Profile], ...], n_specifics: int) -> float | None:
     """Share (0-1) of the rubric's expected specifics the answer names; None when there are none."""
     if not n_specifics:
         return None
     credit: dict[int, float] = {}
     for i, prof in specifics:
-        r = prof.recall(view.bag)
+        r = prof.recall(bag)
         c = min(1.0, r / 0.6) if r >= 0.3 else 0.0
         credit[i] = max(credit.get(i, 0.0), c)
     return sum(credit.values()) / n_specifics
@@ -272,7 +271,10 @@ def _says(m: PreparedMistake, s: Sentence) -> bool:
         if m.profile.recall(Bag(window)) < MISTAKE_RECALL:
             continue
         where = [i for i, t in enumerate(window) if (t.text, t.negated) in m.profile.weights]
-        tight = items[max(0, start + where[0] - 4) : start + where[-1] + 1]
+        lo = start + where[0]
+        while lo > 0 and start + where[0] - lo < m.lookback and items[lo - 1] is not BREAK:
+            lo -= 1  # negation cues just before the match, within its clause
+        tight = items[lo : start + where[-1] + 1]
         if _negative(tight) == m.negative and all(any(t.text == r for t in tight) for r in m.required):
             return True
     return False
