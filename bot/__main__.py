@@ -112,6 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
     content.add_argument("--path", default=None)
     db = sub.add_parser("db", help="database migrations")
     db.add_argument("action", choices=["upgrade"])
+    transcribe = sub.add_parser("transcribe", help="transcribe an audio file and show the speaking insights")
+    transcribe.add_argument("file")
+    transcribe.add_argument("--lang", choices=["zh", "en"], default="en", help="language hint (default en)")
+    transcribe.add_argument("--backend", choices=["openai", "local"], default=None, help="default: TRANSCRIBE_BACKEND")
+    transcribe.add_argument("--model", default=None, help="WHISPER_MODEL (local) or TRANSCRIBE_MODEL (openai)")
     return parser
 
 
@@ -124,6 +129,10 @@ def main(argv: list[str] | None = None) -> int:
         return _grade(args)
     if cmd == "usage":
         return _usage(_settings(), args.days)
+    if cmd == "transcribe":
+        from bot.speech.cli import run_transcribe
+
+        return run_transcribe(_settings(), args.file, args.lang, args.backend, args.model)
     settings = _settings()
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)

@@ -12,12 +12,14 @@ from bot.config import Settings
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
 from bot.core.bank import Bank
 from bot.core.deps import Deps, Limits
-from bot.core.ports import Clock, Grader
+from bot.core.ports import ChartRenderer, Clock, Grader, Transcriber
 from bot.core.service import Service
 from bot.core.timeutil import SystemClock
+from bot.dates import parse_natural
 from bot.grading.factory import llm_grader
 from bot.grading.offline import OfflineGrader
 from bot.grading.rubric_writer import LLMRubricWriter
+from bot.speech.factory import build_transcriber
 from bot.storage.engine import Engines, make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
@@ -48,6 +50,13 @@ def load_default_bank(settings: Settings) -> Bank:
     return Bank(result.questions)
 
 
+def default_charts() -> ChartRenderer:
+    """The matplotlib chart renderer, imported here: matplotlib is slow to import and only /stats needs it."""
+    from bot.charts import MatplotlibChartRenderer
+
+    return MatplotlibChartRenderer()
+
+
 async def build_app(
     settings: Settings,
     *,
@@ -57,7 +66,10 @@ async def build_app(
     bank: Bank | None = None,
     fuzz: bool = True,
     migrate: bool = True,
+    transcriber: Transcriber | None = None,
+    charts: ChartRenderer | None = None,
 ) -> App:
+    transcriber = transcriber or build_transcriber(settings)  # a bad voice setting fails before any work
     engines = make_engines(settings.database_url)
     if migrate:
         await upgrade(engines)
@@ -70,6 +82,8 @@ async def build_app(
         default_timezone=settings.default_timezone,
         default_new_per_day=settings.new_per_day,
         llm_daily_limit=settings.llm.daily_limit,
+        max_audio_seconds=settings.max_audio_seconds,
+        max_audio_bytes=settings.max_audio_mb * 1_000_000,
     )
     llm = llm_grader(settings.llm) if grader is None else None
     offline = OfflineGrader()
@@ -81,8 +95,13 @@ async def build_app(
         limits=limits,
         estimator=estimator or (offline if llm else None),
         rubric_writer=LLMRubricWriter(llm) if llm else None,
+        parse_when=parse_natural,
+        transcriber=transcriber,
+        charts=charts or default_charts(),
     )
     if llm:
         log.info("grading with %s (offline estimate as fallback)", llm.id)
+    if transcriber:
+        log.info("voice answers transcribed by %s", transcriber.id)
     log.info("bank: %d questions; database: %s", len(bank), engines.writer.url.render_as_string(hide_password=True))
     return App(settings, engines, store, bank, Service(deps))

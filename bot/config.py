@@ -18,13 +18,29 @@ class TelegramSettings(BaseModel):
     base_url: str = "https://api.telegram.org/bot"
     base_file_url: str = "https://api.telegram.org/file/bot"
     webhook_url: str | None = None
-    webhook_port: int = 8443
+    """Set it to receive updates by webhook (the public https URL Telegram posts to); polling otherwise."""
+    webhook_port: int = Field(default=8443, ge=1, le=65535)
+    webhook_listen: str = "127.0.0.1"
+    webhook_path: str | None = None
+    """Local path the webhook server listens on; default: the path of webhook_url."""
     webhook_secret: SecretStr | None = None
+    concurrent_updates: int = Field(default=256, ge=1, le=100_000)
+    """Updates processed at once (each chat's own updates stay in order)."""
+    connection_pool_size: int | None = Field(default=None, ge=1)
+    """HTTP connections for sending; default concurrent_updates + 16."""
+    rate_limit: float = Field(default=30.0, ge=0)
+    """Messages per second overall (Telegram allows about 30); 0 turns the limiter off."""
+    max_retries: int = Field(default=3, ge=0, le=10)
+    """Retries of a request answered with 429 (after Telegram's retry_after)."""
+    typing_after: float = Field(default=0.5, ge=0)
+    progress_after: float = Field(default=4.0, ge=0)
+    """Seconds before 'typing' is shown, and before a progress message that becomes the reply."""
 
 
 class DiscordSettings(BaseModel):
     token: SecretStr | None = None
     guild_id: int | None = None
+    sync_commands: bool = True  # sync the slash commands at start-up (to guild_id when set, else globally)
 
 
 class LLMSettings(BaseModel):
@@ -49,17 +65,35 @@ class Settings(BaseSettings):
     max_answer_chars: int = Field(default=6000, ge=100, le=100_000)
     content_dir: Path | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    scheduler_enabled: bool = True
+    scheduler_tick_seconds: float = Field(default=30.0, ge=1, le=600)
+    skip_push_if_practised: bool = True
     telegram: TelegramSettings = Field(default_factory=TelegramSettings)
     discord: DiscordSettings = Field(default_factory=DiscordSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     # Flat aliases that people expect (TELEGRAM_TOKEN, DISCORD_TOKEN, LLM_MODEL, OPENAI_API_KEY ...)
     telegram_token: SecretStr | None = None
+    telegram_base_url: str | None = None
+    telegram_base_file_url: str | None = None
+    telegram_webhook_url: str | None = None
+    telegram_webhook_port: int | None = None
+    telegram_webhook_secret: SecretStr | None = None
     discord_token: SecretStr | None = None
     discord_guild_id: int | None = None
     llm_base_url: str | None = None
     llm_api_key: SecretStr | None = None
     openai_api_key: SecretStr | None = None
     llm_model: str | None = None
+    # Voice answers. The openai backend uses the LLM's base URL and key unless its own are set.
+    transcribe_backend: Literal["openai", "local", "none"] = "none"
+    whisper_model: str = "base"
+    transcribe_model: str = "whisper-1"
+    transcribe_base_url: str | None = None
+    transcribe_api_key: SecretStr | None = None
+    transcribe_timeout: float = Field(default=60.0, gt=0)
+    transcribe_max_concurrent: int = Field(default=1, ge=1, le=16)
+    max_audio_seconds: int = Field(default=300, ge=1, le=3600)
+    max_audio_mb: int = Field(default=20, ge=1, le=2000)
 
     @field_validator("default_timezone")
     @classmethod
@@ -79,6 +113,12 @@ class Settings(BaseSettings):
         tg, dc, llm = self.telegram, self.discord, self.llm
         if self.telegram_token and not tg.token:
             tg.token = self.telegram_token
+        for name in ("base_url", "base_file_url", "webhook_url", "webhook_port", "webhook_secret"):
+            flat = getattr(self, f"telegram_{name}")
+            if flat is not None and name not in tg.model_fields_set:
+                setattr(tg, name, flat)
+        if "base_file_url" not in tg.model_fields_set and tg.base_url.endswith("/bot"):
+            tg.base_file_url = tg.base_url.removesuffix("bot") + "file/bot"  # a self-hosted Bot API server
         if self.discord_token and not dc.token:
             dc.token = self.discord_token
         if self.discord_guild_id and not dc.guild_id:

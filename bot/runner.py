@@ -22,6 +22,9 @@ from bot.core.replies import Reply
 from bot.delivery import NotifierRouter
 from bot.platforms.base import PlatformRuntime
 from bot.platforms.console.chat import ConsoleChat, run_console
+from bot.scheduling.dispatcher import Dispatcher
+from bot.scheduling.scheduler import Scheduler
+from bot.storage.pushes import PushStore
 
 log = logging.getLogger(__name__)
 REGRADE_EVERY_S = 60.0
@@ -49,6 +52,18 @@ async def regrade_loop(app: App, router: NotifierRouter, every: float = REGRADE_
         except Exception:
             log.exception("regrade round failed")
         await asyncio.sleep(every)
+
+
+def build_scheduler(app: App, router: NotifierRouter, settings: Settings) -> Scheduler:
+    """Daily drills, reminders, nudges and weekly summaries, pushed through the platforms' notifiers."""
+
+    async def pause(user_id: int) -> None:
+        await app.service.set_paused(user_id, True)
+
+    dispatcher = Dispatcher(
+        app.service.deps, PushStore(app.engines), router, pause, skip_if_practised=settings.skip_push_if_practised
+    )
+    return Scheduler(dispatcher, settings.scheduler_tick_seconds)
 
 
 def platform_runtimes(app: App, settings: Settings) -> list[PlatformRuntime]:
@@ -79,6 +94,7 @@ async def serve(
     app = await build_app(settings)
     router = NotifierRouter(app.store)
     tasks: list[asyncio.Task[None]] = []
+    scheduler: Scheduler | None = None
     started: list[PlatformRuntime] = []
     try:
         runtimes = [] if console_only else platform_runtimes(app, settings)
@@ -88,6 +104,9 @@ async def serve(
             router.add(runtime.notifier)
             log.info("%s is up", runtime.name)
         tasks.append(asyncio.create_task(regrade_loop(app, router)))
+        if started and settings.scheduler_enabled:
+            scheduler = build_scheduler(app, router, settings)
+            scheduler.start()
         if started:
             await wait_for_stop_signal()
         else:
@@ -95,6 +114,8 @@ async def serve(
             exports = Path("data") / "exports"
             await run_console(app.service, console_user, sys.stdin, sys.stdout, exports, console_lang, router)
     finally:
+        if scheduler is not None:
+            scheduler.shutdown()
         for task in tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

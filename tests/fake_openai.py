@@ -75,6 +75,7 @@ class FakeOpenAI:
         self.script: list[Fault] = []
         self.requests: list[dict[str, Any]] = []
         self.transcripts: dict[str, str] = {}
+        self.uploads: list[bytes] = []  # audio files received, in order
         self.grade_fn = default_grade
         self.schema_supported = True
         self._runner: web.AppRunner | None = None
@@ -154,6 +155,7 @@ class FakeOpenAI:
             return web.json_response({"error": {"message": "injected"}}, status=fault.status, headers=fault.headers)
         upload = form.get("file")
         data = upload.file.read() if upload is not None and not isinstance(upload, str) else b""
+        self.uploads.append(data)
         if not data:
             return web.json_response({"error": {"message": "empty file"}}, status=400)
         lang = str(form.get("language", ""))

@@ -12,6 +12,7 @@ from bot.core.models import (
     Attempt,
     Card,
     Grade,
+    Guild,
     InterviewLog,
     KeyPointResult,
     Lang,
@@ -21,6 +22,7 @@ from bot.core.models import (
     ReviewItem,
     User,
 )
+from bot.core.ports import Transcription, TranscriptionError
 from bot.core.scoring import total_score
 
 
@@ -80,6 +82,7 @@ class FakeStore:
         self.review_items: dict[int, ReviewItem] = {}
         self.reminders: dict[int, Reminder] = {}
         self.events: set[str] = set()
+        self.guilds: dict[str, Guild] = {}
         self._seq = itertools.count(1)
 
     async def get_or_create_user(self, platform: str, external_id: str, defaults: User) -> User:
@@ -241,3 +244,65 @@ class FakeStore:
             return False
         self.events.add(key)
         return True
+
+    async def save_guild(self, guild: Guild) -> None:
+        self.guilds[guild.id] = guild.model_copy()
+
+    async def get_guild(self, guild_id: str) -> Guild | None:
+        g = self.guilds.get(guild_id)
+        return g.model_copy() if g else None
+
+    async def list_guilds(self, enabled_only: bool = True) -> list[Guild]:
+        return [g.model_copy() for _, g in sorted(self.guilds.items()) if g.enabled or not enabled_only]
+
+    async def leaderboard(self, source: str, since: datetime, limit: int = 10) -> list[tuple[int, int, int]]:
+        totals: dict[int, list[int]] = {}
+        for a in self.attempts.values():
+            if a.source == source and a.created_at >= since and not a.is_follow_up and a.grade is not None:
+                entry = totals.setdefault(a.user_id, [0, 0])
+                entry[0] += a.grade.score
+                entry[1] += 1
+        rows = sorted(totals.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
+        return [(uid, points, answers) for uid, (points, answers) in rows[:limit]]
+
+
+class FakeTranscriber:
+    """Hears `text` (or `texts[lang]`) in `seconds` of audio; `unreadable` or `fail` script the errors."""
+
+    id = "fake"
+
+    def __init__(self, text: str = "First I check the data, then the gradient norm per layer.", seconds: float = 12.0):
+        self.text = text
+        self.texts: dict[str, str] = {}
+        self.seconds = seconds
+        self.unreadable = False
+        self.fail: TranscriptionError | None = None
+        self.calls: list[tuple[str, str]] = []
+
+    async def measure(self, audio: bytes, filename: str) -> float:
+        self.calls.append(("measure", filename))
+        if self.unreadable:
+            raise TranscriptionError("not audio")
+        return self.seconds
+
+    async def transcribe(self, audio: bytes, filename: str, lang: Lang) -> Transcription:
+        self.calls.append(("transcribe", lang))
+        if self.fail is not None:
+            raise self.fail
+        return Transcription(self.texts.get(lang, self.text), duration=self.seconds)
+
+
+class FakeChartRenderer:
+    """Records what it was asked to draw and returns fixed bytes, or raises when `fail` is set."""
+
+    PNG = b"\x89PNG\r\n\x1a\nfake"
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, Lang]] = []
+        self.fail = False
+
+    def render(self, data: Any, lang: Lang) -> bytes:
+        self.calls.append((data, lang))
+        if self.fail:
+            raise RuntimeError("renderer broke")
+        return self.PNG

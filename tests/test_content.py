@@ -66,3 +66,20 @@ def test_check_cli_passes_on_the_shipped_bank() -> None:
     assert cli.stdout.strip().endswith("questions OK")
     stats = subprocess.run([sys.executable, "-m", "bot", "content", "stats"], capture_output=True, text=True, cwd=ROOT)
     assert "by subtopic:" in stats.stdout and "by difficulty:" in stats.stdout
+
+
+def test_bank_size_and_mix_meet_the_content_bar() -> None:
+    from collections import Counter
+
+    questions = load_bank().questions
+    topics = Counter(q.topic for q in questions)
+    assert topics["stability"] >= 60 and topics["pipeline"] >= 60
+    types = Counter(q.type for q in questions)
+    n = len(questions)
+    assert types["fault"] >= 0.20 * n and types["compare"] >= 0.15 * n and types["case"] >= 0.10 * n
+    assert {q.level for q in questions} == {"campus", "engineer", "researcher"}
+    assert {q.difficulty for q in questions} == {1, 2, 3, 4, 5}
+    for q in questions:
+        assert 1 <= len(q.follow_ups) <= 3 and q.sources
+        for lang in ("en", "zh"):
+            assert len(q.reference_answer.get(lang)) > 200, (q.id, lang)

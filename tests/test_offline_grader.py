@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import statistics
-import time
 from pathlib import Path
 
 import pytest
@@ -185,6 +184,10 @@ def test_plain_text_key_points() -> None:
     g = grade(q, "Their hands are different sizes.")
     assert verdicts(g)["kp1"] == "hit" and verdicts(g)["kp2"] == "missed"
     assert "standard unit" in (g.follow_up or "")
+    # the follow-up presses on kp2, so its answer is graded on kp2
+    assert g.follow_up_points == ["measure with a standard unit such as a ruler"] == [g.follow_up_reference]
+    verbatim = grade(q, "They should measure with a standard unit such as a ruler.")
+    assert verdicts(verbatim)["kp2"] == "hit"
 
 
 def test_agreement_with_humans_on_a_semeval_sample() -> None:
@@ -326,6 +329,8 @@ BENIGN = [
     "I give 100 steps of warmup before the cosine decay.",
     "我们把学习率降到 1e-4，warmup 100 步。",
     "这个评分模型的分数分布很集中。",
+    "奖励模型会给这种回答打满分，这就是 reward hacking。",
+    "We keep the response with the perfect score from the reward model.",
 ]
 
 
@@ -383,6 +388,7 @@ def test_follow_up_is_the_questions_own_when_nothing_important_is_missed(example
     for lang in ("en", "zh"):
         g = grade(example, example.reference_answer.get(lang), lang)
         assert g.follow_up == example.follow_ups[0].get(lang)
+        assert g.follow_up_points == [] and g.follow_up_reference == ""
 
 
 def test_feedback_suggests_numbers_when_specifics_are_missing(example: Question) -> None:
@@ -399,13 +405,13 @@ def test_feedback_suggests_numbers_when_specifics_are_missing(example: Question)
 # --- robustness ------------------------------------------------------------------------------
 
 
-def test_a_huge_answer_is_graded_quickly(example: Question) -> None:
+def test_a_huge_answer_is_graded_on_a_bounded_prefix(example: Question) -> None:
+    # Work is bounded by grading only the first 12,000 characters (timing itself is a benchmark's job).
     for unit in (example.reference_answer.en + " ", example.reference_answer.zh, "数据 NaN "):
         answer = (unit * (50_000 // len(unit) + 1))[:50_000]
-        start = time.perf_counter()
         g = grade(example, answer)
-        assert (time.perf_counter() - start) < 0.2
         assert 0 <= g.score <= 100
+        assert g == grade(example, answer[:12_000])
 
 
 def test_odd_questions_do_not_crash() -> None:

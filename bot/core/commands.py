@@ -44,6 +44,7 @@ class SubmitAnswer(Command):
     transcript: str | None = None
     audio_ref: str | None = None
     audio_seconds: float | None = None
+    source: str | None = None  # where it was answered, e.g. "discord:guild:123" (server leaderboards)
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class SubmitVoice(Command):
     audio: bytes
     filename: str
     duration: float | None = None
+    source: str | None = None  # as SubmitAnswer.source
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,27 @@ class LogReview(Command):
 
 
 @dataclass(frozen=True)
+class StartFlow(Command):
+    """/review or /interview with no arguments: ask for each field in turn (flow: review | interview)."""
+
+    flow: str
+
+
+@dataclass(frozen=True)
+class FlowAction(Command):
+    """A button during a step-by-step flow: skip | ok | cancel."""
+
+    action: str
+
+
+@dataclass(frozen=True)
+class SetPaused(Command):
+    """/pause and /resume: stop or restart scheduled pushes."""
+
+    paused: bool
+
+
+@dataclass(frozen=True)
 class ShowStats(Command):
     pass
 
@@ -114,6 +137,39 @@ class ExportData(Command):
 class FreeText(Command):
     """Text that is not a command: an answer, or the reply to an onboarding step."""
 
+    text: str
+
+
+@dataclass(frozen=True)
+class SetupServer(Command):
+    """A server admin sets where and when the server's daily question is posted ("" keeps a value)."""
+
+    server_id: str
+    channel_id: str
+    channel_label: str  # how the channel is shown in the reply, e.g. "<#123>"
+    daily_time: str = ""
+    timezone: str = ""
+    language: str = ""
+    enabled: bool = True
+    manager: bool = False  # the member may manage the server (the platform's permission)
+
+
+@dataclass(frozen=True)
+class ShowLeaderboard(Command):
+    """A server's points this week and this month; `mention` shows a member ({id} = platform user id)."""
+
+    platform: str
+    server_id: str
+    mention: str = "{id}"
+
+
+@dataclass(frozen=True)
+class AnswerServerQuestion(Command):
+    """An answer to a server's daily question, graded privately and counted for its leaderboard."""
+
+    platform: str
+    server_id: str
+    question_id: str
     text: str
 
 

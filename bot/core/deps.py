@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from bot.core.bank import Bank
 from bot.core.models import Lang, Question
-from bot.core.ports import Clock, Grader, RubricWriter, Store, Transcriber
+from bot.core.ports import ChartRenderer, Clock, Grader, RubricWriter, Store, Transcriber
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,10 @@ class Deps:
     estimator: Grader | None = None
     """The offline grader: used when `grader` (the LLM) fails or a user is over the daily limit."""
     rubric_writer: RubricWriter | None = None
+    parse_when: Callable[[str, datetime, str], datetime | None] | None = None
+    """A natural-language date reader (text, now, IANA timezone) -> UTC, tried after the core's own formats."""
+    charts: ChartRenderer | None = None
+    """Draws the /stats chart; without one, /stats is text only."""
 
     async def question(self, question_id: str) -> Question | None:
         return self.bank.get(question_id) or await self.store.get_personal_question(question_id)

@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 FAR_FUTURE = datetime(9999, 1, 1, tzinfo=UTC)
 
 
-def _show(q: Question, card: Card, user: User, tag: str) -> list[Reply]:
+def show_question(q: Question, card: Card, user: User, tag: str) -> list[Reply]:
     lang = user.language
     text = render.question_text(q, lang, tag) + "\n\n" + t(lang, "answer_hint")
     buttons = [[Button(t(lang, "btn.skip"), "skip"), Button(t(lang, "btn.reference"), "ref")]]
@@ -59,7 +59,7 @@ async def next_question(cmd: c.NextQuestion, deps: Deps, user: User) -> list[Rep
         card = await deps.store.get_card(int(session["card_id"]))
         q = await deps.question(card.question_id) if card else None
         if card is not None and q is not None:
-            return _show(q, card, user, "personal" if card.personal else "due")
+            return show_question(q, card, user, "personal" if card.personal else "due")
     picked = await pick_next(deps, user, now)
     if picked is None:
         nxt = await deps.store.next_due_card(user.id, FAR_FUTURE)
@@ -67,7 +67,7 @@ async def next_question(cmd: c.NextQuestion, deps: Deps, user: User) -> list[Rep
         return [Reply(t(user.language, "nothing_due", limit=user.new_per_day, next=when))]
     card, q, tag = picked
     await deps.store.set_session(user.id, {"mode": "answering", "card_id": card.id})
-    return _show(q, card, user, tag)
+    return show_question(q, card, user, tag)
 
 
 def _check_text(text: str, deps: Deps, user: User) -> Reply | None:
@@ -109,6 +109,7 @@ async def submit_answer(cmd: c.SubmitAnswer, deps: Deps, user: User) -> list[Rep
             audio_seconds=cmd.audio_seconds,
             card_before=card.fsrs,
             is_follow_up=follow_up,
+            source=cmd.source,
             created_at=now,
         )
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot.core import commands as c
 from bot.core import srs
@@ -27,12 +27,20 @@ def _too_long(deps: Deps, user: User, *fields: str) -> Reply | None:
     return None
 
 
+def read_when(deps: Deps, text: str, now: datetime, tz: str) -> datetime | None:
+    """The core's own date formats first, then the injected natural-language reader ("明天下午两点")."""
+    at = parse_when(text, now, tz)
+    if at is None and deps.parse_when is not None:
+        at = deps.parse_when(text, now, tz)
+    return at
+
+
 async def log_interview(cmd: c.LogInterview, deps: Deps, user: User) -> list[Reply]:
     lang, now = user.language, deps.clock.now()
     company = cmd.company.strip()[: deps.limits.max_field_chars]
     if not company or not cmd.when.strip():
         return [Reply(t(lang, "usage", usage=t(lang, "interview.usage")), kind="error")]
-    at = parse_when(cmd.when, now, user.timezone)
+    at = read_when(deps, cmd.when, now, user.timezone)
     if at is None:
         return [Reply(t(lang, "interview.bad_date", value=cmd.when.strip()[:64]), kind="error")]
     log = await deps.store.add_interview(

@@ -215,3 +215,15 @@ class Reminder(BaseModel):
     state: ReminderState = "pending"
     attempts: int = 0
     claimed_at: datetime | None = None
+
+
+class Guild(BaseModel):
+    """A study server (a Discord guild): where, when and in which language its daily question is posted."""
+
+    id: str
+    channel_id: str
+    daily_time: str = "09:00"
+    timezone: str = "UTC"
+    language: Lang = "en"
+    enabled: bool = True
+    created_at: datetime

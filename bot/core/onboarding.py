@@ -11,6 +11,11 @@ from bot.core.models import LEVELS, TOPICS, Lang, User
 from bot.core.replies import Button, Reply
 from bot.core.timeutil import parse_hhmm, zone
 
+WEEKDAYS = {
+    "en": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
+    "zh": ["周一", "周二", "周三", "周四", "周五", "周六", "周日"],
+}
+
 COMMON_ZONES = ("Asia/Shanghai", "Asia/Singapore", "Europe/London", "America/New_York", "America/Los_Angeles")
 CITY_ZONES = {
     "beijing": "Asia/Shanghai",
@@ -58,6 +63,10 @@ TOPIC_WORDS = {
     "全部": list(TOPICS),
 }
 STEPS = ("language", "level", "topics", "timezone", "daily_time")
+SWITCH_WORDS = {
+    **dict.fromkeys(("on", "yes", "true", "开", "开启"), True),
+    **dict.fromkeys(("off", "no", "false", "关", "关闭"), False),
+}
 
 
 def resolve_timezone(value: str) -> str | None:
@@ -93,6 +102,8 @@ def summary(user: User) -> dict[str, Any]:
         "topics": ", ".join(t(lang, f"topic.{x}") for x in user.topics),
         "new_per_day": user.new_per_day,
         "paused": t(lang, "paused.yes" if user.paused else "paused.no"),
+        "quiet": f"{user.quiet_start}-{user.quiet_end}" if user.quiet_start and user.quiet_end else "-",
+        "weekly": WEEKDAYS[lang][user.weekly_day] if user.weekly_day is not None else "-",
     }
 
 
@@ -137,12 +148,60 @@ def apply_setting(user: User, name: str, raw: str) -> tuple[User | None, str]:
         if topics is None:
             return None, t(lang, "bad_topics")
         return user.model_copy(update={"topics": topics}), t(lang, "setting_saved", name=name, value=value)
+    if name == "quiet_hours":
+        return _quiet_hours(user, value)
+    if name == "weekly_day":
+        return _weekly_day(user, value)
     if name == "new_per_day":
         if not value.isdigit() or not 0 <= int(value) <= 50:
             return None, t(lang, "bad_number", value=value[:16], low=0, high=50)
         n = int(value)
         return user.model_copy(update={"new_per_day": n}), t(lang, "setting_saved", name=name, value=n)
+    if name == "dm_opt_in":
+        if value.lower() not in SWITCH_WORDS:
+            return None, t(lang, "bad_switch")
+        on = SWITCH_WORDS[value.lower()]
+        done = t(lang, "dm_on", daily_time=user.daily_time, timezone=user.timezone) if on else t(lang, "dm_off")
+        return user.model_copy(update={"dm_opt_in": on}), done
     return None, t(lang, "usage", usage=t(lang, "usage.settings"))
+
+
+WEEKDAY_NAMES = {
+    "mon": 0, "monday": 0, "周一": 0, "tue": 1, "tuesday": 1, "周二": 1, "wed": 2, "wednesday": 2, "周三": 2,
+    "thu": 3, "thursday": 3, "周四": 3, "fri": 4, "friday": 4, "周五": 4, "sat": 5, "saturday": 5, "周六": 5,
+    "sun": 6, "sunday": 6, "周日": 6, "周天": 6,
+}  # fmt: skip
+OFF_WORDS = ("off", "none", "关闭", "关", "无")
+
+
+def _quiet_hours(user: User, value: str) -> tuple[User | None, str]:
+    """`23:00-08:00` sets a local window with no pushes; `off` clears it."""
+    lang = user.language
+    if value.lower() in OFF_WORDS:
+        return user.model_copy(update={"quiet_start": None, "quiet_end": None}), t(lang, "quiet_off")
+    start, _, end = value.replace("–", "-").replace("~", "-").partition("-")
+    hs, he = parse_hhmm(start), parse_hhmm(end)
+    if hs is None or he is None or hs == he:
+        return None, t(lang, "bad_quiet", value=value[:32])
+    updated = user.model_copy(update={"quiet_start": hs, "quiet_end": he})
+    return updated, t(lang, "setting_saved", name="quiet", value=f"{hs}-{he}")
+
+
+def _weekly_day(user: User, value: str) -> tuple[User | None, str]:
+    lang = user.language
+    if value.lower() in OFF_WORDS:
+        return user.model_copy(update={"weekly_day": None}), t(lang, "setting_saved", name="weekly", value="off")
+    day = WEEKDAY_NAMES.get(value.lower())
+    if day is None:
+        return None, t(lang, "bad_weekday", value=value[:16])
+    return user.model_copy(update={"weekly_day": day}), t(lang, "setting_saved", name="weekly", value=value)
+
+
+async def set_paused(cmd: c.SetPaused, deps: Deps, user: User) -> list[Reply]:
+    await deps.store.save_user(user.model_copy(update={"paused": cmd.paused}))
+    if cmd.paused:
+        return [Reply(t(user.language, "paused"))]
+    return [Reply(t(user.language, "resumed", daily_time=user.daily_time, timezone=user.timezone))]
 
 
 async def change_setting(cmd: c.ChangeSetting, deps: Deps, user: User) -> list[Reply]:

@@ -19,6 +19,12 @@ SETTING_ALIASES = {
     "new": "new_per_day",
     "new_per_day": "new_per_day",
     "新题": "new_per_day",
+    "dm": "dm_opt_in",
+    "私信": "dm_opt_in",
+    "quiet": "quiet_hours",
+    "免打扰": "quiet_hours",
+    "weekly": "weekly_day",
+    "周报": "weekly_day",
     "lang": "language",
     "language": "language",
     "语言": "language",
@@ -49,6 +55,8 @@ def parse_line(user_id: int, line: str) -> c.Command:
     }
     if name in simple:
         return simple[name](user_id)
+    if name in ("pause", "resume"):
+        return c.SetPaused(user_id, name == "pause")
     if name == "reveal":
         return c.RevealReference(user_id)
     if name == "lang":
@@ -63,6 +71,8 @@ def parse_line(user_id: int, line: str) -> c.Command:
         if setting is None or not value.strip():
             return c.Invalid(user_id, "usage", name, "usage.settings")
         return c.ChangeSetting(user_id, setting, value.strip())
+    if name in ("review", "interview") and not rest:
+        return c.StartFlow(user_id, name)
     if name == "review":
         fields = split_fields(rest) if rest else []
         if len(fields) < 2:
@@ -98,6 +108,8 @@ def parse_action(user_id: int, action: str) -> c.Command:
             return c.ChangeSetting(user_id, name, value)
         if verb == "forget":
             return c.ConfirmForget(user_id, arg == "yes")
+        if verb == "flow" and arg in ("skip", "ok", "cancel"):
+            return c.FlowAction(user_id, arg)
     except ValueError:
         pass
     return c.Invalid(user_id, "unknown", action)

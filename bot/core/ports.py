@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -10,6 +11,7 @@ from bot.core.models import (
     Attempt,
     Card,
     Grade,
+    Guild,
     InterviewLog,
     Lang,
     Level,
@@ -18,6 +20,7 @@ from bot.core.models import (
     ReviewItem,
     User,
 )
+from bot.core.progress import ProgressData
 from bot.core.replies import Reply
 
 
@@ -31,12 +34,22 @@ class Grader(Protocol):
     async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade: ...
 
 
+class RecipientUnavailable(Exception):
+    """The user cannot be reached on that platform (blocked the bot, closed DMs): pause, do not retry."""
+
+
 class Notifier(Protocol):
     """Pushes replies to a user outside a conversation (daily drills, reminders)."""
 
     platform: str
 
     async def send(self, external_id: str, replies: Sequence[Reply]) -> None: ...
+
+
+class ChartRenderer(Protocol):
+    """Draws the /stats progress chart as a PNG (labels in `lang`). Synchronous: called in a worker thread."""
+
+    def render(self, data: ProgressData, lang: Lang) -> bytes: ...
 
 
 class GraderUnavailable(Exception):
@@ -53,10 +66,25 @@ class TranscriptionError(Exception):
     """The audio could not be read or transcribed (corrupt, empty, not audio, service down)."""
 
 
+class TranscriberUnavailable(TranscriptionError):
+    """The transcriber itself failed (service down, timeout, model error): the audio may be fine."""
+
+
+@dataclass(frozen=True)
+class Transcription:
+    text: str
+    duration: float | None = None
+    """Seconds of audio, when the backend measured them."""
+
+
 class Transcriber(Protocol):
     id: str
 
-    async def transcribe(self, audio: bytes, filename: str, lang: Lang) -> str: ...
+    async def measure(self, audio: bytes, filename: str) -> float:
+        """Seconds of audio, read cheaply before any work; raises TranscriptionError when it is not audio."""
+        ...
+
+    async def transcribe(self, audio: bytes, filename: str, lang: Lang) -> Transcription: ...
 
 
 class Store(Protocol):
@@ -101,3 +129,11 @@ class Store(Protocol):
     async def list_reminders(self, user_id: int) -> list[Reminder]: ...
     # idempotency
     async def claim_event(self, key: str, now: datetime) -> bool: ...
+    # study servers
+    async def save_guild(self, guild: Guild) -> None: ...
+    async def get_guild(self, guild_id: str) -> Guild | None: ...
+    async def list_guilds(self, enabled_only: bool = True) -> list[Guild]: ...
+    async def leaderboard(self, source: str, since: datetime, limit: int = 10) -> list[tuple[int, int, int]]:
+        """(user_id, points, answers) for graded, non-follow-up attempts from `source` since `since`,
+        most points first."""
+        ...

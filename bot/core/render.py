@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.i18n import t
+from bot.core.i18n import MESSAGES, t
 from bot.core.models import DIMENSIONS, Grade, Lang, Question, Rating
 from bot.core.replies import Button
 
@@ -15,6 +15,12 @@ QTYPE = {
 def topic_name(topic: str, lang: Lang) -> str:
     key = f"topic.{topic}"
     return t(lang, key) if topic in ("stability", "pipeline") else t(lang, "topic.other")
+
+
+def subtopic_name(subtopic: str, lang: Lang) -> str:
+    """The subtopic's display name; a subtopic the catalogue does not know is shown as its id."""
+    key = f"subtopic.{subtopic}"
+    return t(lang, key) if key in MESSAGES else subtopic
 
 
 def question_text(q: Question, lang: Lang, tag: str) -> str:

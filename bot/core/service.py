@@ -8,7 +8,7 @@ from asyncio import Lock
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.core import account, drill, logs, onboarding, voice
+from bot.core import account, drill, flows, logs, onboarding, study_server, voice
 from bot.core import commands as c
 from bot.core.deps import Deps
 from bot.core.i18n import t
@@ -33,10 +33,16 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.StartFollowUp: drill.start_follow_up,
     c.LogInterview: logs.log_interview,
     c.LogReview: logs.log_review,
+    c.StartFlow: flows.start_flow,
+    c.FlowAction: flows.flow_action,
+    c.SetPaused: onboarding.set_paused,
     c.ShowStats: account.show_stats,
     c.Forget: account.forget,
     c.ConfirmForget: account.confirm_forget,
     c.ExportData: account.export_data,
+    c.SetupServer: study_server.setup_server,
+    c.ShowLeaderboard: study_server.show_leaderboard,
+    c.AnswerServerQuestion: study_server.answer_server_question,
 }
 
 
@@ -45,8 +51,11 @@ class Service:
         self.deps = deps
         self._locks: weakref.WeakValueDictionary[int, Lock] = weakref.WeakValueDictionary()
 
-    async def user_for(self, platform: str, external_id: str, language: Lang | None = None) -> User:
-        """The user behind a platform identity, created on first contact."""
+    async def user_for(
+        self, platform: str, external_id: str, language: Lang | None = None, *, dm_opt_in: bool = True
+    ) -> User:
+        """The user behind a platform identity, created on first contact. `dm_opt_in` is the new
+        user's daily-push default (False where pushes need an explicit opt-in, as on Discord)."""
         lim = self.deps.limits
         defaults = User(
             id=0,
@@ -54,6 +63,7 @@ class Service:
             timezone=lim.default_timezone,
             new_per_day=lim.default_new_per_day,
             created_at=self.deps.clock.now(),
+            dm_opt_in=dm_opt_in,
         )
         return await self.deps.store.get_or_create_user(platform, external_id, defaults)
 
@@ -106,6 +116,8 @@ class Service:
             return await onboarding.onboarding_text(cmd.text, self.deps, user, str(session["step"]))
         if mode in ("answering", "follow_up"):
             return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), self.deps, user)
+        if mode == "flow":
+            return await flows.flow_text(cmd.text, self.deps, user)
         if mode == "confirm_forget":
             return await account.confirm_forget(c.ConfirmForget(user.id, False), self.deps, user)
         if not cmd.text.strip():

@@ -1,23 +1,35 @@
-"""Voice answers: checked against the limits before any work, transcribed, shown, then graded."""
+"""Voice answers: checked against the limits before any work, transcribed, shown, then graded.
+
+Order matters: the cheap checks (size, the platform's duration) come first, then the transcriber
+measures the audio (which also tells "not audio" apart) before the expensive transcription. The
+transcript is shown before the grade so the user sees what was heard, and speaking insights (pace,
+filler words) are added to the grade.
+"""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from bot.core import commands as c
-from bot.core.deps import Deps
+from bot.core.deps import Deps, Limits
 from bot.core.drill import submit_answer
 from bot.core.i18n import t
-from bot.core.models import User
-from bot.core.ports import TranscriptionError
+from bot.core.models import Lang, User
+from bot.core.ports import TranscriberUnavailable, TranscriptionError
 from bot.core.replies import Reply
+from bot.core.speaking import analyse, render_insights
 
 log = logging.getLogger(__name__)
 
 
+def _too_long(seconds: float, lang: Lang, lim: Limits) -> Reply:
+    return Reply(t(lang, "voice_too_long", seconds=round(seconds), limit=lim.max_audio_seconds), kind="error")
+
+
 async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User) -> list[Reply]:
-    lang, lim = user.language, deps.limits
-    if deps.transcriber is None:
+    lang, lim, transcriber = user.language, deps.limits, deps.transcriber
+    if transcriber is None:
         return [Reply(t(lang, "voice_unavailable"), kind="error")]
     session = await deps.store.get_session(user.id)
     if session.get("mode") not in ("answering", "follow_up"):
@@ -28,20 +40,47 @@ async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User) -> list[Reply
         mb = len(cmd.audio) / 1_000_000
         return [Reply(t(lang, "voice_too_big", size=f"{mb:.1f}", limit=lim.max_audio_bytes // 1_000_000), kind="error")]
     if cmd.duration is not None and cmd.duration > lim.max_audio_seconds:
-        return [
-            Reply(t(lang, "voice_too_long", seconds=round(cmd.duration), limit=lim.max_audio_seconds), kind="error")
-        ]
+        return [_too_long(cmd.duration, lang, lim)]
     try:
-        transcript = (await deps.transcriber.transcribe(cmd.audio, cmd.filename, lang)).strip()
+        seconds = await transcriber.measure(cmd.audio, cmd.filename)
     except TranscriptionError as exc:
-        log.info("transcription failed: %s", exc)
+        log.info("unreadable audio %r: %s", cmd.filename, exc)
         return [Reply(t(lang, "voice_unreadable"), kind="error")]
+    if seconds > lim.max_audio_seconds:
+        return [_too_long(seconds, lang, lim)]
+    if seconds <= 0:
+        return [Reply(t(lang, "voice_empty"), kind="error")]
+    try:
+        result = await transcriber.transcribe(cmd.audio, cmd.filename, lang)
+    except TranscriberUnavailable as exc:
+        log.warning("transcriber %s failed: %s", transcriber.id, exc)
+        return [Reply(t(lang, "voice_service_down"), kind="error")]
+    except TranscriptionError as exc:
+        log.info("transcription of %r failed: %s", cmd.filename, exc)
+        return [Reply(t(lang, "voice_unreadable"), kind="error")]
+    transcript = result.text.strip()
     if not transcript:
         return [Reply(t(lang, "voice_silent"), kind="error")]
+    duration = result.duration or seconds
     shown = Reply(t(lang, "transcript", text=transcript), kind="transcript")
     graded = await submit_answer(
-        c.SubmitAnswer(user.id, transcript, transcript=transcript, audio_ref=cmd.filename, audio_seconds=cmd.duration),
+        c.SubmitAnswer(
+            user.id,
+            transcript,
+            transcript=transcript,
+            audio_ref=cmd.filename,
+            audio_seconds=duration,
+            source=cmd.source,
+        ),
         deps,
         user,
     )
-    return [shown, *graded]
+    insights = analyse(transcript, duration)
+    if insights is None:
+        return [shown, *graded]
+    return [shown, *with_insights(graded, render_insights(insights, lang))]
+
+
+def with_insights(replies: list[Reply], insights: str) -> list[Reply]:
+    """Append the insights to the grade reply (none when the answer was not graded)."""
+    return [replace(r, text=r.text + "\n\n" + insights) if r.kind == "grade" else r for r in replies]

@@ -97,11 +97,11 @@ def _word(tok: str) -> tuple[str, bool, bool]:
     return s, False, False
 
 
-def terms(text: str) -> list[Term]:
+def terms(text: str, normalized: bool = False) -> list[Term]:
     """The text's terms in order: stemmed words (with polarity) and CJK bigrams."""
     out: list[Term] = []
     scope = 0
-    for tok in _TOKEN.findall(normalize(text)):
+    for tok in _TOKEN.findall(text if normalized else normalize(text)):
         first = tok[0]
         if "\u3400" <= first <= "\ufaff":
             out.extend(_cjk_terms(tok))
@@ -241,17 +241,15 @@ def content_terms(text: str) -> frozenset[str]:
 
 # --- phrases (keywords) ------------------------------------------------------------------------
 
-_SPACES = re.compile(r"\s+")
 
-
-def compact(text: str) -> str:
+def compact(text: str, normalized: bool = False) -> str:
     """Normalised text without spaces, for matching Chinese or mixed phrases."""
-    return _SPACES.sub("", normalize(text))
+    return (text if normalized else normalize(text)).replace(" ", "")
 
 
-def stem_line(text: str) -> str:
+def stem_line(text: str, normalized: bool = False) -> str:
     """Space-padded stemmed token sequence (stop words kept), for matching English phrases."""
-    toks = [stem(t) for t in _TOKEN.findall(normalize(text)) if t not in _PUNCT]
+    toks = [stem(t) for t in _TOKEN.findall(text if normalized else normalize(text)) if t not in _PUNCT]
     return " " + " ".join(toks) + " "
 
 

@@ -115,24 +115,27 @@ def feedback(
     return " ".join(out[:4]) if not zh else "".join(out[:4])
 
 
+def pressed_key_point(matches: Sequence[KeyPointMatch]) -> KeyPoint | None:
+    """The missed key point worth a follow-up: the heaviest missed one, if at least average weight."""
+    missed = [m for m in matches if m.verdict == "missed"]
+    if not missed:
+        return None
+    mean_weight = sum(m.key_point.weight for m in matches) / len(matches)
+    top = max(missed, key=lambda m: m.key_point.weight)
+    return top.key_point if top.key_point.weight >= mean_weight else None
+
+
 def follow_up(question: Question, lang: Lang, matches: Sequence[KeyPointMatch], missing_terms: Sequence[str]) -> str:
     """Press on the most important missed key point; otherwise the question's own first follow-up."""
-    missed = [m for m in matches if m.verdict == "missed"]
-    if missed:
-        mean_weight = sum(m.key_point.weight for m in matches) / len(matches)
-        top = max(missed, key=lambda m: m.key_point.weight)
-        if top.key_point.weight >= mean_weight:
-            name = label(top.key_point, lang)
-            practical = question.type in ("fault", "open", "case")
-            if lang == "zh":
-                ask = "在这个场景下你会怎么处理？具体会检查或设置什么？" if practical else "它在这个问题里起什么作用？"
-                return f"你没有提到“{name}”——{ask}"
-            ask = (
-                "how would you handle that here, and what exactly would you check or set?"
-                if practical
-                else ("how does it come into your answer?")
-            )
-            return f"You didn't mention “{name}” — {ask}"
+    pressed = pressed_key_point(matches)
+    if pressed is not None:
+        name = label(pressed, lang)
+        practical = question.type in ("fault", "open", "case")
+        if lang == "zh":
+            ask = "在这个场景下你会怎么处理？具体会检查或设置什么？" if practical else "它在这个问题里起什么作用？"
+            return f"你没有提到“{name}”——{ask}"
+        ask = "how would you handle that here, and what exactly would you check or set?"
+        return f"You didn't mention “{name}” — {ask if practical else 'how does it come into your answer?'}"
     if question.follow_ups:
         return question.follow_ups[0].get(lang)
     if missing_terms:

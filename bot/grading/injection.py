@@ -30,7 +30,6 @@ _EN_PATTERNS = (
     rf"\b(?:give|award|assign|grant)\s+(?:me|us|this(?: answer)?|my answer|the answer|it)?\s*{_SCORE}"
     r"(?![\w-]*\s*(?:steps?|tokens?|iterations?|epochs?|gpus?|samples?|layers?|warmup|seeds?)\b)",
     rf"\b(?:score|grade|rate|mark)\s+(?:this(?: answer)?|me|my answer|the answer|it)\s+(?:as\s+|with\s+|at\s+)?{_SCORE}",
-    r"\b100\s*/\s*100\b|\b(?:full|perfect|maximum|max)\s+(?:marks|score|points)\b",
     rf"\b(?:this answer|my answer|i)\s+(?:deserves?|should (?:get|receive))\s+{_SCORE}",
     r"\b(?:set|change|output|return)\s+(?:the\s+)?(?:score|grade)\s+(?:to|as|=|of)\s*\d+",
     r"\b(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+)?(?:grader|evaluator|examiner|ai|model|llm)\b",
@@ -43,15 +42,15 @@ _ZH_PATTERNS = (
     r"(?:忽略|无视|忽视|不要理会|别管|跳过|覆盖)(?:掉)?(?:上面|以上|之前|前面|上述|所有|全部|原来|原有)?的?"
     r"(?:所有|全部)?的?(?:指令|指示|规则|评分标准|评分规则|评分细则|要求|提示词?|设定|rubric)",
     r"你(?:现在|从现在起|从现在开始)?(?:就)?(?:是|扮演|作为|充当)(?:一[个名位])?(?:评分员|评分者|评分人|考官|评委|阅卷|打分的?|老师|评估者)",
-    r"请?(?:给|打|评)(?:我|本人|这个回答|这个答案|这份回答|本回答|我的回答|它)?(?:打|评|给)?(?:个|一个)?"
-    r"(?:满分|100\s*分|一百分|最高分|高分|a\+?)",
+    r"(?:请(?:给|打|评)(?:我|本人|这个回答|这个答案|这份回答|本回答|我的回答)?|"
+    r"(?:给|打|评)(?:我|本人|这个回答|这个答案|这份回答|本回答|我的回答))(?:打|评|给)?(?:个|一个)?(?:满分|100\s*分|一百分)",
     r"(?:分数|得分|评分|成绩)(?:设为|设置为|改为|定为|应该是|应为|必须是|是)\s*(?:100|满分|一百)",
     r"(?:不要|不许|不准|别)扣分",
-    r"满分|一百分",
+    r"(?:值得|应该得|应得|配得上|必须得)(?:一个)?(?:满分|100\s*分|一百分)",
     r"(?:作为|身为)(?:评分员|评分者|考官|评委)",
     r"(?:新的?指令|系统提示)\s*[:：]",
 )
-_PATTERNS = tuple(re.compile(p, re.I | re.M) for p in (*_EN_PATTERNS, *_ZH_PATTERNS))
+_ANY = re.compile("|".join(f"(?:{p})" for p in (*_EN_PATTERNS, *_ZH_PATTERNS)), re.I | re.M)
 _SNIPPET = 80
 
 
@@ -64,20 +63,11 @@ def _snippet(text: str, start: int, end: int) -> str:
     return out + ("…" if start + len(out) < len(text) and len(out) >= _SNIPPET else "")
 
 
-def injection_spans(answer: str) -> list[tuple[int, int]]:
-    """(start, end) of every injection match in the normalised answer."""
-    text = normalize(answer)
-    return [(m.start(), m.end()) for p in _PATTERNS for m in p.finditer(text)]
-
-
 def injection_attempt(answer: str) -> str | None:
-    """The first text that addresses the grader (a short snippet around it), or None."""
+    """The first text that addresses the grader (a short snippet from it), or None."""
     text = normalize(answer)
-    spans = sorted(injection_spans(answer))
-    if not spans:
-        return None
-    start, end = spans[0]
-    return _snippet(text, start, end)
+    m = _ANY.search(text)
+    return _snippet(text, m.start(), m.end()) if m else None
 
 
 _PIECES = re.compile(r"((?<=[.!?])\s+|[。！？；;\n]+)")
@@ -95,11 +85,11 @@ def strip_injections(answer: str) -> tuple[str, str | None]:
     parts = _PIECES.split(answer)
     kept = []
     for i, part in enumerate(parts):
-        if i % 2 == 1 or not any(p.search(normalize(part)) for p in _PATTERNS):
+        if i % 2 == 1 or not _ANY.search(normalize(part)):
             kept.append(part)
             continue
-        starts = [m.start() for p in _PATTERNS if (m := p.search(part))]
-        if starts:
-            kept.append(part[: min(starts)])
+        raw = _ANY.search(part)
+        if raw:
+            kept.append(part[: raw.start()])
     rest = "".join(kept).strip()
     return (rest if re.search(r"\w", rest) else ""), found

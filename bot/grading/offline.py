@@ -24,7 +24,7 @@ import math
 
 from bot.core.models import DIMENSIONS, Grade, KeyPointResult, Lang, Level, Question
 from bot.core.scoring import total_score
-from bot.grading.feedback import feedback, follow_up
+from bot.grading.feedback import feedback, follow_up, pressed_key_point
 from bot.grading.injection import strip_injections
 from bot.grading.markers import evidence_level, specificity_level, structure_level
 from bot.grading.rubric_match import (
@@ -81,7 +81,7 @@ def _coverage(pq: PreparedQuestion, matches: list[KeyPointMatch], ref_sim: float
         return _curve(ref_sim / REF_FULL_REFERENCE_ONLY), kp
     if not pq.references:
         return kp, kp
-    keyworded = all(pk.phrases for pk in pq.key_points)
+    keyworded = all(pk.key_point.keywords.both() for pk in pq.key_points)
     share = 0.8 if keyworded else 0.6
     return share * kp + (1 - share) * _curve(ref_sim / REF_FULL_WITH_KEY_POINTS), kp
 
@@ -119,6 +119,8 @@ class OfflineGrader:
             dims = self._dimensions(pq, view, coverage, spec_share, level, mistakes, bool(injected))
         missing = [] if not pq.references else self._missing_terms(pq, view, lang)
         specific = self._unmatched_specific(pq, lang, view)
+        pressed = pressed_key_point(matches)  # the follow-up presses on it: its answer is graded on it
+        point = pressed.text.get(lang) or pressed.text.en if pressed else ""
         return Grade(
             score=total_score(dims, question.type, question.rubric.dimension_weights),
             dimensions=dims,
@@ -126,6 +128,8 @@ class OfflineGrader:
             mistakes=mistakes,
             feedback=feedback(question, lang, matches, dims, mistakes, missing, specific, empty),
             follow_up=follow_up(question, lang, matches, missing),
+            follow_up_points=[point] if point else [],
+            follow_up_reference=point,
             grader=self.id,
             estimate=True,
         )

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from bot.core.models import LANGS, KeyPoint, Lang, Question, Verdict
-from bot.core.text import has_cjk
+from bot.core.text import has_cjk, normalize
 from bot.grading.features import (
     BREAK,
     Bag,
@@ -76,12 +76,17 @@ class AnswerView:
 
     @classmethod
     def of(cls, text: str) -> AnswerView:
-        return cls(text, Bag(terms(text)), stem_line(text), compact(text), "zh" if has_cjk(text) else "en")
+        n = normalize(text)
+        lang: Lang = "zh" if has_cjk(text) else "en"
+        return cls(text, Bag(terms(n, True)), stem_line(n, True), compact(n, True), lang)
 
     @property
     def sentences(self) -> list[Sentence]:
         if self._sentences is None:
-            self._sentences = [Sentence(s, Bag(terms(s)), stem_line(s), compact(s)) for s in sentences(self.text)]
+            self._sentences = []
+            for s in sentences(self.text):
+                n = normalize(s)
+                self._sentences.append(Sentence(s, Bag(terms(n, True)), stem_line(n, True), compact(n, True)))
         return self._sentences
 
 
@@ -130,11 +135,13 @@ class KeyPointMatch:
 
 def _prepare_key_point(kp: KeyPoint, q_line: str, q_compact: str, qterms: frozenset[str]) -> PreparedKeyPoint:
     seen: dict[str, tuple[Phrase, bool]] = {}
-    for kw in kp.keywords.both():
+    # A key point without keywords (a batch CSV's plain text) is its own only keyword.
+    sources = kp.keywords.both() or list(dict.fromkeys(t for t in (kp.text.en, kp.text.zh) if t.strip()))
+    for kw in sources:
         ph = Phrase.of(kw)
         if ph.key.strip() and ph.key not in seen:
             seen[ph.key] = (ph, ph.found_in(q_line, q_compact))
-    per_lang = max(len(kp.keywords.en), len(kp.keywords.zh))
+    per_lang = max(len(kp.keywords.en), len(kp.keywords.zh), 1)
     need = float(min(3, max(1, round(per_lang * 0.35))))
     texts = tuple(profile(t, qterms, 0.1) for t in dict.fromkeys((kp.text.en, kp.text.zh)) if t.strip())
     return PreparedKeyPoint(kp, tuple(seen.values()), need, texts)
@@ -231,15 +238,17 @@ def match_key_point(pk: PreparedKeyPoint, view: AnswerView) -> KeyPointMatch:
 
 
 def _evidence(pk: PreparedKeyPoint, view: AnswerView, found: list[Phrase]) -> str:
-    best: tuple[float, str, str] = (0.0, "", "")
+    """The sentence that best shows the key point: most matched phrases, then most of its text."""
+    candidates: list[tuple[int, Sentence, str]] = []
     for s in view.sentences:
-        anchor = ""
-        score = 0.0
-        for ph in found:
-            if ph.found_in(s.line, s.compacted):
-                score += 2.0
-                anchor = anchor or ph.source
-        score += max((p.recall(s.bag) for p in pk.texts), default=0.0)
+        hits = [ph.source for ph in found if ph.found_in(s.line, s.compacted)]
+        candidates.append((len(hits), s, hits[0] if hits else ""))
+    top = max((n for n, _, _ in candidates), default=0)
+    best: tuple[float, str, str] = (0.0, "", "")
+    for n, s, anchor in candidates:
+        if n < top:
+            continue
+        score = n + max((p.recall(s.bag) for p in pk.texts), default=0.0)
         if score > best[0]:
             best = (score, s.text, anchor)
     return quote(best[1], best[2]) if best[0] > 0 else ""

@@ -11,7 +11,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from bot.core.models import Attempt, Card, InterviewLog, Question, Reminder, ReviewItem, User
+from bot.core.models import Attempt, Card, Guild, InterviewLog, Question, Reminder, ReviewItem, User
 from bot.storage import tables as T
 from bot.storage.engine import Engines
 
@@ -277,6 +277,44 @@ class SqlStore:
         c = T.reminders.c
         rows = await self._all(sa.select(T.reminders).where(c.user_id == user_id).order_by(c.due_at, c.id))
         return [Reminder.model_validate(r) for r in rows]
+
+    # study servers ----------------------------------------------------------------------
+    async def save_guild(self, guild: Guild) -> None:
+        values = guild.model_dump(exclude={"id"})
+        try:
+            async with self._w.begin() as conn:
+                updated = await conn.execute(T.guilds.update().where(T.guilds.c.id == guild.id).values(**values))
+                if updated.rowcount == 0:
+                    await conn.execute(T.guilds.insert().values(id=guild.id, **values))
+        except IntegrityError:  # inserted concurrently: update that row instead
+            async with self._w.begin() as conn:
+                await conn.execute(T.guilds.update().where(T.guilds.c.id == guild.id).values(**values))
+
+    async def get_guild(self, guild_id: str) -> Guild | None:
+        found = await self._one(sa.select(T.guilds).where(T.guilds.c.id == guild_id))
+        return Guild.model_validate(found) if found else None
+
+    async def list_guilds(self, enabled_only: bool = True) -> list[Guild]:
+        query = sa.select(T.guilds).order_by(T.guilds.c.id)
+        if enabled_only:
+            query = query.where(T.guilds.c.enabled.is_(True))
+        return [Guild.model_validate(r) for r in await self._all(query)]
+
+    async def leaderboard(self, source: str, since: datetime, limit: int = 10) -> list[tuple[int, int, int]]:
+        """Points are grade scores; attempts without a score (self-rated, revealed, ungraded) and
+        follow-ups do not count."""
+        a = T.attempts.c
+        score = a.grade["score"].as_integer()
+        points = sa.func.sum(score).label("points")
+        answers = sa.func.count().label("answers")
+        rows = await self._all(
+            sa.select(a.user_id, points, answers)
+            .where(a.source == source, a.created_at >= since, a.is_follow_up.is_(False), score.is_not(None))
+            .group_by(a.user_id)
+            .order_by(points.desc(), answers.desc(), a.user_id)
+            .limit(limit)
+        )
+        return [(int(r["user_id"]), int(r["points"]), int(r["answers"])) for r in rows]
 
     # idempotency ------------------------------------------------------------------------
     async def claim_event(self, key: str, now: datetime) -> bool:

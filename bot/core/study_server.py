@@ -1,0 +1,150 @@
+"""Study servers: a chat server (a Discord guild) gets one question of the day in a channel, its
+members answer it privately, and the points they earn there make the server's leaderboard.
+
+Points are the grade scores of the graded, non-follow-up answers given in the server (an
+attempt's `source`); weeks start on Monday and months on the 1st, in the server's timezone.
+"""
+
+from __future__ import annotations
+
+import zlib
+from datetime import UTC, date, datetime, time, timedelta
+
+from bot.core import commands as c
+from bot.core import drill, render, srs
+from bot.core.deps import Deps
+from bot.core.i18n import t
+from bot.core.models import Guild, Lang, Question, User
+from bot.core.onboarding import resolve_timezone
+from bot.core.replies import Button, Reply
+from bot.core.timeutil import local_date, parse_hhmm, zone
+
+BOARD_SIZE = 10
+DEFAULT_TIME = "09:00"
+ANSWER_ACTION = "answer:"  # + question id: the daily post's button; the platform asks for the answer
+
+
+def server_source(platform: str, server_id: str) -> str:
+    """The attempt source of answers given in a server; the leaderboard counts only these."""
+    return f"{platform}:guild:{server_id}"
+
+
+def daily_question(deps: Deps, server_id: str, day: date) -> Question | None:
+    """The server's question for a local day: a fixed shuffle of the bank per server, one a day,
+    so every question comes once before any comes again."""
+    questions = sorted(deps.bank.all(), key=lambda q: (zlib.crc32(f"{server_id}:{q.id}".encode()), q.id))
+    return questions[day.toordinal() % len(questions)] if questions else None
+
+
+def daily_post(deps: Deps, guild: Guild, now: datetime) -> Reply | None:
+    """The message the scheduler posts in the server's channel: today's question and an Answer button."""
+    day = local_date(now, guild.timezone)
+    q = daily_question(deps, guild.id, day)
+    if q is None:
+        return None
+    lang = guild.language
+    text = "\n".join(
+        [
+            t(lang, "server.daily", date=day.isoformat()),
+            render.question_text(q, lang, "server"),
+            "",
+            t(lang, "server.daily_hint"),
+        ]
+    )
+    return Reply(text, [[Button(t(lang, "btn.answer"), ANSWER_ACTION + q.id)]], kind="daily")
+
+
+async def setup_server(cmd: c.SetupServer, deps: Deps, user: User) -> list[Reply]:
+    lang = user.language
+    if not cmd.manager:
+        return [Reply(t(lang, "server.setup_denied"), kind="error")]
+    existing = await deps.store.get_guild(cmd.server_id)
+    daily_time = (
+        parse_hhmm(cmd.daily_time) if cmd.daily_time.strip() else (existing.daily_time if existing else DEFAULT_TIME)
+    )
+    if not daily_time:
+        return [Reply(t(lang, "bad_time", value=cmd.daily_time[:32]), kind="error")]
+    tz_name = cmd.timezone.strip() or (existing.timezone if existing else user.timezone)
+    tz = resolve_timezone(tz_name)
+    if tz is None:
+        return [Reply(t(lang, "bad_timezone", value=tz_name[:64]), kind="error")]
+    language: Lang = existing.language if existing else user.language
+    if cmd.language.strip():
+        if cmd.language.strip().lower() not in ("zh", "en"):
+            return [Reply(t(lang, "bad_lang"), kind="error")]
+        language = "zh" if cmd.language.strip().lower() == "zh" else "en"
+    guild = Guild(
+        id=cmd.server_id,
+        channel_id=cmd.channel_id,
+        daily_time=daily_time,
+        timezone=tz,
+        language=language,
+        enabled=cmd.enabled,
+        created_at=existing.created_at if existing else deps.clock.now(),
+    )
+    await deps.store.save_guild(guild)
+    if not cmd.enabled:
+        return [Reply(t(lang, "server.setup_off"))]
+    shown = "中文" if language == "zh" else "English"
+    return [
+        Reply(t(lang, "server.setup_done", channel=cmd.channel_label, time=daily_time, timezone=tz, language=shown))
+    ]
+
+
+async def answer_server_question(cmd: c.AnswerServerQuestion, deps: Deps, user: User) -> list[Reply]:
+    """Grade the answer against the member's own card for the question (created if new), without
+    losing a question they had open elsewhere."""
+    store, now = deps.store, deps.clock.now()
+    q = deps.bank.get(cmd.question_id)
+    if q is None:
+        return [Reply(t(user.language, "server.question_gone"), kind="error")]
+    card = await store.card_for_question(user.id, q.id)
+    if card is None:
+        card = await store.create_card(user.id, q.id, srs.new_state(now), now, False, now)
+    before = await store.get_session(user.id)
+    await store.set_session(user.id, {"mode": "answering", "card_id": card.id})
+    answer = c.SubmitAnswer(user.id, cmd.text, source=server_source(cmd.platform, cmd.server_id))
+    replies = await drill.submit_answer(answer, deps, user)
+    rejected = (await store.get_session(user.id)).get("mode") == "answering"
+    was_busy = before.get("mode") not in (None, "idle")
+    same_question = before.get("mode") == "answering" and before.get("card_id") == card.id
+    if rejected or (was_busy and not same_question):
+        await store.set_session(user.id, before)  # undo a rejected answer, or reopen what was open
+    return replies
+
+
+def _week_start(now: datetime, tz: str) -> datetime:
+    z = zone(tz) or UTC
+    day = now.astimezone(z).date()
+    return datetime.combine(day - timedelta(days=day.weekday()), time(0, 0), tzinfo=z).astimezone(UTC)
+
+
+def _month_start(now: datetime, tz: str) -> datetime:
+    z = zone(tz) or UTC
+    day = now.astimezone(z).date().replace(day=1)
+    return datetime.combine(day, time(0, 0), tzinfo=z).astimezone(UTC)
+
+
+async def _member(deps: Deps, user_id: int, cmd: c.ShowLeaderboard, lang: Lang) -> str:
+    ids = dict(await deps.store.identities(user_id))
+    external = ids.get(cmd.platform)
+    return cmd.mention.replace("{id}", external) if external else t(lang, "board.someone")
+
+
+async def show_leaderboard(cmd: c.ShowLeaderboard, deps: Deps, user: User) -> list[Reply]:
+    lang, now = user.language, deps.clock.now()
+    guild = await deps.store.get_guild(cmd.server_id)
+    tz = guild.timezone if guild else deps.limits.default_timezone
+    source = server_source(cmd.platform, cmd.server_id)
+    lines: list[str] = []
+    for key, since in (("board.week", _week_start(now, tz)), ("board.month", _month_start(now, tz))):
+        if lines:
+            lines.append("")
+        lines.append(t(lang, key, since=local_date(since, tz).isoformat()))
+        rows = await deps.store.leaderboard(source, since, BOARD_SIZE)
+        if not rows:
+            lines.append(t(lang, "board.empty"))
+        for rank, (uid, points, answers) in enumerate(rows, 1):
+            name = await _member(deps, uid, cmd, lang)
+            lines.append(t(lang, "board.line", rank=rank, name=name, points=points, answers=answers))
+    return [Reply("\n".join(lines), kind="leaderboard")]

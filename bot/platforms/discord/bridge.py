@@ -1,0 +1,122 @@
+"""The translator between Discord events and the core: who the user is, how an interaction is
+acknowledged and answered, and how a direct message becomes a command.
+
+Every interaction is deferred at once (Discord's 3-second deadline) and answered with follow-ups;
+personal results are ephemeral in servers. Each interaction and message is handled once.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+
+import discord
+
+from bot.core import commands as c
+from bot.core.i18n import t
+from bot.core.models import Lang, User
+from bot.core.replies import Reply
+from bot.core.service import Service
+from bot.core.study_server import server_source
+from bot.platforms.discord.render import messages
+from bot.platforms.discord.translator import language_of
+
+log = logging.getLogger(__name__)
+PLATFORM = "discord"
+AUDIO_SUFFIXES = (".ogg", ".oga", ".opus", ".mp3", ".m4a", ".wav", ".webm", ".flac", ".aac")
+Work = Callable[[User], Awaitable[list[Reply]]]
+
+
+def is_audio(attachment: discord.Attachment) -> bool:
+    kind = (attachment.content_type or "").lower()
+    return (
+        attachment.is_voice_message()
+        or kind.startswith("audio/")
+        or attachment.filename.lower().endswith(AUDIO_SUFFIXES)
+    )
+
+
+def source_of(interaction: discord.Interaction) -> str | None:
+    """Answers given in a server count toward its leaderboard."""
+    return server_source(PLATFORM, str(interaction.guild_id)) if interaction.guild_id else None
+
+
+class Bridge:
+    def __init__(self, service: Service) -> None:
+        self.service = service
+
+    async def user(self, who: discord.abc.User, locale: discord.Locale | None = None) -> User:
+        """Discord users get daily drills by DM only after opting in (/settings daily_dm)."""
+        return await self.service.user_for(PLATFORM, str(who.id), language_of(locale), dm_opt_in=False)
+
+    def _fallback_lang(self, interaction: discord.Interaction) -> Lang:
+        return language_of(interaction.locale) or self.service.deps.limits.default_language
+
+    async def respond(self, interaction: discord.Interaction, work: Work, *, private: bool = True) -> None:
+        """Defer before any database work (the 3-second deadline), then run `work` for the
+        interaction's user once, and answer with follow-ups."""
+        ephemeral = private and interaction.guild_id is not None
+        try:
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        except discord.NotFound:  # expired (over 3 s old): nothing to reply to
+            log.warning("discord interaction %s expired before it was acknowledged", interaction.id)
+            return
+        except discord.HTTPException as exc:  # already acknowledged (40060): another replica has it
+            log.info("discord interaction %s not deferred: %s", interaction.id, exc)
+            return
+        if not await self.service.first_time(f"discord:{interaction.id}"):
+            return
+        lang = self._fallback_lang(interaction)
+        try:
+            user = await self.user(interaction.user, interaction.locale)
+            lang = user.language
+            replies = await work(user)
+        except Exception:
+            log.exception("discord interaction %s failed", interaction.id)
+            replies = [Reply(t(lang, "error"), kind="error")]
+        await self.follow_up(interaction, replies, ephemeral)
+
+    async def follow_up(self, interaction: discord.Interaction, replies: Sequence[Reply], ephemeral: bool) -> None:
+        for reply in replies:
+            for message in messages(reply):
+                await interaction.followup.send(**message, ephemeral=ephemeral)
+
+    async def in_server(self, interaction: discord.Interaction, work: Work, *, private: bool = True) -> None:
+        """Like respond, for commands that only make sense in a server."""
+
+        async def checked(user: User) -> list[Reply]:
+            if interaction.guild_id is None:
+                return [Reply(t(user.language, "server.only"), kind="error")]
+            return await work(user)
+
+        await self.respond(interaction, checked, private=private)
+
+    async def voice(self, user: User, attachment: discord.Attachment, source: str | None) -> list[Reply]:
+        """An audio file as an answer. A file over the core's size limit is not even downloaded."""
+        limit = self.service.deps.limits.max_audio_bytes
+        if attachment.size > limit:
+            size = f"{attachment.size / 1_000_000:.1f}"
+            return [Reply(t(user.language, "voice_too_big", size=size, limit=limit // 1_000_000), kind="error")]
+        audio = await attachment.read()
+        return await self.service.handle(
+            c.SubmitVoice(user.id, audio, attachment.filename, attachment.duration, source=source)
+        )
+
+    async def direct_message(self, message: discord.Message) -> None:
+        """A DM: a voice message or audio file is an answer; text is handled as typed elsewhere."""
+        if not await self.service.first_time(f"discord:message:{message.id}"):
+            return
+        user = await self.user(message.author)
+        audio = next((a for a in message.attachments if is_audio(a)), None)
+        try:
+            async with message.channel.typing():
+                if audio is not None:
+                    replies = await self.voice(user, audio, None)
+                else:
+                    replies = await self.service.handle_text(user.id, message.content)
+        except discord.HTTPException:
+            log.exception("discord DM %s failed", message.id)
+            replies = [Reply(t(user.language, "error"), kind="error")]
+        for reply in replies:
+            for part in messages(reply):
+                await message.channel.send(**part)

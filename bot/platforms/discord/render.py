@@ -1,0 +1,102 @@
+"""Core replies as Discord messages: text in chunks of at most 2,000 characters, buttons in rows of
+at most five, images and files attached to the last chunk.
+
+Buttons carry `drill:<action>` as their custom_id. The view that lays them out is never stored:
+clicks are routed by the ActionButton template registered at start-up, so a button works after a
+restart and nothing is kept in memory per message.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import discord
+
+from bot.core.replies import Attachment, Button, Reply
+
+log = logging.getLogger(__name__)
+PREFIX = "drill:"
+MAX_CONTENT = 2000
+MAX_LABEL = 80
+MAX_CUSTOM_ID = 100
+ROW_WIDTH = 5
+MAX_ROWS = 5
+NO_MENTIONS = discord.AllowedMentions.none()
+PRIMARY = ("next", "answer:")
+DANGER = ("forget:yes",)
+
+
+class Layout(discord.ui.View):
+    """Buttons for display only; see the module docstring for why it is not dispatchable."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+def _style(action: str) -> discord.ButtonStyle:
+    if action.startswith(DANGER):
+        return discord.ButtonStyle.danger
+    if action.startswith(PRIMARY):
+        return discord.ButtonStyle.primary
+    return discord.ButtonStyle.secondary
+
+
+def view_for(buttons: list[list[Button]]) -> Layout | None:
+    rows: list[list[Button]] = []
+    for row in buttons:
+        rows.extend(row[i : i + ROW_WIDTH] for i in range(0, len(row), ROW_WIDTH))
+    if len(rows) > MAX_ROWS:
+        log.warning("a reply has %d button rows; Discord shows %d", len(rows), MAX_ROWS)
+    view = Layout()
+    for index, row in enumerate(rows[:MAX_ROWS]):
+        for b in row:
+            custom_id = PREFIX + b.action
+            if len(custom_id) > MAX_CUSTOM_ID:
+                log.warning("button action too long for Discord, dropped: %r", b.action[:40])
+                continue
+            label = b.label if len(b.label) <= MAX_LABEL else b.label[: MAX_LABEL - 1] + "…"
+            view.add_item(discord.ui.Button(label=label, custom_id=custom_id, style=_style(b.action), row=index))
+    return view if view.children else None
+
+
+def chunks(text: str, size: int = MAX_CONTENT) -> list[str]:
+    """Split at line ends where possible, never inside a character."""
+    out: list[str] = []
+    rest = text
+    while len(rest) > size:
+        cut = rest.rfind("\n", 0, size + 1)
+        if cut <= 0:
+            cut = size
+        out.append(rest[:cut])
+        rest = rest[cut:].lstrip("\n")
+    if rest.strip():
+        out.append(rest)
+    return out
+
+
+def _file(a: Attachment) -> discord.File:
+    return discord.File(io.BytesIO(a.data), filename=a.filename)
+
+
+def messages(reply: Reply) -> list[dict[str, Any]]:
+    """Keyword arguments for `send` (channel or follow-up), one dict per message."""
+    parts: list[dict[str, Any]] = [{"content": c} for c in chunks(reply.text)]
+    extra: dict[str, Any] = {}
+    view = view_for(reply.buttons)
+    if view is not None:
+        extra["view"] = view
+    files = [_file(a) for a in (reply.image, reply.file) if a is not None]
+    if files:
+        extra["files"] = files
+    if extra:
+        if not parts:
+            parts.append({})
+        parts[-1].update(extra)
+    for part in parts:
+        part["allowed_mentions"] = NO_MENTIONS
+    return parts

@@ -1,0 +1,158 @@
+"""Telegram updates -> core commands -> replies. Translation only: every rule lives in the core.
+
+One handler takes every update: a redelivered update is dropped (`Service.first_time`), a private
+chat's text goes to `Service.handle_text` (commands included: the core parses them), a button to
+`handle_action`, a voice note to `SubmitVoice`. While the core works, the chat shows "typing",
+and after `progress_after` seconds a progress message that the first reply is edited into.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import warnings
+from collections.abc import Awaitable
+from datetime import timedelta
+
+from telegram import CallbackQuery, Message, Update
+from telegram.constants import ChatMemberStatus, ChatType, FileSizeLimit
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+from telegram.warnings import PTBDeprecationWarning
+
+from bot.config import TelegramSettings
+from bot.core.commands import SubmitVoice
+from bot.core.i18n import t
+from bot.core.models import Lang, User
+from bot.core.replies import Reply
+from bot.core.service import Service
+from bot.platforms.telegram.sender import TelegramSender
+
+log = logging.getLogger(__name__)
+PLATFORM = "telegram"
+TYPING_EVERY_S = 4.5  # Telegram shows a chat action for about 5 seconds
+
+
+def language_hint(code: str | None) -> Lang | None:
+    """Telegram's language_code ('zh-hans', 'en-US') as the core's language, for new users."""
+    code = (code or "").lower()
+    if code.startswith("zh"):
+        return "zh"
+    return "en" if code.startswith("en") else None
+
+
+class Indicator:
+    """Shows that the bot is working: 'typing' after a moment, then a progress message to edit."""
+
+    def __init__(self, sender: TelegramSender, chat_id: int, text: str, typing_after: float, progress_after: float):
+        self.sender, self.chat_id, self.text = sender, chat_id, text
+        self.typing_after, self.progress_after = typing_after, progress_after
+        self.done = asyncio.Event()
+        self.message_id: int | None = None
+
+    async def _finished_within(self, seconds: float) -> bool:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.done.wait(), timeout=max(seconds, 0))
+        return self.done.is_set()
+
+    async def run(self) -> None:
+        if await self._finished_within(self.typing_after):
+            return
+        await self.sender.typing(self.chat_id)
+        elapsed, placed = self.typing_after, False
+        while True:
+            if not placed and elapsed >= self.progress_after:
+                placed = True
+                self.message_id = await self.sender.progress(self.chat_id, self.text)
+            wait = TYPING_EVERY_S if placed else min(TYPING_EVERY_S, self.progress_after - elapsed)
+            if await self._finished_within(wait):
+                return
+            elapsed += wait
+            if placed or elapsed < self.progress_after:
+                await self.sender.typing(self.chat_id)
+
+
+class TelegramHandlers:
+    def __init__(self, service: Service, sender: TelegramSender, settings: TelegramSettings) -> None:
+        self.service = service
+        self.sender = sender
+        self.settings = settings
+
+    async def on_update(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+        if not await self.service.first_time(f"{PLATFORM}:{update.update_id}"):
+            log.info("telegram update %s seen before: dropped", update.update_id)
+            return
+        chat, tg_user = update.effective_chat, update.effective_user
+        if chat is None or tg_user is None or chat.type != ChatType.PRIVATE:
+            return  # private chats only
+        user = await self.service.user_for(PLATFORM, str(chat.id), language_hint(tg_user.language_code))
+        if update.my_chat_member is not None:
+            await self._membership(update, chat.id, user)
+            return
+        self.sender.unblock(chat.id)  # a message from the user: they are back
+        if update.callback_query is not None:
+            await self._button(update.callback_query, chat.id, user)
+        elif update.message is not None:
+            await self._message(update.message, chat.id, user)
+
+    async def _membership(self, update: Update, chat_id: int, user: User) -> None:
+        """The user blocked the bot (kicked) or came back (member)."""
+        member = update.my_chat_member
+        status = member.new_chat_member.status if member is not None else None
+        if status == ChatMemberStatus.BANNED:
+            await self.sender.mark_blocked(chat_id, user.id)
+        elif status == ChatMemberStatus.MEMBER:
+            self.sender.unblock(chat_id)
+            await self.service.set_paused(user.id, False)
+
+    async def _button(self, query: CallbackQuery, chat_id: int, user: User) -> None:
+        with contextlib.suppress(TelegramError):
+            await query.answer()  # stops the button's spinner
+        await self._reply(chat_id, user, self.service.handle_action(user.id, query.data or ""))
+
+    async def _message(self, message: Message, chat_id: int, user: User) -> None:
+        if message.text is not None:
+            await self._reply(chat_id, user, self.service.handle_text(user.id, message.text))
+            return
+        audio = message.voice or message.audio
+        if audio is None:
+            await self.sender.deliver(chat_id, user.id, [Reply(t(user.language, "unsupported_message"))])
+            return
+        if audio.file_size and audio.file_size > FileSizeLimit.FILESIZE_DOWNLOAD:
+            # The Bot API refuses to hand bots files over 20 MB: say so before trying.
+            size, limit = f"{audio.file_size / 1e6:.1f}", FileSizeLimit.FILESIZE_DOWNLOAD // 1_000_000
+            text = t(user.language, "voice_too_big", size=size, limit=limit)
+            await self.sender.deliver(chat_id, user.id, [Reply(text, kind="error")])
+            return
+        with warnings.catch_warnings():  # PTB 22 warns that `duration` becomes a timedelta in v23: both are read
+            warnings.simplefilter("ignore", PTBDeprecationWarning)
+            duration = audio.duration
+        seconds = duration.total_seconds() if isinstance(duration, timedelta) else float(duration)
+        await self._reply(chat_id, user, self._voice(user, audio.file_id, seconds, message.voice is not None))
+
+    async def _voice(self, user: User, file_id: str, seconds: float, is_voice: bool) -> list[Reply]:
+        try:
+            tg_file = await self.sender.bot.get_file(file_id)
+            audio = bytes(await tg_file.download_as_bytearray())
+        except TelegramError as err:
+            log.info("could not download voice %s: %s", file_id, err)
+            return [Reply(t(user.language, "voice_unreadable"), kind="error")]
+        name = "voice.ogg" if is_voice else (tg_file.file_path or "audio").rsplit("/", 1)[-1]
+        return await self.service.handle(SubmitVoice(user.id, audio, name, seconds))
+
+    async def _reply(self, chat_id: int, user: User, work: Awaitable[list[Reply]]) -> None:
+        indicator = Indicator(
+            self.sender,
+            chat_id,
+            t(user.language, "progress"),
+            self.settings.typing_after,
+            self.settings.progress_after,
+        )
+        shown = asyncio.create_task(indicator.run())
+        try:
+            replies = await work
+        finally:
+            indicator.done.set()
+            await shown
+        await self.sender.deliver(chat_id, user.id, replies, indicator.message_id)

@@ -1,0 +1,31 @@
+"""The Notifier port for Telegram: the scheduler and the regrade worker push replies through it."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from bot.core.replies import Reply
+from bot.core.service import Service
+from bot.platforms.telegram.sender import TelegramSender
+
+log = logging.getLogger(__name__)
+
+
+class TelegramNotifier:
+    """Sends to a private chat (external_id is the chat id). A chat that blocked the bot is skipped;
+    a 403 while sending pauses the user. Other errors (network, 5xx) propagate so the caller retries."""
+
+    platform = "telegram"
+
+    def __init__(self, sender: TelegramSender, service: Service) -> None:
+        self.sender = sender
+        self.service = service
+
+    async def send(self, external_id: str, replies: Sequence[Reply]) -> None:
+        chat_id = int(external_id)
+        if chat_id in self.sender.blocked:
+            log.info("not pushing to telegram chat %s: it blocked the bot", chat_id)
+            return
+        user = await self.service.user_for(self.platform, external_id)
+        await self.sender.deliver(chat_id, user.id, list(replies))

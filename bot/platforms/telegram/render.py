@@ -1,0 +1,78 @@
+"""Core replies -> Telegram message parts: HTML-escaped text in chunks Telegram accepts, inline keyboards.
+
+The core's text is plain text, and some of it comes from an LLM, so every character that means
+something to Telegram's HTML parse mode (`<`, `>`, `&`) is escaped; `*`, `_` and backticks mean
+nothing in HTML mode. Telegram counts a message's length (4,096) and a caption's (1,024) in UTF-16
+code units after entity parsing, so text is split on that measure, at a line break or a space
+where one is near.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Iterator
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.core.replies import Button
+
+log = logging.getLogger(__name__)
+MESSAGE_LIMIT = 4096
+CAPTION_LIMIT = 1024
+CALLBACK_DATA_LIMIT = 64
+
+
+def utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _cut(text: str, limit: int) -> int:
+    """The largest prefix length (in code points) of `text` whose UTF-16 length is <= limit."""
+    units = 0
+    for i, ch in enumerate(text):
+        units += 2 if ord(ch) > 0xFFFF else 1
+        if units > limit:
+            return i
+    return len(text)
+
+
+def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Split `text` into chunks of at most `limit` UTF-16 units, preferring line breaks, then spaces."""
+    chunks: list[str] = []
+    rest = text
+    while utf16_len(rest) > limit:
+        hard = _cut(rest, limit)
+        window = rest[:hard]
+        at = window.rfind("\n")
+        if at < hard // 2:
+            at = window.rfind(" ")
+        if at < hard // 2:
+            at = hard
+        chunks.append(rest[:at].rstrip("\n"))
+        rest = rest[at:].lstrip("\n ") if at < hard else rest[at:]
+    if rest or not chunks:
+        chunks.append(rest)
+    return [c for c in chunks if c] or [""]
+
+
+def escape(text: str) -> str:
+    """Text safe for parse_mode=HTML: shown exactly as written."""
+    return html.escape(text, quote=False)
+
+
+def _buttons(rows: list[list[Button]]) -> Iterator[list[InlineKeyboardButton]]:
+    for row in rows:
+        out = []
+        for b in row:
+            if len(b.action.encode("utf-8")) > CALLBACK_DATA_LIMIT:
+                log.warning("button %r dropped: its action is over %d bytes", b.label, CALLBACK_DATA_LIMIT)
+                continue
+            out.append(InlineKeyboardButton(b.label[:64], callback_data=b.action))
+        if out:
+            yield out
+
+
+def keyboard(rows: list[list[Button]]) -> InlineKeyboardMarkup | None:
+    kept = list(_buttons(rows))
+    return InlineKeyboardMarkup(kept) if kept else None

@@ -1,0 +1,106 @@
+"""The Telegram platform: builds python-telegram-bot's Application and runs it inside the bot's loop.
+
+The Application is initialised, started and stopped here by hand (PTB's "application_run_tip"),
+never by run_polling(), so Telegram shares one event loop with Discord, the scheduler and the
+regrade worker. Updates arrive by long polling, or by webhook when `webhook_url` is set. They are
+processed concurrently (`concurrent_updates`), each chat's in order (processor.py); outgoing
+requests pass PTB's AIORateLimiter, which also retries 429s after Telegram's retry_after, over an
+HTTP connection pool sized to the number of updates that may be sending at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from urllib.parse import urlsplit
+
+from telegram import BotCommand, Update
+from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
+
+from bot.bootstrap import App
+from bot.config import TelegramSettings
+from bot.core.i18n import t
+from bot.platforms.telegram.handlers import TelegramHandlers
+from bot.platforms.telegram.notifier import TelegramNotifier
+from bot.platforms.telegram.processor import PerChatUpdateProcessor
+from bot.platforms.telegram.sender import TelegramSender
+
+log = logging.getLogger(__name__)
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
+MENU = ("start", "drill", "review", "interview", "stats", "settings", "lang", "help", "forget", "export")
+POOL_HEADROOM = 16  # connections beyond one per active update: pushes, chat actions, callback answers
+
+
+def build_application(settings: TelegramSettings) -> Application:  # type: ignore[type-arg]
+    if settings.token is None:
+        raise ValueError("TELEGRAM_TOKEN is not set")
+    pool = settings.connection_pool_size or settings.concurrent_updates + POOL_HEADROOM
+    limiter = AIORateLimiter(
+        overall_max_rate=settings.rate_limit,
+        overall_time_period=1 if settings.rate_limit else 0,
+        max_retries=settings.max_retries,
+    )
+    return (
+        Application.builder()
+        .token(settings.token.get_secret_value())
+        .base_url(settings.base_url)
+        .base_file_url(settings.base_file_url)
+        .concurrent_updates(PerChatUpdateProcessor(settings.concurrent_updates))
+        .rate_limiter(limiter)
+        .connection_pool_size(pool)
+        .pool_timeout(10.0)
+        .build()
+    )
+
+
+async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
+    """The command menu, in English (the default) and in Chinese."""
+    for lang, code in (("en", None), ("zh", "zh")):
+        commands = [BotCommand(name, t(lang, f"menu.{name}")) for name in MENU]  # type: ignore[arg-type]
+        await app.bot.set_my_commands(commands, language_code=code)
+
+
+class TelegramRuntime:
+    name = "telegram"
+
+    def __init__(self, app: App, settings: TelegramSettings) -> None:
+        self.settings = settings
+        self.application = build_application(settings)
+        self.sender = TelegramSender(self.application.bot, app.service)
+        self.handlers = TelegramHandlers(app.service, self.sender, settings)
+        self.notifier = TelegramNotifier(self.sender, app.service)
+        self.application.add_handler(TypeHandler(Update, self.handlers.on_update))
+        self.application.add_error_handler(self._on_error)
+
+    async def start(self) -> None:
+        app, s = self.application, self.settings
+        await app.initialize()
+        await register_commands(app)
+        await app.start()
+        assert app.updater is not None
+        if s.webhook_url:
+            path = s.webhook_path if s.webhook_path is not None else urlsplit(s.webhook_url).path.strip("/")
+            secret = s.webhook_secret.get_secret_value() if s.webhook_secret else secrets.token_urlsafe(32)
+            await app.updater.start_webhook(
+                listen=s.webhook_listen,
+                port=s.webhook_port,
+                url_path=path,
+                webhook_url=s.webhook_url,
+                secret_token=secret,
+                allowed_updates=ALLOWED_UPDATES,
+            )
+            log.info("telegram: webhook on %s:%s/%s", s.webhook_listen, s.webhook_port, path)
+        else:
+            await app.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+            log.info("telegram: polling %s", urlsplit(s.base_url).netloc)
+
+    async def stop(self) -> None:
+        app = self.application
+        if app.updater is not None and app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()  # waits for the updates being processed
+        await app.shutdown()
+
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("telegram update %s failed", getattr(update, "update_id", "?"), exc_info=context.error)

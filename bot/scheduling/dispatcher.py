@@ -1,0 +1,224 @@
+"""The dispatcher: each tick asks the database what is due and delivers it exactly once.
+
+Order for every push: claim (a unique key, one short transaction), build the replies, send, mark
+sent. A crash between claim and mark leaves a claim that a later tick takes over once it is
+older than `stale_after`; the built replies are stored with the claim, so the retry sends the
+same message. Users are streamed page by page and sends run through a bounded pool of workers,
+so a large due list keeps the platform's rate limiter busy without loading everything at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.core import schedule
+from bot.core.deps import Deps
+from bot.core.ports import RecipientUnavailable
+from bot.core.replies import Button, Reply
+from bot.storage.pushes import PushStore
+
+log = logging.getLogger(__name__)
+Send = Callable[[int, list[Reply]], Awaitable[bool]]
+Pause = Callable[[int], Awaitable[None]]
+MAX_ATTEMPTS = 3
+POST_INTERVIEW_AGAIN = timedelta(days=1)
+
+
+def dump_replies(replies: list[Reply]) -> list[dict[str, Any]]:
+    return [
+        {"text": r.text, "kind": r.kind, "buttons": [[[b.label, b.action] for b in row] for row in r.buttons]}
+        for r in replies
+    ]
+
+
+def load_replies(data: list[dict[str, Any]]) -> list[Reply]:
+    return [
+        Reply(d["text"], [[Button(label, action) for label, action in row] for row in d["buttons"]], kind=d["kind"])
+        for d in data
+    ]
+
+
+@dataclass
+class TickReport:
+    sent: int = 0
+    skipped: int = 0
+    failed: int = 0
+    retried: int = 0
+    kinds: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Job:
+    push_id: int | None  # None for reminders, which carry their own row
+    user_id: int
+    kind: str
+    build: Callable[[], Awaitable[list[Reply] | None]] | None = None
+    replies: list[Reply] | None = None
+    reminder_id: int | None = None
+
+
+class Dispatcher:
+    def __init__(
+        self,
+        deps: Deps,
+        pushes: PushStore,
+        send: Send,
+        pause: Pause,
+        *,
+        concurrency: int = 16,
+        page_size: int = 500,
+        stale_after: timedelta = timedelta(minutes=5),
+        skip_if_practised: bool = True,
+    ) -> None:
+        self.deps = deps
+        self.pushes = pushes
+        self.send = send
+        self.pause = pause
+        self.concurrency = concurrency
+        self.page_size = page_size
+        self.stale_after = stale_after
+        self.skip_if_practised = skip_if_practised
+        self._lock = asyncio.Lock()
+
+    async def tick(self) -> TickReport:
+        """One round: retry stale claims, reminders, then daily drills, weekly summaries and nudges."""
+        async with self._lock:  # ticks never overlap within a process
+            report = TickReport()
+            queue: asyncio.Queue[Job | None] = asyncio.Queue(maxsize=self.concurrency * 4)
+            workers = [asyncio.create_task(self._worker(queue, report)) for _ in range(self.concurrency)]
+            try:
+                now = self.deps.clock.now()
+                await self._stale(queue, now, report)
+                await self._reminders(queue, now)
+                await self._users(queue, now)
+            finally:
+                for _ in workers:
+                    await queue.put(None)
+                await asyncio.gather(*workers)
+            return report
+
+    # producers --------------------------------------------------------------------------
+    async def _stale(self, queue: asyncio.Queue[Job | None], now: datetime, report: TickReport) -> None:
+        cutoff = now - self.stale_after
+        for row in await self.pushes.stale_claims(cutoff):
+            if not await self.pushes.reclaim(row["id"], cutoff, now):
+                continue
+            report.retried += 1
+            saved = row["payload"].get("replies")
+            if row["attempts"] >= MAX_ATTEMPTS or row["user_id"] is None or not saved:
+                await self.pushes.mark(row["id"], "failed" if saved else "skipped", now)
+                continue
+            await queue.put(Job(row["id"], row["user_id"], row["kind"], replies=load_replies(saved)))
+
+    async def _reminders(self, queue: asyncio.Queue[Job | None], now: datetime) -> None:
+        cutoff = now - self.stale_after
+        for reminder in await self.pushes.due_reminders(now, cutoff):
+            if not await self.pushes.claim_reminder(reminder.id, now, cutoff):
+                continue
+            user = await self.deps.store.get_user(reminder.user_id)
+            if user is None or user.paused:
+                await self.pushes.mark_reminder(reminder.id, "failed")
+                continue
+            second = reminder.kind == "post_interview_again"
+
+            async def build(user=user, reminder=reminder, second=second) -> list[Reply] | None:  # type: ignore[no-untyped-def]
+                return await schedule.post_interview(self.deps, user, reminder.payload, second)
+
+            await queue.put(Job(None, user.id, reminder.kind, build=build, reminder_id=reminder.id))
+
+    async def _users(self, queue: asyncio.Queue[Job | None], now: datetime) -> None:
+        after = 0
+        while True:
+            users = await self.pushes.users_page(after, self.page_size)
+            if not users:
+                return
+            after = users[-1].id
+            candidates: list[tuple[str, str, Any]] = []  # (key, kind, user)
+            for user in users:
+                if schedule.in_quiet_hours(user, now):
+                    continue
+                day = schedule.daily_date(user, now)
+                if day is not None:
+                    candidates.append((schedule.daily_key(user.id, day), "daily", user))
+                    candidates.append((schedule.nudge_key(user, now), "nudge", user))
+                weekly = schedule.weekly_key(user, now)
+                if weekly is not None:
+                    candidates.append((weekly, "weekly", user))
+            if not candidates:
+                continue
+            done = await self.pushes.existing_keys([k for k, _, _ in candidates])
+            todo = [c for c in candidates if c[0] not in done]
+            last = await self.pushes.last_answers([u.id for _, _, u in todo])
+            for key, kind, user in todo:
+                push_id = await self.pushes.claim(key, kind, now, user_id=user.id)
+                if push_id is None:
+                    continue  # another scheduler has it
+                await queue.put(Job(push_id, user.id, kind, build=self._builder(kind, user, last.get(user.id), now)))
+
+    def _builder(self, kind: str, user: Any, last: datetime | None, now: datetime):  # type: ignore[no-untyped-def]
+        async def build() -> list[Reply] | None:
+            if kind == "daily":
+                if self.skip_if_practised and schedule.practised_before_push(user, last, now):
+                    return None
+                return await schedule.daily_drill(self.deps, user)
+            if kind == "nudge":
+                return await schedule.review_nudge(self.deps, user, last)
+            return await schedule.weekly_summary(self.deps, user)
+
+        return build
+
+    # consumer ---------------------------------------------------------------------------
+    async def _worker(self, queue: asyncio.Queue[Job | None], report: TickReport) -> None:
+        while (job := await queue.get()) is not None:
+            try:
+                await self._deliver(job, report)
+            except Exception:
+                log.exception("push %s for user %d failed", job.kind, job.user_id)
+                report.failed += 1
+
+    async def _finish(self, job: Job, state: str) -> None:
+        if job.reminder_id is not None:
+            await self.pushes.mark_reminder(job.reminder_id, state)
+            if state == "sent" and job.kind == "post_interview":
+                await self._schedule_second_reminder(job.reminder_id)
+        elif job.push_id is not None:
+            await self.pushes.mark(job.push_id, state, self.deps.clock.now())
+
+    async def _schedule_second_reminder(self, reminder_id: int) -> None:
+        """One more reminder the next day; it is sent only if nothing was logged meanwhile."""
+        first = await self.pushes.get_reminder(reminder_id)
+        if first is not None:
+            again = first.model_copy(
+                update={"id": 0, "kind": "post_interview_again", "due_at": first.due_at + POST_INTERVIEW_AGAIN,
+                        "state": "pending", "attempts": 0, "claimed_at": None}
+            )  # fmt: skip
+            await self.deps.store.add_reminder(again)
+
+    async def _deliver(self, job: Job, report: TickReport) -> None:
+        replies = job.replies
+        if replies is None and job.build is not None:
+            replies = await job.build()
+            if replies and job.push_id is not None:
+                await self.pushes.set_payload(job.push_id, {"replies": dump_replies(replies)})
+        if not replies:
+            await self._finish(job, "skipped")
+            report.skipped += 1
+            return
+        try:
+            delivered = await self.send(job.user_id, replies)
+        except RecipientUnavailable:
+            await self.pause(job.user_id)
+            await self._finish(job, "failed")
+            report.failed += 1
+            return
+        await self._finish(job, "sent" if delivered else "failed")
+        if delivered:
+            report.sent += 1
+            report.kinds[job.kind] = report.kinds.get(job.kind, 0) + 1
+        else:
+            report.failed += 1

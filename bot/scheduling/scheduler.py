@@ -1,0 +1,49 @@
+"""APScheduler (3.x, AsyncIOScheduler) in the bot's event loop: it only ticks the dispatcher.
+
+The database is the source of truth for what is due; there are no per-user jobs in a job store.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from bot.scheduling.dispatcher import Dispatcher
+
+log = logging.getLogger(__name__)
+JOB_ID = "dispatch"
+
+
+class Scheduler:
+    def __init__(self, dispatcher: Dispatcher, every_s: float = 30.0) -> None:
+        self.dispatcher = dispatcher
+        self.every_s = every_s
+        self.aps = AsyncIOScheduler(timezone=UTC)
+
+    async def tick(self) -> None:
+        try:
+            report = await self.dispatcher.tick()
+        except Exception:
+            log.exception("scheduler tick failed")
+            return
+        if report.sent or report.failed or report.retried:
+            log.info("tick: sent %d %s, skipped %d, failed %d, retried %d", report.sent, report.kinds,
+                     report.skipped, report.failed, report.retried)  # fmt: skip
+
+    def start(self) -> None:
+        self.aps.add_job(
+            self.tick,
+            "interval",
+            seconds=self.every_s,
+            id=JOB_ID,
+            max_instances=1,
+            coalesce=True,
+            next_run_time=datetime.now(UTC),
+        )
+        self.aps.start()
+
+    def shutdown(self) -> None:
+        if self.aps.running:
+            self.aps.shutdown(wait=False)

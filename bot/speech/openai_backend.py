@@ -1,0 +1,42 @@
+"""Transcription on any OpenAI-compatible audio endpoint (OpenAI, Groq, a local whisper server ...).
+
+OGG/Opus voice notes are sent as they are; only the file name is adjusted, because the endpoint
+judges the format by the extension. The user's language is sent as a hint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import openai
+
+from bot.core.models import Lang
+from bot.core.ports import TranscriberUnavailable, Transcription, TranscriptionError
+from bot.speech.audio import probe_seconds, upload_name
+from bot.speech.hints import hint_for
+
+log = logging.getLogger(__name__)
+
+
+class OpenAITranscriber:
+    def __init__(self, client: openai.AsyncOpenAI, model: str = "whisper-1") -> None:
+        self.client = client
+        self.model = model
+        self.id = f"openai:{model}"
+
+    async def measure(self, audio: bytes, filename: str) -> float:
+        return await asyncio.to_thread(probe_seconds, audio)
+
+    async def transcribe(self, audio: bytes, filename: str, lang: Lang) -> Transcription:
+        name = upload_name(filename, audio)
+        try:
+            result = await self.client.audio.transcriptions.create(
+                model=self.model, file=(name, audio), language=lang, response_format="json", prompt=hint_for(lang)
+            )
+        except openai.BadRequestError as err:
+            # 400: the service could not read this file (corrupt, empty, unsupported format).
+            raise TranscriptionError(f"rejected by the service: {err.status_code}") from None
+        except (openai.APIConnectionError, openai.APIStatusError) as err:
+            raise TranscriberUnavailable(type(err).__name__) from None
+        return Transcription(text=(result.text or "").strip())

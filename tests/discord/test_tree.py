@@ -1,0 +1,121 @@
+"""The slash command tree against Discord's limits, in English and Chinese, and how it is synced."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.config import DiscordSettings
+from bot.platforms.discord.bridge import Bridge
+from bot.platforms.discord.client import DrillClient
+from bot.platforms.discord.translator import CatalogTranslator
+from tests.discord.conftest import Start
+from tests.discord.fake_discord import FakeDiscord
+
+COMMANDS = {
+    "drill",
+    "answer",
+    "review",
+    "interview",
+    "stats",
+    "settings",
+    "lang",
+    "leaderboard",
+    "forget",
+    "export",
+    "help",
+    "setup",
+    "pause",
+    "resume",
+}
+LOCALES = ("zh-CN", "zh-TW")
+
+
+def valid_name(name: str) -> bool:
+    """Discord: 1-32 characters, letters/digits/-/_ in any script, lowercase where a script has case."""
+    return 1 <= len(name) <= 32 and name == name.lower() and all(ch.isalnum() or ch in "-_" for ch in name)
+
+
+def check_level(item: dict[str, Any], problems: list[str], where: str) -> None:
+    names = {"en": item["name"], **{loc: item.get("name_localizations", {}).get(loc) for loc in LOCALES}}
+    descriptions = {
+        "en": item["description"],
+        **{loc: item.get("description_localizations", {}).get(loc) for loc in LOCALES},
+    }
+    for lang, name in names.items():
+        if name is None or not valid_name(name):
+            problems.append(f"{where}: bad {lang} name {name!r}")
+    for lang, text in descriptions.items():
+        if text is None or not 1 <= len(text) <= 100:
+            problems.append(f"{where}: bad {lang} description {text!r}")
+    options = item.get("options", [])
+    if len(options) > 25:
+        problems.append(f"{where}: {len(options)} options")
+    for lang in ("en", *LOCALES):
+        seen = [o["name"] if lang == "en" else o.get("name_localizations", {}).get(lang) for o in options]
+        if len(set(seen)) != len(seen):
+            problems.append(f"{where}: duplicate {lang} option names {seen}")
+    required_seen_optional = False
+    for option in options:
+        check_level(option, problems, f"{where} {option['name']}")
+        if option.get("required") and required_seen_optional:
+            problems.append(f"{where}: required option {option['name']} after an optional one")
+        required_seen_optional |= not option.get("required", False)
+        choices = option.get("choices", [])
+        if len(choices) > 25:
+            problems.append(f"{where} {option['name']}: {len(choices)} choices")
+        for choice in choices:
+            for lang in ("en", *LOCALES):
+                text = choice["name"] if lang == "en" else choice.get("name_localizations", {}).get(lang)
+                if text is None or not 1 <= len(text) <= 100:
+                    problems.append(f"{where} {option['name']}: bad {lang} choice {text!r}")
+
+
+async def test_every_command_fits_discords_limits_in_english_and_chinese() -> None:
+    client = DrillClient(Bridge(None), DiscordSettings())  # type: ignore[arg-type]
+    translator = CatalogTranslator()
+    payloads = [await cmd.get_translated_payload(client.tree, translator) for cmd in client.tree.get_commands()]
+    assert {p["name"] for p in payloads} == COMMANDS
+    problems: list[str] = []
+    for payload in payloads:
+        check_level(payload, problems, "/" + payload["name"])
+    for lang in LOCALES:
+        names = [p["name_localizations"][lang] for p in payloads]
+        assert len(set(names)) == len(names), names
+    assert problems == []
+    by_name = {p["name"]: p for p in payloads}
+    assert by_name["drill"]["name_localizations"]["zh-CN"] == "练习"
+    assert by_name["setup"]["default_member_permissions"] == discord.Permissions(manage_guild=True).value
+    assert by_name["setup"]["contexts"] == by_name["leaderboard"]["contexts"] == [0]  # servers only
+
+
+async def test_the_checker_catches_what_discord_refuses() -> None:
+    problems: list[str] = []
+    bad = {
+        "name": "Drill",
+        "description": "x" * 101,
+        "options": [{"name": f"o{i}", "description": "d"} for i in range(26)],
+    }
+    check_level(bad, problems, "/bad")
+    text = "\n".join(problems)
+    assert "bad en name 'Drill'" in text and "bad en description" in text and "26 options" in text
+    assert "bad zh-CN name None" in text  # a missing translation is a problem too
+
+
+async def test_commands_sync_to_the_development_guild_with_chinese_names(start_bot: Start, fake: FakeDiscord) -> None:
+    await start_bot(guild_id=700)
+    (put,) = fake.to("/commands", "PUT")
+    assert put.path.endswith("/applications/1000/guilds/700/commands")
+    names = {cmd["name"]: cmd["name_localizations"].get("zh-CN") for cmd in put.json}
+    assert names["leaderboard"] == "排行榜" and set(names) == COMMANDS
+
+
+async def test_commands_sync_globally_without_a_guild_and_not_at_all_when_turned_off(
+    start_bot: Start, fake: FakeDiscord
+) -> None:
+    await start_bot(guild_id=None)
+    (put,) = fake.to("/commands", "PUT")
+    assert put.path.endswith("/applications/1000/commands")
+    await start_bot(guild_id=None, sync=False)
+    assert len(fake.to("/commands", "PUT")) == 1

@@ -1,0 +1,129 @@
+"""TRANSCRIBE_BACKEND wiring (settings -> transcriber -> the app's Deps) and `python -m bot transcribe`."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.bootstrap import build_app
+from bot.config import Settings, SettingsError
+from bot.speech.factory import build_transcriber
+from bot.speech.local_backend import LocalTranscriber
+from bot.speech.openai_backend import OpenAITranscriber
+from tests.fake_openai import FakeOpenAI
+from tests.fakes import FakeGrader
+from tests.fixtures.make_audio import ANSWER_EN_KEYWORDS
+from tests.speech.conftest import AUDIO
+
+ROOT = Path(__file__).resolve().parents[2]
+VOICE_ENV = ("TRANSCRIBE_", "WHISPER_", "LLM_", "OPENAI_", "MAX_AUDIO_")
+
+
+def settings(**values: object) -> Settings:
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in list(os.environ):
+        if name.startswith(VOICE_ENV):
+            monkeypatch.delenv(name)
+
+
+def test_none_is_the_default_and_means_no_transcriber() -> None:
+    assert settings().transcribe_backend == "none"
+    assert build_transcriber(settings()) is None
+
+
+def test_openai_uses_the_llm_endpoint_unless_its_own_is_set() -> None:
+    shared = build_transcriber(settings(transcribe_backend="openai", llm_base_url="http://127.0.0.1:9/v1"))
+    assert isinstance(shared, OpenAITranscriber) and shared.id == "openai:whisper-1"
+    assert str(shared.client.base_url).startswith("http://127.0.0.1:9/v1")
+    own = build_transcriber(
+        settings(
+            transcribe_backend="openai",
+            llm_base_url="http://127.0.0.1:9/v1",
+            transcribe_base_url="http://127.0.0.1:8/v1",
+            transcribe_model="whisper-large-v3",
+        )
+    )
+    assert isinstance(own, OpenAITranscriber) and own.model == "whisper-large-v3"
+    assert str(own.client.base_url).startswith("http://127.0.0.1:8/v1")
+
+
+def test_misconfiguration_names_the_setting(tmp_path: Path) -> None:
+    with pytest.raises(SettingsError, match="TRANSCRIBE_BACKEND"):
+        build_transcriber(settings(transcribe_backend="openai"))
+    with pytest.raises(SettingsError, match="WHISPER_MODEL"):
+        build_transcriber(settings(transcribe_backend="local", whisper_model=str(tmp_path / "missing")))
+
+
+def test_local_takes_a_folder_or_a_name(whisper_base: Path) -> None:
+    by_path = build_transcriber(settings(transcribe_backend="local", whisper_model=str(whisper_base)))
+    assert isinstance(by_path, LocalTranscriber) and by_path.model_ref == str(whisper_base)
+    by_name = build_transcriber(settings(transcribe_backend="local", whisper_model="small"))
+    assert isinstance(by_name, LocalTranscriber) and by_name.model_ref == "small"
+
+
+async def test_the_app_wires_the_backend_and_the_limits(tmp_path: Path) -> None:
+    s = settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
+        transcribe_backend="openai",
+        openai_api_key="sk-test",
+        max_audio_seconds=120,
+        max_audio_mb=10,
+    )
+    app = await build_app(s, grader=FakeGrader())
+    deps = app.service.deps
+    assert isinstance(deps.transcriber, OpenAITranscriber)
+    assert (deps.limits.max_audio_seconds, deps.limits.max_audio_bytes) == (120, 10_000_000)
+    await app.close()
+
+
+async def run_cli(*args: str, env: dict[str, str]) -> tuple[int, str, str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(VOICE_ENV)}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "transcribe", *args, cwd=ROOT, env={**clean, **env},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await asyncio.wait_for(proc.communicate(), 120)
+    return proc.returncode or 0, out.decode(), err.decode()
+
+
+async def test_cli_transcribes_locally_and_shows_insights(whisper_base: Path) -> None:
+    env = {"TRANSCRIBE_BACKEND": "local", "WHISPER_MODEL": str(whisper_base)}
+    code, out, err = await run_cli(str(AUDIO / "answer_en.ogg"), env=env)
+    assert code == 0, err
+    assert out.startswith("local:whisper-base: 10.6 s of audio") and "real-time factor" in out
+    assert all(word in out.lower() for word in ANSWER_EN_KEYWORDS)
+    assert "Speaking (11 s):" in out and "words a minute" in out
+
+
+async def test_cli_on_the_openai_backend_in_chinese(openai_server: FakeOpenAI) -> None:
+    openai_server.transcripts["zh"] = "嗯，我会先检查数据，然后看梯度范数。"
+    env = {"TRANSCRIBE_BASE_URL": openai_server.base_url, "TRANSCRIBE_MODEL": "fake-whisper"}
+    code, out, err = await run_cli(str(AUDIO / "answer_en.ogg"), "--backend", "openai", "--lang", "zh", env=env)
+    assert code == 0, err
+    assert "嗯，我会先检查数据" in out and "口语表现" in out and "“嗯”×1" in out
+    assert openai_server.requests[-1]["language"] == "zh" and openai_server.requests[-1]["model"] == "fake-whisper"
+
+
+def test_cli_errors_are_clear(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert main(["transcribe", str(AUDIO / "answer_en.ogg")]) == 2
+    assert "set TRANSCRIBE_BACKEND" in capsys.readouterr().err
+    assert main(["transcribe", str(tmp_path / "nope.ogg"), "--backend", "local"]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    not_audio = tmp_path / "notes.ogg"
+    not_audio.write_text("just text")
+    assert main(["transcribe", str(not_audio), "--backend", "openai"]) == 2
+    assert "TRANSCRIBE_BACKEND: 'openai' needs" in capsys.readouterr().err
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    assert main(["transcribe", str(not_audio), "--backend", "openai"]) == 2
+    assert "is not readable audio" in capsys.readouterr().err

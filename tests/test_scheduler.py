@@ -1,0 +1,289 @@
+"""The scheduler on a real database with an injected clock: on time, exactly once, through restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections import Counter
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.bootstrap import App, build_app
+from bot.config import Settings
+from bot.core.ports import RecipientUnavailable
+from bot.core.replies import Reply
+from bot.scheduling.dispatcher import Dispatcher
+from bot.scheduling.scheduler import JOB_ID, Scheduler
+from bot.storage.pushes import PushStore
+from tests.fakes import FakeClock, FakeGrader
+
+
+class Outbox:
+    """A recording sender; users in `blocked` raise like a Telegram 403, `crash_on` like a dead network."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, list[Reply], datetime]] = []
+        self.blocked: set[int] = set()
+        self.crash_on: set[int] = set()
+        self.clock: FakeClock | None = None
+
+    async def __call__(self, user_id: int, replies: list[Reply]) -> bool:
+        if user_id in self.blocked:
+            raise RecipientUnavailable("blocked")
+        if user_id in self.crash_on:
+            raise ConnectionError("network down")
+        self.sent.append((user_id, replies, self.clock.now() if self.clock else datetime.now(UTC)))
+        return True
+
+    def count(self, kind_text: str = "") -> Counter[int]:
+        return Counter(u for u, r, _ in self.sent if kind_text in r[0].text)
+
+
+@pytest.fixture
+async def app(db_url: str) -> AsyncIterator[App]:
+    clock = FakeClock(datetime(2026, 3, 1, 0, 0, tzinfo=UTC))
+    settings = Settings(database_url=db_url, _env_file=None)  # type: ignore[call-arg]
+    a = await build_app(settings, grader=FakeGrader(), clock=clock, fuzz=False)
+    yield a
+    await a.close()
+
+
+def clock_of(app: App) -> FakeClock:
+    clock = app.service.deps.clock
+    assert isinstance(clock, FakeClock)
+    return clock
+
+
+async def add_user(app: App, name: str, tz: str, daily: str = "09:00", **extra: object) -> int:
+    user = await app.service.user_for("test", name)
+    await app.store.save_user(user.model_copy(update={"timezone": tz, "daily_time": daily, "onboarded": True, **extra}))
+    return user.id
+
+
+def dispatcher(app: App, outbox: Outbox, **kw: object) -> Dispatcher:
+    async def pause(user_id: int) -> None:
+        await app.service.set_paused(user_id, True)
+
+    return Dispatcher(app.service.deps, PushStore(app.engines), outbox, pause, **kw)  # type: ignore[arg-type]
+
+
+async def run_ticks(d: Dispatcher, clock: FakeClock, hours: float, step_min: int = 30) -> None:
+    for _ in range(int(hours * 60 / step_min)):
+        await d.tick()
+        clock.advance(minutes=step_min)
+
+
+async def test_daily_drill_once_per_local_day_across_timezones(app: App) -> None:
+    clock = clock_of(app)
+    zones = ["Pacific/Honolulu", "America/Los_Angeles", "UTC", "Asia/Shanghai", "Pacific/Kiritimati"]
+    ids = {tz: await add_user(app, tz, tz) for tz in zones}
+    outbox = Outbox()
+    outbox.clock = clock
+    await run_ticks(dispatcher(app, outbox), clock, hours=72)
+    daily = [(u, at) for u, r, at in outbox.sent if r[0].text == "Your daily drill:"]
+    for tz, uid in ids.items():
+        local = [at.astimezone(ZoneInfo(tz)) for u, at in daily if u == uid]
+        dates = [x.date() for x in local]
+        assert len(dates) == len(set(dates)) and len(dates) in (3, 4), (tz, local)  # one per local day
+        assert all((b - a).days == 1 for a, b in itertools.pairwise(dates)), tz  # none skipped
+        # the first may be a catch-up (the day's time had passed when the bot started); the rest are on time
+        assert {x.strftime("%H:%M") for x in local[1:]} == {"09:00"}, (tz, local)
+
+
+async def test_dst_changes_fire_once_and_never_skip(app: App) -> None:
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 7, 7, 0, tzinfo=UTC)  # 02:00 in New York, the day before it springs forward
+    await add_user(app, "ny", "America/New_York", daily="02:30")  # 02:30 does not exist on 8 March
+    outbox = Outbox()
+    outbox.clock = clock
+    await run_ticks(dispatcher(app, outbox), clock, hours=48, step_min=15)
+    ny = ZoneInfo("America/New_York")
+    daily = [at.astimezone(ny).strftime("%m-%d %H:%M") for u, r, at in outbox.sent if r[0].text == "Your daily drill:"]
+    assert daily == ["03-07 02:30", "03-08 03:00", "03-09 02:30"]
+
+
+async def test_fall_back_day_sends_once(app: App) -> None:
+    clock = clock_of(app)
+    clock.current = datetime(2026, 11, 1, 4, 0, tzinfo=UTC)  # 00:00 EDT; 01:30 happens twice this night
+    uid = await add_user(app, "ny", "America/New_York", daily="01:30")
+    outbox = Outbox()
+    await run_ticks(dispatcher(app, outbox), clock, hours=5, step_min=15)
+    assert outbox.count("Your daily drill")[uid] == 1
+
+
+async def test_a_user_who_was_offline_gets_todays_drill_once(app: App) -> None:
+    clock = clock_of(app)
+    uid = await add_user(app, "late", "UTC", daily="09:00")
+    clock.current = datetime(2026, 3, 2, 15, 0, tzinfo=UTC)  # the bot was down from 08:00 to 15:00
+    outbox = Outbox()
+    d = dispatcher(app, outbox)
+    for _ in range(5):
+        await d.tick()
+        clock.advance(minutes=1)
+    assert outbox.count("Your daily drill")[uid] == 1
+
+
+async def test_no_push_when_the_user_already_practised_today(app: App) -> None:
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 2, 7, 0, tzinfo=UTC)
+    uid = await add_user(app, "keen", "UTC", daily="09:00")
+    await app.service.handle_text(uid, "/drill")
+    await app.service.handle_text(uid, "an early answer")
+    clock.current = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    outbox = Outbox()
+    report = await dispatcher(app, outbox).tick()
+    assert outbox.count("Your daily drill")[uid] == 0 and report.skipped >= 1
+    assert (await PushStore(app.engines).push_states())[f"daily:{uid}:2026-03-02"] == "skipped"
+
+
+async def test_daily_push_opens_the_question_for_answering(app: App) -> None:
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    uid = await add_user(app, "u", "UTC")
+    outbox = Outbox()
+    await dispatcher(app, outbox).tick()
+    (_, replies, _), = [s for s in outbox.sent if s[1][0].text == "Your daily drill:"]
+    assert replies[1].kind == "question"
+    answer = await app.service.handle_text(uid, "my answer to the pushed question")
+    assert answer[0].kind == "grade"
+
+
+async def test_quiet_hours_delay_the_push(app: App) -> None:
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 2, 0, 0, tzinfo=UTC)
+    uid = await add_user(app, "q", "UTC", daily="09:00", quiet_start="08:00", quiet_end="10:30")
+    outbox = Outbox()
+    outbox.clock = clock
+    await run_ticks(dispatcher(app, outbox), clock, hours=12)
+    (at,) = [at for u, r, at in outbox.sent if u == uid and r[0].text == "Your daily drill:"]
+    assert at == datetime(2026, 3, 2, 10, 30, tzinfo=UTC)
+
+
+async def test_blocked_users_are_paused_and_not_retried(app: App) -> None:
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    uid = await add_user(app, "gone", "UTC")
+    outbox = Outbox()
+    outbox.blocked.add(uid)
+    d = dispatcher(app, outbox)
+    report = await d.tick()
+    assert report.failed == 1
+    user = await app.store.get_user(uid)
+    assert user is not None and user.paused
+    clock.advance(days=1)
+    outbox.blocked.clear()
+    await d.tick()
+    assert outbox.count()[uid] == 0
+
+
+async def test_a_crash_mid_dispatch_is_retried_without_duplicates(app: App) -> None:
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    ids = [await add_user(app, f"u{i}", "UTC") for i in range(6)]
+    outbox = Outbox()
+    outbox.crash_on = set(ids[:3])  # the send fails after the claim: as if the process died there
+    first = dispatcher(app, outbox)
+    await first.tick()
+    assert {u for u, _, _ in outbox.sent} == set(ids[3:])
+    restarted = dispatcher(app, outbox)  # a new process on the same database
+    outbox.crash_on.clear()
+    await restarted.tick()
+    assert {u for u, _, _ in outbox.sent} == set(ids[3:])  # claims younger than the stale timeout wait
+    clock.advance(minutes=6)
+    report = await restarted.tick()
+    assert report.retried == 3
+    daily = outbox.count("Your daily drill")
+    assert all(daily[u] == 1 for u in ids)
+    clock.advance(minutes=10)
+    await restarted.tick()
+    assert all(outbox.count("Your daily drill")[u] == 1 for u in ids)
+
+
+async def test_two_schedulers_on_one_database_never_send_the_same_push(app: App, db_url: str) -> None:
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    ids = [await add_user(app, f"u{i}", "UTC") for i in range(40)]
+    settings = Settings(database_url=db_url, _env_file=None)  # type: ignore[call-arg]
+    other = await build_app(settings, grader=FakeGrader(), clock=clock, fuzz=False, migrate=False)
+    outbox = Outbox()
+    a = dispatcher(app, outbox, concurrency=4, page_size=7)
+    b = dispatcher(other, outbox, concurrency=4, page_size=7)
+    await asyncio.gather(a.tick(), b.tick(), a.tick(), b.tick())
+    await other.close()
+    daily = outbox.count("Your daily drill")
+    assert all(daily[u] == 1 for u in ids), daily
+
+
+async def test_post_interview_reminders_then_one_more_only_if_nothing_logged(app: App) -> None:
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 2, 0, 0, tzinfo=UTC)
+    quiet = await add_user(app, "quiet", "UTC", daily="23:59")
+    busy = await add_user(app, "busy", "UTC", daily="23:59")
+    for uid in (quiet, busy):
+        await app.service.handle_text(uid, "/interview Moonshot | RE | 2026-03-02 10:00")
+    outbox = Outbox()
+    outbox.clock = clock
+    d = dispatcher(app, outbox)
+    clock.current = datetime(2026, 3, 2, 11, 59, tzinfo=UTC)
+    await d.tick()
+    assert not outbox.sent
+    clock.current = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+    await d.tick()
+    assert sorted(u for u, r, _ in outbox.sent if "How did your interview at Moonshot" in r[0].text) == sorted([quiet, busy])
+    await app.service.handle_text(busy, "/review Moonshot | How do you pick the warmup length?")
+    clock.current = datetime(2026, 3, 3, 12, 0, tzinfo=UTC)
+    await d.tick()
+    again = [u for u, r, _ in outbox.sent if "Did you get to log the questions" in r[0].text]
+    assert again == [quiet]
+    clock.advance(days=3)
+    await d.tick()
+    assert len([1 for u, r, _ in outbox.sent if "Moonshot" in r[0].text]) == 3
+
+
+async def test_weekly_summary_and_review_nudge(app: App) -> None:
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 3, 8, 0, tzinfo=UTC)  # a Tuesday
+    uid = await add_user(app, "w", "UTC", daily="09:00", weekly_day=0, new_per_day=10)
+    for _ in range(6):
+        await app.service.handle_text(uid, "/drill")
+        await app.service.handle_text(uid, "answer")
+    await app.service.handle_action(uid, "next")
+    clock.current = datetime(2026, 3, 9, 9, 0, tzinfo=UTC)  # next Monday; the cards are due, no practice since
+    outbox = Outbox()
+    d = dispatcher(app, outbox)
+    await d.tick()
+    texts = [r[0].text for u, r, _ in outbox.sent if u == uid]
+    assert any(x.startswith("Your week: 6 answers") for x in texts)
+    assert any("questions are due for review" in x for x in texts)
+    clock.advance(hours=3)
+    await d.tick()
+    assert len([u for u, _, _ in outbox.sent if u == uid]) == len(texts)  # at most one of each a day
+
+
+async def test_paused_users_get_nothing_and_resume_works(app: App) -> None:
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    uid = await add_user(app, "p", "UTC")
+    r = await app.service.handle_text(uid, "/pause")
+    assert "paused" in r[0].text
+    outbox = Outbox()
+    d = dispatcher(app, outbox)
+    await d.tick()
+    assert not outbox.sent
+    await app.service.handle_text(uid, "/resume")
+    await d.tick()
+    assert outbox.count("Your daily drill")[uid] == 1
+
+
+async def test_apscheduler_runs_the_tick_as_one_interval_job(app: App) -> None:
+    s = Scheduler(dispatcher(app, Outbox()), every_s=30)
+    s.start()
+    try:
+        job = s.aps.get_job(JOB_ID)
+        assert job is not None and job.trigger.interval == timedelta(seconds=30)
+        assert job.max_instances == 1 and len(s.aps.get_jobs()) == 1
+    finally:
+        s.shutdown()
