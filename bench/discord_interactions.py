@@ -78,7 +78,9 @@ async def run(users: int, latency: float) -> dict[str, object]:
 
         await feed([payloads.command("drill", user_id=10_000 + i) for i in range(users)])
         answers = [
-            payloads.command("answer", user_id=10_000 + i, text="I check the data, then the gradient norm, then the LR.")
+            payloads.command(
+                "answer", user_id=10_000 + i, text="I check the data, then the gradient norm, then the LR."
+            )
             for i in range(users)
         ]
         start_requests = len(fake.requests)
@@ -116,7 +118,9 @@ def main() -> None:
         print(f"{key:>22}: {value}")
     targets = {"ack_p99_s": DEADLINE_S, "graded": args.users}
     ok = figures["ack_p99_s"] < DEADLINE_S and figures["graded"] == args.users  # type: ignore[operator]
-    print(json.dumps({"bench": "discord_interactions", **figures, "targets": targets, "verdict": "ok" if ok else "fail"}))
+    print(
+        json.dumps({"bench": "discord_interactions", **figures, "targets": targets, "verdict": "ok" if ok else "fail"})
+    )
 
 
 if __name__ == "__main__":

@@ -23,7 +23,12 @@ class NotifierRouter:
 
     async def __call__(self, user_id: int, replies: Sequence[Reply]) -> bool:
         identities = dict(await self.store.identities(user_id))
+        user = None
         for platform, notifier in self.notifiers.items():
+            if platform in identities and getattr(notifier, "requires_opt_in", False):
+                user = user or await self.store.get_user(user_id)
+                if user is None or not user.dm_opt_in:
+                    continue
             if platform in identities:
                 await notifier.send(identities[platform], replies)
                 return True

@@ -60,8 +60,14 @@ def build_scheduler(app: App, router: NotifierRouter, settings: Settings) -> Sch
     async def pause(user_id: int) -> None:
         await app.service.set_paused(user_id, True)
 
+    discord = router.notifiers.get("discord")
     dispatcher = Dispatcher(
-        app.service.deps, PushStore(app.engines), router, pause, skip_if_practised=settings.skip_push_if_practised
+        app.service.deps,
+        PushStore(app.engines),
+        router,
+        pause,
+        skip_if_practised=settings.skip_push_if_practised,
+        post_channel=getattr(discord, "post_channel", None),
     )
     return Scheduler(dispatcher, settings.scheduler_tick_seconds)
 

@@ -257,6 +257,8 @@ async def test_weekly_summary_and_review_nudge(app: App) -> None:
     await d.tick()
     texts = [r[0].text for u, r, _ in outbox.sent if u == uid]
     assert any(x.startswith("Your week: 6 answers") for x in texts)
+    (weekly,) = [r[0] for u, r, _ in outbox.sent if r[0].kind == "weekly"]
+    assert weekly.image is not None and weekly.image.data.startswith(b"\x89PNG")  # the /stats chart
     assert any("questions are due for review" in x for x in texts)
     clock.advance(hours=3)
     await d.tick()
@@ -287,3 +289,26 @@ async def test_apscheduler_runs_the_tick_as_one_interval_job(app: App) -> None:
         assert job.max_instances == 1 and len(s.aps.get_jobs()) == 1
     finally:
         s.shutdown()
+
+
+async def test_study_server_daily_question_is_posted_once_in_its_timezone(app: App) -> None:
+    from bot.core.models import Guild
+
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 2, 0, 0, tzinfo=UTC)
+    await app.store.save_guild(
+        Guild(id="g1", channel_id="c1", daily_time="09:00", timezone="Asia/Shanghai", language="zh", created_at=clock.now())
+    )
+    posts: list[tuple[str, list[Reply], datetime]] = []
+
+    async def post_channel(channel_id: str, replies: list[Reply]) -> bool:
+        posts.append((channel_id, replies, clock.now()))
+        return True
+
+    d = dispatcher(app, Outbox(), post_channel=post_channel)
+    await run_ticks(d, clock, hours=30)
+    assert [(c, at) for c, _, at in posts] == [
+        ("c1", datetime(2026, 3, 2, 1, 0, tzinfo=UTC)),  # 09:00 in Shanghai
+        ("c1", datetime(2026, 3, 3, 1, 0, tzinfo=UTC)),
+    ]
+    assert posts[0][1][0].actions(), "the post carries an Answer button"

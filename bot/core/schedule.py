@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from bot.core import drill
 from bot.core.deps import Deps
 from bot.core.i18n import t
 from bot.core.models import User
+from bot.core.progress_report import build_progress, chart_attachment
 from bot.core.replies import Button, Reply
 from bot.core.timeutil import local_now, parse_hhmm, start_of_local_day
 
@@ -35,7 +36,12 @@ def in_quiet_hours(user: User, now: datetime) -> bool:
     return start <= at < end if start < end else (at >= start or at < end)
 
 
-def daily_date(user: User, now: datetime) -> date | None:
+class HasDailyTime(Protocol):
+    timezone: str
+    daily_time: str
+
+
+def daily_date(user: HasDailyTime, now: datetime) -> date | None:
     """The local date whose daily drill is due now: the daily time has passed today (wall clock, so
     a daily time skipped by a DST change fires at the first local time after it)."""
     local = local_now(now, user.timezone)
@@ -142,7 +148,8 @@ async def weekly_summary(deps: Deps, user: User) -> list[Reply] | None:
         mean=mean if mean is not None else "-",
         weakest=weakest or "-",
     )
-    return [Reply(text, [[Button("/drill", "next")]], kind="weekly")]
+    image = await chart_attachment(deps, await build_progress(deps, user), user.language)
+    return [Reply(text, [[Button("/drill", "next")]], image=image, kind="weekly")]
 
 
 def next_daily_instant(user: User, now: datetime) -> datetime:

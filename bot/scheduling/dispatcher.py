@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.core import schedule
+from bot.core import schedule, study_server
 from bot.core.deps import Deps
 from bot.core.ports import RecipientUnavailable
 from bot.core.replies import Button, Reply
@@ -24,6 +24,7 @@ from bot.storage.pushes import PushStore
 
 log = logging.getLogger(__name__)
 Send = Callable[[int, list[Reply]], Awaitable[bool]]
+PostChannel = Callable[[str, list[Reply]], Awaitable[bool]]
 Pause = Callable[[int], Awaitable[None]]
 MAX_ATTEMPTS = 3
 POST_INTERVIEW_AGAIN = timedelta(days=1)
@@ -60,6 +61,7 @@ class Job:
     build: Callable[[], Awaitable[list[Reply] | None]] | None = None
     replies: list[Reply] | None = None
     reminder_id: int | None = None
+    channel_id: str | None = None  # a study server's channel instead of a user
 
 
 class Dispatcher:
@@ -74,7 +76,9 @@ class Dispatcher:
         page_size: int = 500,
         stale_after: timedelta = timedelta(minutes=5),
         skip_if_practised: bool = True,
+        post_channel: PostChannel | None = None,
     ) -> None:
+        self.post_channel = post_channel
         self.deps = deps
         self.pushes = pushes
         self.send = send
@@ -95,6 +99,7 @@ class Dispatcher:
                 now = self.deps.clock.now()
                 await self._stale(queue, now, report)
                 await self._reminders(queue, now)
+                await self._guilds(queue, now)
                 await self._users(queue, now)
             finally:
                 for _ in workers:
@@ -110,10 +115,12 @@ class Dispatcher:
                 continue
             report.retried += 1
             saved = row["payload"].get("replies")
-            if row["attempts"] >= MAX_ATTEMPTS or row["user_id"] is None or not saved:
+            channel = row["payload"].get("channel_id")
+            if row["attempts"] >= MAX_ATTEMPTS or not saved or (row["user_id"] is None and not channel):
                 await self.pushes.mark(row["id"], "failed" if saved else "skipped", now)
                 continue
-            await queue.put(Job(row["id"], row["user_id"], row["kind"], replies=load_replies(saved)))
+            job = Job(row["id"], row["user_id"] or 0, row["kind"], replies=load_replies(saved), channel_id=channel)
+            await queue.put(job)
 
     async def _reminders(self, queue: asyncio.Queue[Job | None], now: datetime) -> None:
         cutoff = now - self.stale_after
@@ -130,6 +137,25 @@ class Dispatcher:
                 return await schedule.post_interview(self.deps, user, reminder.payload, second)
 
             await queue.put(Job(None, user.id, reminder.kind, build=build, reminder_id=reminder.id))
+
+    async def _guilds(self, queue: asyncio.Queue[Job | None], now: datetime) -> None:
+        """Each study server's daily question, in its channel, once per local day."""
+        if self.post_channel is None:
+            return
+        for guild in await self.deps.store.list_guilds():
+            day = schedule.daily_date(guild, now)
+            if day is None:
+                continue
+            key = f"guild:{guild.id}:{day.isoformat()}"
+            push_id = await self.pushes.claim(key, "guild_daily", now, guild_id=guild.id)
+            if push_id is None:
+                continue
+
+            async def build(guild=guild) -> list[Reply] | None:  # type: ignore[no-untyped-def]
+                post = study_server.daily_post(self.deps, guild, now)
+                return [post] if post is not None else None
+
+            await queue.put(Job(push_id, 0, "guild_daily", build=build, channel_id=guild.channel_id))
 
     async def _users(self, queue: asyncio.Queue[Job | None], now: datetime) -> None:
         after = 0
@@ -204,13 +230,17 @@ class Dispatcher:
         if replies is None and job.build is not None:
             replies = await job.build()
             if replies and job.push_id is not None:
-                await self.pushes.set_payload(job.push_id, {"replies": dump_replies(replies)})
+                payload = {"replies": dump_replies(replies), "channel_id": job.channel_id}
+                await self.pushes.set_payload(job.push_id, payload)
         if not replies:
             await self._finish(job, "skipped")
             report.skipped += 1
             return
         try:
-            delivered = await self.send(job.user_id, replies)
+            if job.channel_id is not None and self.post_channel is not None:
+                delivered = await self.post_channel(job.channel_id, replies)
+            else:
+                delivered = await self.send(job.user_id, replies)
         except RecipientUnavailable:
             await self.pause(job.user_id)
             await self._finish(job, "failed")

@@ -7,13 +7,18 @@ reader. PostgreSQL uses one pooled engine for both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from bot.storage.batch import WriteBatcher
+
+T = TypeVar("T")
 
 BUSY_TIMEOUT_MS = 10_000
 
@@ -23,12 +28,26 @@ class Engines:
     writer: AsyncEngine
     reader: AsyncEngine
     url: str
+    batcher: WriteBatcher | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.is_sqlite and self.batcher is None:
+            self.batcher = WriteBatcher(self.writer)
 
     @property
     def is_sqlite(self) -> bool:
         return self.writer.dialect.name == "sqlite"
 
+    async def write(self, unit: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """Run one write unit in a transaction: group-committed on SQLite, its own on PostgreSQL."""
+        if self.batcher is not None:
+            return await self.batcher.run(unit)
+        async with self.writer.begin() as conn:
+            return await unit(conn)
+
     async def dispose(self) -> None:
+        if self.batcher is not None:
+            await self.batcher.close()
         await self.writer.dispose()
         if self.reader is not self.writer:
             await self.reader.dispose()

@@ -13,6 +13,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.core.models import Reminder, User
 from bot.storage import tables as T
@@ -21,6 +22,7 @@ from bot.storage.engine import Engines
 
 class PushStore:
     def __init__(self, engines: Engines) -> None:
+        self.engines = engines
         self._w = engines.writer
         self._r = engines.reader
         self._insert = postgresql.insert if engines.writer.dialect.name == "postgresql" else sqlite.insert
@@ -77,20 +79,28 @@ class PushStore:
             .on_conflict_do_nothing(index_elements=["key"])
             .returning(T.pushes.c.id)
         )
-        async with self._w.begin() as conn:
+
+        async def _unit(conn: AsyncConnection) -> Any:
             row = (await conn.execute(stmt)).first()
-        return int(row[0]) if row else None
+            return int(row[0]) if row else None
+
+        return await self.engines.write(_unit)
 
     async def set_payload(self, push_id: int, payload: dict[str, Any]) -> None:
-        async with self._w.begin() as conn:
+        async def _unit(conn: AsyncConnection) -> Any:
             await conn.execute(T.pushes.update().where(T.pushes.c.id == push_id).values(payload=payload))
+
+        await self.engines.write(_unit)
 
     async def mark(self, push_id: int, state: str, now: datetime) -> None:
         values: dict[str, Any] = {"state": state}
         if state == "sent":
             values["sent_at"] = now
-        async with self._w.begin() as conn:
+
+        async def _unit(conn: AsyncConnection) -> Any:
             await conn.execute(T.pushes.update().where(T.pushes.c.id == push_id).values(**values))
+
+        await self.engines.write(_unit)
 
     async def stale_claims(self, cutoff: datetime, limit: int = 500) -> list[dict[str, Any]]:
         p = T.pushes.c
@@ -106,8 +116,11 @@ class PushStore:
             .where(p.id == push_id, p.state == "claimed", p.claimed_at < cutoff)
             .values(claimed_at=now, attempts=p.attempts + 1)
         )
-        async with self._w.begin() as conn:
+
+        async def _unit(conn: AsyncConnection) -> Any:
             return bool((await conn.execute(stmt)).rowcount == 1)
+
+        return await self.engines.write(_unit)
 
     async def push_states(self) -> dict[str, str]:
         async with self._r.connect() as conn:
@@ -139,8 +152,11 @@ class PushStore:
             )
             .values(state="claimed", claimed_at=now, attempts=r.attempts + 1)
         )
-        async with self._w.begin() as conn:
+
+        async def _unit(conn: AsyncConnection) -> Any:
             return bool((await conn.execute(stmt)).rowcount == 1)
+
+        return await self.engines.write(_unit)
 
     async def get_reminder(self, reminder_id: int) -> Reminder | None:
         async with self._r.connect() as conn:
@@ -148,5 +164,7 @@ class PushStore:
         return Reminder.model_validate(dict(row._mapping)) if row else None
 
     async def mark_reminder(self, reminder_id: int, state: str) -> None:
-        async with self._w.begin() as conn:
+        async def _unit(conn: AsyncConnection) -> Any:
             await conn.execute(T.reminders.update().where(T.reminders.c.id == reminder_id).values(state=state))
+
+        await self.engines.write(_unit)

@@ -9,7 +9,9 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.core.models import Attempt, Card, Guild, InterviewLog, Question, Reminder, ReviewItem, User
 from bot.storage import tables as T
@@ -38,9 +40,11 @@ class SqlStore:
             return [_row(r) for r in (await conn.execute(query)).all()]
 
     async def _insert(self, table: sa.Table, values: dict[str, Any]) -> int:
-        async with self._w.begin() as conn:
+        async def _unit(conn: AsyncConnection) -> Any:
             result = await conn.execute(table.insert().values(**values).returning(table.c.id))
             return int(result.scalar_one())
+
+        return await self.engines.write(_unit)
 
     # users and identities -------------------------------------------------------------
     async def get_or_create_user(self, platform: str, external_id: str, defaults: User) -> User:
@@ -53,11 +57,15 @@ class SqlStore:
             return User.model_validate(found)
         values = defaults.model_dump(exclude={"id"})
         try:
-            async with self._w.begin() as conn:
+
+            async def _unit(conn: AsyncConnection) -> Any:
                 uid = (await conn.execute(T.users.insert().values(**values).returning(T.users.c.id))).scalar_one()
                 await conn.execute(
                     T.identities.insert().values(platform=platform, external_id=external_id, user_id=uid)
                 )
+                return uid
+
+            uid = await self.engines.write(_unit)
         except IntegrityError:  # another replica created it first
             return await self.get_or_create_user(platform, external_id, defaults)
         return defaults.model_copy(update={"id": int(uid)})
@@ -67,20 +75,24 @@ class SqlStore:
         return User.model_validate(found) if found else None
 
     async def save_user(self, user: User) -> None:
-        async with self._w.begin() as conn:
+        async def _unit(conn: AsyncConnection) -> Any:
             await conn.execute(
                 T.users.update().where(T.users.c.id == user.id).values(**user.model_dump(exclude={"id"}))
             )
+
+        await self.engines.write(_unit)
 
     async def identities(self, user_id: int) -> list[tuple[str, str]]:
         rows = await self._all(sa.select(T.identities).where(T.identities.c.user_id == user_id))
         return [(r["platform"], r["external_id"]) for r in rows]
 
     async def delete_user(self, user_id: int) -> None:
-        async with self._w.begin() as conn:
+        async def _unit(conn: AsyncConnection) -> Any:
             for table in T.USER_TABLES:
                 await conn.execute(table.delete().where(table.c.user_id == user_id))
             await conn.execute(T.users.delete().where(T.users.c.id == user_id))
+
+        await self.engines.write(_unit)
 
     # conversation state -----------------------------------------------------------------
     async def get_session(self, user_id: int) -> dict[str, Any]:
@@ -88,10 +100,12 @@ class SqlStore:
         return dict(found["state"]) if found else {}
 
     async def set_session(self, user_id: int, state: dict[str, Any]) -> None:
-        async with self._w.begin() as conn:
+        async def _unit(conn: AsyncConnection) -> Any:
             updated = await conn.execute(T.sessions.update().where(T.sessions.c.user_id == user_id).values(state=state))
             if updated.rowcount == 0:
                 await conn.execute(T.sessions.insert().values(user_id=user_id, state=state))
+
+        await self.engines.write(_unit)
 
     # cards ------------------------------------------------------------------------------
     async def get_card(self, card_id: int) -> Card | None:
@@ -163,8 +177,10 @@ class SqlStore:
         return Card.model_validate({"id": card_id, **values})
 
     async def save_card(self, card: Card) -> None:
-        async with self._w.begin() as conn:
+        async def _unit(conn: AsyncConnection) -> Any:
             await self._save_card(conn, card)
+
+        await self.engines.write(_unit)
 
     @staticmethod
     async def _save_card(conn: Any, card: Card) -> None:
@@ -187,10 +203,13 @@ class SqlStore:
         """Write the attempt's outcome and the rescheduled card in one transaction."""
         values = attempt.model_dump(mode="json", exclude={"id", "user_id", "created_at"})
         values.update(graded_at=attempt.graded_at)
-        async with self._w.begin() as conn:
+
+        async def _unit(conn: AsyncConnection) -> Any:
             await conn.execute(T.attempts.update().where(T.attempts.c.id == attempt.id).values(**values))
             if card is not None:
                 await self._save_card(conn, card)
+
+        await self.engines.write(_unit)
 
     async def list_attempts(self, user_id: int) -> list[Attempt]:
         a = T.attempts.c
@@ -212,11 +231,14 @@ class SqlStore:
     async def claim_attempt(self, attempt_id: int, from_status: str, to_status: str) -> bool:
         """Move an attempt between statuses atomically; False if it was not in `from_status`."""
         a = T.attempts.c
-        async with self._w.begin() as conn:
+
+        async def _unit(conn: AsyncConnection) -> Any:
             result = await conn.execute(
                 T.attempts.update().where(a.id == attempt_id, a.status == from_status).values(status=to_status)
             )
             return bool(result.rowcount == 1)
+
+        return await self.engines.write(_unit)
 
     async def count_gradings_since(self, user_id: int, grader_prefix: str, since: datetime) -> int:
         a = T.attempts.c
@@ -229,7 +251,7 @@ class SqlStore:
 
     # personal questions, interviews, reviews, reminders ------------------------------------
     async def add_personal_question(self, user_id: int, question: Question) -> Question:
-        async with self._w.begin() as conn:
+        async def _unit(conn: AsyncConnection) -> Any:
             pid = (
                 await conn.execute(
                     T.personal_questions.insert()
@@ -241,7 +263,9 @@ class SqlStore:
             await conn.execute(
                 T.personal_questions.update().where(T.personal_questions.c.id == pid).values(data=saved.model_dump())
             )
-        return saved
+            return saved
+
+        return await self.engines.write(_unit)
 
     async def get_personal_question(self, question_id: str) -> Question | None:
         if not question_id.startswith(PERSONAL_PREFIX) or not question_id[len(PERSONAL_PREFIX) :].isdigit():
@@ -282,13 +306,19 @@ class SqlStore:
     async def save_guild(self, guild: Guild) -> None:
         values = guild.model_dump(exclude={"id"})
         try:
-            async with self._w.begin() as conn:
+
+            async def _unit(conn: AsyncConnection) -> Any:
                 updated = await conn.execute(T.guilds.update().where(T.guilds.c.id == guild.id).values(**values))
                 if updated.rowcount == 0:
                     await conn.execute(T.guilds.insert().values(id=guild.id, **values))
+
+            await self.engines.write(_unit)
         except IntegrityError:  # inserted concurrently: update that row instead
-            async with self._w.begin() as conn:
+
+            async def _unit(conn: AsyncConnection) -> Any:
                 await conn.execute(T.guilds.update().where(T.guilds.c.id == guild.id).values(**values))
+
+            await self.engines.write(_unit)
 
     async def get_guild(self, guild_id: str) -> Guild | None:
         found = await self._one(sa.select(T.guilds).where(T.guilds.c.id == guild_id))
@@ -318,14 +348,23 @@ class SqlStore:
 
     # idempotency ------------------------------------------------------------------------
     async def claim_event(self, key: str, now: datetime) -> bool:
-        try:
-            async with self._w.begin() as conn:
-                await conn.execute(T.processed_events.insert().values(key=key[:128], created_at=now))
-        except IntegrityError:
-            return False
-        return True
+        """Insert the event's key; False when it was already there (no exception, so batches stay whole)."""
+        insert = postgresql.insert if self.engines.writer.dialect.name == "postgresql" else sqlite.insert
+        stmt = (
+            insert(T.processed_events)
+            .values(key=key[:128], created_at=now)
+            .on_conflict_do_nothing(index_elements=["key"])
+            .returning(T.processed_events.c.key)
+        )
+
+        async def _unit(conn: AsyncConnection) -> Any:
+            return (await conn.execute(stmt)).first() is not None
+
+        return bool(await self.engines.write(_unit))
 
     async def forget_events_before(self, cutoff: datetime) -> int:
-        async with self._w.begin() as conn:
+        async def _unit(conn: AsyncConnection) -> Any:
             result = await conn.execute(T.processed_events.delete().where(T.processed_events.c.created_at < cutoff))
             return int(result.rowcount or 0)
+
+        return await self.engines.write(_unit)

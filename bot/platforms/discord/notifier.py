@@ -20,6 +20,7 @@ UNKNOWN_USER = 10013
 
 class DiscordNotifier:
     platform = PLATFORM
+    requires_opt_in = True  # personal pushes go by DM, only to members who opted in (/settings dm on)
 
     def __init__(self, client: discord.Client, service: Service) -> None:
         self.client = client

@@ -23,6 +23,7 @@ from bot.core.i18n import t
 from bot.platforms.telegram.handlers import TelegramHandlers
 from bot.platforms.telegram.notifier import TelegramNotifier
 from bot.platforms.telegram.processor import PerChatUpdateProcessor
+from bot.platforms.telegram.request import AiohttpRequest
 from bot.platforms.telegram.sender import TelegramSender
 
 log = logging.getLogger(__name__)
@@ -47,8 +48,7 @@ def build_application(settings: TelegramSettings) -> Application:  # type: ignor
         .base_file_url(settings.base_file_url)
         .concurrent_updates(PerChatUpdateProcessor(settings.concurrent_updates))
         .rate_limiter(limiter)
-        .connection_pool_size(pool)
-        .pool_timeout(10.0)
+        .request(AiohttpRequest(pool))
         .build()
     )
 

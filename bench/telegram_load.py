@@ -1,0 +1,225 @@
+"""Benchmark: N Telegram users answer at the same moment; grading takes L seconds.
+
+The fake Bot API server (tests/telegram/fake_bot_api.py) runs in its own process, so it does not
+share a core with the bot; the bot is the real app (SQLite file, Alembic schema) with the real
+TelegramRuntime (python-telegram-bot polling the fake server), and a grader that sleeps L seconds.
+Each user first gets a question (/drill, not timed); then all N answers are queued at once and
+the server notes when each grade arrives. Reported: total time / L, and the added latency
+(reply time minus L) at p50 / p99. A second run measures the rate limiter: M messages pushed at
+once through the Notifier with the limiter at its configured rate, against that rate.
+
+    .venv/bin/python bench/telegram_load.py [--users 1000] [--latency 2] [--rate 30] [--messages 150]
+
+Not a test: figures depend on the machine. The last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import logging
+import multiprocessing as mp
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+# bench/ holds a queue.py that would shadow the stdlib module: import from the project root instead.
+sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+
+import httpx  # noqa: E402
+from pydantic import SecretStr  # noqa: E402
+
+from bot.bootstrap import App, build_app  # noqa: E402
+from bot.config import Settings, TelegramSettings  # noqa: E402
+from bot.core.models import Grade, Lang, Level, Question  # noqa: E402
+from bot.core.replies import Reply  # noqa: E402
+from bot.platforms.telegram.runtime import TelegramRuntime  # noqa: E402
+from tests.fakes import FakeGrader, FakeStore  # noqa: E402
+from tests.telegram import updates  # noqa: E402
+from tests.telegram.fake_bot_api import TOKEN, FakeBotApi  # noqa: E402
+
+CHAT0 = 10_000_000
+DATABASE_URL: str | None = None  # --database-url: an empty PostgreSQL database, say
+
+
+def serve_fake_api(port_out: Any) -> None:
+    """The fake Bot API in a child process until it is terminated."""
+
+    async def main() -> None:
+        server = await FakeBotApi().start()
+        port_out.send(server.port)
+        await asyncio.Event().wait()
+
+    asyncio.run(main())
+
+
+class SlowGrader(FakeGrader):
+    def __init__(self, seconds: float) -> None:
+        super().__init__(follow_up=None)
+        self.seconds = seconds
+
+    async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
+        await asyncio.sleep(self.seconds)
+        return await super().grade(question, answer, lang, level)
+
+
+class Control:
+    """Talks to the fake server's /_control/ endpoints."""
+
+    def __init__(self, port: int) -> None:
+        self.client = httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60)
+
+    async def push(self, payloads: list[dict[str, Any]]) -> list[int]:
+        return list((await self.client.post("/_control/updates", json=payloads)).json())
+
+    async def sent_count(self) -> int:
+        return int(
+            (await self.client.get("/_control/wait", params={"count": 0, "since": 0, "prefix": ""})).json()["sent"]
+        )
+
+    async def wait_for(
+        self, count: int, prefix: str, since: int, timeout: float
+    ) -> tuple[list[dict[str, Any]], dict[str, float]]:
+        """Blocks in the server until `count` replies starting with `prefix` were sent (or timeout)."""
+        params = {"count": count, "since": since, "prefix": prefix, "timeout": timeout}
+        body = (await self.client.get("/_control/wait", params=params, timeout=timeout + 30)).json()
+        return body["hits"], body["pushed_at"]
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def make_runtime(
+    tmp: Path, port: int, users: int, latency: float, rate: float, store: str = "sqlite"
+) -> tuple[App, TelegramRuntime]:
+    url = DATABASE_URL or f"sqlite+aiosqlite:///{tmp / 'bench.db'}"
+    settings = Settings(database_url=url, _env_file=None)  # type: ignore[call-arg]
+    settings.telegram = TelegramSettings(
+        token=SecretStr(TOKEN),
+        base_url=f"http://127.0.0.1:{port}/bot",
+        base_file_url=f"http://127.0.0.1:{port}/file/bot",
+        concurrent_updates=max(users, 256),
+        rate_limit=rate,
+    )
+    app = await build_app(settings, grader=SlowGrader(latency), fuzz=False)
+    if store == "memory":  # the adapter's own cost, without the database's
+        app.service.deps.store = FakeStore()
+    return app, TelegramRuntime(app, settings.telegram)
+
+
+async def load_run(port: int, users: int, latency: float, tmp: Path, store: str) -> dict[str, Any]:
+    control = Control(port)
+    app, runtime = await make_runtime(tmp, port, users, latency, rate=100_000.0, store=store)
+    await runtime.start()
+    try:
+        sent_before = await control.sent_count()
+        await control.push([updates.text(CHAT0 + i, "/drill") for i in range(users)])
+        got, _ = await control.wait_for(users, "[", sent_before, timeout=300)
+        print(f"{len(got)} users have a question open")
+        await asyncio.sleep(1.0)  # let the last typing indicators and writes settle
+        sent_before = await control.sent_count()
+        cpu0 = time.process_time()
+        ids = await control.push([updates.text(CHAT0 + i, f"answer {i}: clip at 1.0") for i in range(users)])
+        grades, pushed_at = await control.wait_for(users, "Score:", sent_before, timeout=max(60.0, 30 * latency))
+        cpu = time.process_time() - cpu0
+    finally:
+        await runtime.stop()
+        await app.close()
+        await control.client.aclose()
+    pushed = {CHAT0 + i: pushed_at[str(uid)] for i, uid in enumerate(ids)}
+    replies = {g["chat_id"]: g["at"] for g in grades}
+    added = [(replies[c] - pushed[c] - latency) * 1000 for c in replies]
+    start, end = min(pushed.values()), max(replies.values(), default=min(pushed.values()))
+    return {
+        "store": store,
+        "users": users,
+        "latency_s": latency,
+        "replied": len(replies),
+        "total_s": round(end - start, 3),
+        "total_over_latency": round((end - start) / latency, 3),
+        "added_p50_ms": round(pct(added, 0.5), 1) if added else None,
+        "added_p99_ms": round(pct(added, 0.99), 1) if added else None,
+        "added_mean_ms": round(statistics.mean(added), 1) if added else None,
+        "bot_cpu_ms_per_answer": round(cpu * 1000 / max(len(replies), 1), 2),
+    }
+
+
+async def limiter_run(port: int, messages: int, rate: float, tmp: Path) -> dict[str, Any]:
+    control = Control(port)
+    app, runtime = await make_runtime(tmp, port, 1, 0.0, rate=rate)
+    await runtime.start()
+    try:
+        for i in range(messages):  # the identities exist, as for real pushes
+            await app.service.user_for("telegram", str(CHAT0 * 2 + i))
+        sent_before = await control.sent_count()
+        notifier = runtime.notifier
+        await asyncio.gather(*(notifier.send(str(CHAT0 * 2 + i), [Reply("push")]) for i in range(messages)))
+        rows, _ = await control.wait_for(messages, "push", sent_before, timeout=60)
+    finally:
+        await runtime.stop()
+        await app.close()
+        await control.client.aclose()
+    times = sorted(r["at"] for r in rows)
+    burst = int(rate)  # aiolimiter lets a full bucket through at once, then `rate` per second
+    steady = (len(times) - 1 - burst) / (times[-1] - times[burst]) if len(times) > burst + 1 else float("nan")
+    return {
+        "messages": len(times),
+        "configured_per_s": rate,
+        "overall_per_s": round((len(times) - 1) / (times[-1] - times[0]), 1),
+        "steady_per_s": round(steady, 1),
+    }
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--users", type=int, default=1000)
+    parser.add_argument("--latency", type=float, default=2.0)
+    parser.add_argument("--rate", type=float, default=30.0)
+    parser.add_argument("--messages", type=int, default=150)
+    parser.add_argument("--store", choices=("sqlite", "memory"), default="sqlite")
+    parser.add_argument("--database-url", help="an empty database to use instead of a temporary SQLite file")
+    parser.add_argument("--profile", help="write a cProfile of the bot's side of the load run to this file")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    global DATABASE_URL
+    DATABASE_URL = args.database_url
+    receive, send = mp.Pipe(duplex=False)
+    server = mp.get_context("spawn").Process(target=serve_fake_api, args=(send,), daemon=True)
+    server.start()
+    port = receive.recv()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            profiler = cProfile.Profile() if args.profile else None
+            if profiler:
+                profiler.enable()
+            load = await load_run(port, args.users, args.latency, Path(tmp), args.store)
+            if profiler:
+                profiler.disable()
+                profiler.dump_stats(args.profile)
+        with tempfile.TemporaryDirectory() as tmp:
+            limiter = await limiter_run(port, args.messages, args.rate, Path(tmp))
+    finally:
+        server.terminate()
+        server.join(5)
+    for k, v in {**load, **{f"limiter_{k}": v for k, v in limiter.items()}}.items():
+        print(f"{k}: {v}")
+    ok = (
+        load["replied"] == args.users
+        and load["total_over_latency"] < 2
+        and (load["added_p99_ms"] or 1e9) < 500
+        and limiter["steady_per_s"] <= args.rate * 1.1
+    )
+    print(json.dumps({"bench": "telegram_load", **load, "limiter": limiter, "target_total_over_latency": 2,
+                      "target_added_p99_ms": 500, "target_limiter_per_s": args.rate, "ok": ok}))  # fmt: skip
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
