@@ -9,6 +9,11 @@ the server notes when each grade arrives. Reported: total time / L, and the adde
 once through the Notifier with the limiter at its configured rate, against that rate.
 
     .venv/bin/python bench/telegram_load.py [--users 1000] [--latency 2] [--rate 30] [--messages 150]
+        [--store sqlite|memory] [--database-url URL] [--profile FILE]
+
+`--store memory` swaps the SQL store for the in-memory fake, to see the Telegram layer's own cost;
+`bot_cpu_ms_per_answer` is the bot process's CPU per answered user, which explains the latency:
+N answers at once need N x that much CPU on one core.
 
 Not a test: figures depend on the machine. The last line is one JSON object.
 """
@@ -115,7 +120,9 @@ async def make_runtime(
     return app, TelegramRuntime(app, settings.telegram)
 
 
-async def load_run(port: int, users: int, latency: float, tmp: Path, store: str) -> dict[str, Any]:
+async def load_run(
+    port: int, users: int, latency: float, tmp: Path, store: str, profiler: cProfile.Profile | None = None
+) -> dict[str, Any]:
     control = Control(port)
     app, runtime = await make_runtime(tmp, port, users, latency, rate=100_000.0, store=store)
     await runtime.start()
@@ -127,9 +134,13 @@ async def load_run(port: int, users: int, latency: float, tmp: Path, store: str)
         await asyncio.sleep(1.0)  # let the last typing indicators and writes settle
         sent_before = await control.sent_count()
         cpu0 = time.process_time()
+        if profiler:
+            profiler.enable()
         ids = await control.push([updates.text(CHAT0 + i, f"answer {i}: clip at 1.0") for i in range(users)])
         grades, pushed_at = await control.wait_for(users, "Score:", sent_before, timeout=max(60.0, 30 * latency))
         cpu = time.process_time() - cpu0
+        if profiler:
+            profiler.disable()
     finally:
         await runtime.stop()
         await app.close()
@@ -198,11 +209,8 @@ async def main() -> None:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             profiler = cProfile.Profile() if args.profile else None
+            load = await load_run(port, args.users, args.latency, Path(tmp), args.store, profiler)
             if profiler:
-                profiler.enable()
-            load = await load_run(port, args.users, args.latency, Path(tmp), args.store)
-            if profiler:
-                profiler.disable()
                 profiler.dump_stats(args.profile)
         with tempfile.TemporaryDirectory() as tmp:
             limiter = await limiter_run(port, args.messages, args.rate, Path(tmp))

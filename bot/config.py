@@ -67,6 +67,8 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     scheduler_enabled: bool = True
     scheduler_tick_seconds: float = Field(default=30.0, ge=1, le=600)
+    scheduler_stale_seconds: float = Field(default=300.0, ge=1)
+    """A claimed push not marked sent after this long (a crash) is taken over and sent."""
     skip_push_if_practised: bool = True
     telegram: TelegramSettings = Field(default_factory=TelegramSettings)
     discord: DiscordSettings = Field(default_factory=DiscordSettings)

@@ -13,6 +13,7 @@ import logging
 import signal
 import sys
 from collections.abc import Sequence
+from datetime import timedelta
 from pathlib import Path
 
 from bot.bootstrap import App, build_app
@@ -67,6 +68,7 @@ def build_scheduler(app: App, router: NotifierRouter, settings: Settings) -> Sch
         router,
         pause,
         skip_if_practised=settings.skip_push_if_practised,
+        stale_after=timedelta(seconds=settings.scheduler_stale_seconds),
         post_channel=getattr(discord, "post_channel", None),
     )
     return Scheduler(dispatcher, settings.scheduler_tick_seconds)

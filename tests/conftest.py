@@ -13,6 +13,10 @@ from bot.core.bank import Bank
 from bot.core.deps import Deps, Limits
 from bot.core.models import KeyPoint, Question, Rubric, Text, TextList
 from bot.core.service import Service
+from bot.storage.engine import make_engines
+from bot.storage.migrate import upgrade
+from bot.storage.store import SqlStore
+from tests.fake_openai import FakeOpenAI
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -121,3 +125,26 @@ async def reset_postgres(url: str) -> None:
         await conn.execute(text("DROP SCHEMA public CASCADE"))
         await conn.execute(text("CREATE SCHEMA public"))
     await engine.dispose()
+
+
+@pytest.fixture
+async def sql(db_url: str) -> AsyncIterator[SqlStore]:
+    """The SQL store on a migrated database (SQLite file, or PostgreSQL when configured)."""
+    engines = make_engines(db_url)
+    await upgrade(engines)
+    yield SqlStore(engines)
+    await engines.dispose()
+
+
+@pytest.fixture
+async def openai_server() -> AsyncIterator[FakeOpenAI]:
+    """A fake OpenAI-compatible API on 127.0.0.1 (chat completions and audio transcriptions)."""
+    fake = FakeOpenAI()
+    await fake.start()
+    yield fake
+    await fake.stop()
+
+
+@pytest.fixture
+def server(openai_server: FakeOpenAI) -> FakeOpenAI:
+    return openai_server

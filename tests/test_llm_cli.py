@@ -6,10 +6,7 @@ import asyncio
 import csv
 import os
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from bot.bootstrap import build_app
 from bot.config import Settings
@@ -20,12 +17,6 @@ from tests.fakes import FakeClock
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture
-async def server() -> AsyncIterator[FakeOpenAI]:
-    s = FakeOpenAI()
-    await s.start()
-    yield s
-    await s.stop()
 
 
 async def run_cli(*args: str, env: dict[str, str]) -> tuple[int, str, str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 
 import openai
 import pytest
@@ -28,12 +27,6 @@ LONG = (
 )
 
 
-@pytest.fixture
-async def server() -> AsyncIterator[FakeOpenAI]:
-    s = FakeOpenAI()
-    await s.start()
-    yield s
-    await s.stop()
 
 
 def make_grader(server: FakeOpenAI, mode: str = "auto", timeout: float = 5.0, retries: int = 1) -> LLMGrader:

@@ -83,7 +83,7 @@ async def test_daily_drill_once_per_local_day_across_timezones(app: App) -> None
     outbox = Outbox()
     outbox.clock = clock
     await run_ticks(dispatcher(app, outbox), clock, hours=72)
-    daily = [(u, at) for u, r, at in outbox.sent if r[0].text == "Your daily drill:"]
+    daily = [(u, at) for u, r, at in outbox.sent if r[0].kind == "daily"]
     for tz, uid in ids.items():
         local = [at.astimezone(ZoneInfo(tz)) for u, at in daily if u == uid]
         dates = [x.date() for x in local]
@@ -101,7 +101,7 @@ async def test_dst_changes_fire_once_and_never_skip(app: App) -> None:
     outbox.clock = clock
     await run_ticks(dispatcher(app, outbox), clock, hours=48, step_min=15)
     ny = ZoneInfo("America/New_York")
-    daily = [at.astimezone(ny).strftime("%m-%d %H:%M") for u, r, at in outbox.sent if r[0].text == "Your daily drill:"]
+    daily = [at.astimezone(ny).strftime("%m-%d %H:%M") for u, r, at in outbox.sent if r[0].kind == "daily"]
     assert daily == ["03-07 02:30", "03-08 03:00", "03-09 02:30"]
 
 
@@ -145,8 +145,8 @@ async def test_daily_push_opens_the_question_for_answering(app: App) -> None:
     uid = await add_user(app, "u", "UTC")
     outbox = Outbox()
     await dispatcher(app, outbox).tick()
-    (_, replies, _), = [s for s in outbox.sent if s[1][0].text == "Your daily drill:"]
-    assert replies[1].kind == "question"
+    (_, replies, _), = [s for s in outbox.sent if s[1][0].kind == "daily"]
+    assert replies[0].kind == "daily" and replies[0].text.startswith("Your daily drill:") and replies[0].ask_text
     answer = await app.service.handle_text(uid, "my answer to the pushed question")
     assert answer[0].kind == "grade"
 
@@ -158,7 +158,7 @@ async def test_quiet_hours_delay_the_push(app: App) -> None:
     outbox = Outbox()
     outbox.clock = clock
     await run_ticks(dispatcher(app, outbox), clock, hours=12)
-    (at,) = [at for u, r, at in outbox.sent if u == uid and r[0].text == "Your daily drill:"]
+    (at,) = [at for u, r, at in outbox.sent if u == uid and r[0].kind == "daily"]
     assert at == datetime(2026, 3, 2, 10, 30, tzinfo=UTC)
 
 
@@ -312,3 +312,20 @@ async def test_study_server_daily_question_is_posted_once_in_its_timezone(app: A
         ("c1", datetime(2026, 3, 3, 1, 0, tzinfo=UTC)),
     ]
     assert posts[0][1][0].actions(), "the post carries an Answer button"
+
+
+async def test_a_claim_left_before_its_message_was_built_is_built_and_sent(app: App) -> None:
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    uid = await add_user(app, "u", "UTC")
+    pushes = PushStore(app.engines)
+    won = await pushes.claim_many([(f"daily:{uid}:2026-03-02", "daily", uid)], clock.now())  # then the process died
+    assert list(won) == [f"daily:{uid}:2026-03-02"]
+    outbox = Outbox()
+    d = dispatcher(app, outbox)
+    await d.tick()
+    assert not outbox.sent  # not stale yet, and the key is taken: nothing is sent twice
+    clock.advance(minutes=6)
+    report = await d.tick()
+    assert report.retried == 1 and outbox.count("Your daily drill")[uid] == 1
+    assert (await pushes.push_states())[f"daily:{uid}:2026-03-02"] == "sent"

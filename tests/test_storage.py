@@ -20,12 +20,6 @@ from bot.storage.tables import metadata
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-async def sql(db_url: str):  # type: ignore[no-untyped-def]
-    engines = make_engines(db_url)
-    await upgrade(engines)
-    yield SqlStore(engines)
-    await engines.dispose()
 
 
 def defaults() -> User:

@@ -4,23 +4,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-import pytest
-
 from bot.core.models import DIMENSIONS, Attempt, Grade, Guild, User
-from bot.storage.engine import make_engines
-from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 SOURCE = "discord:guild:900"
 
 
-@pytest.fixture
-async def sql(db_url: str):  # type: ignore[no-untyped-def]
-    engines = make_engines(db_url)
-    await upgrade(engines)
-    yield SqlStore(engines)
-    await engines.dispose()
 
 
 async def test_guilds_are_saved_updated_and_listed(sql: SqlStore) -> None:

@@ -90,8 +90,10 @@ async def daily_drill(deps: Deps, user: User) -> list[Reply] | None:
         return None
     card, q, tag = picked
     await deps.store.set_session(user.id, {"mode": "answering", "card_id": card.id})
-    head = Reply(t(user.language, "push.daily"))
-    return [head, *drill.show_question(q, card, user, tag)]
+    shown = drill.show_question(q, card, user, tag)
+    first = shown[0]
+    head = Reply(t(user.language, "push.daily") + "\n\n" + first.text, first.buttons, kind="daily", ask_text=True)
+    return [head, *shown[1:]]
 
 
 async def review_nudge(deps: Deps, user: User, last_answer: datetime | None) -> list[Reply] | None:

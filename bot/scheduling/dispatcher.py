@@ -109,18 +109,30 @@ class Dispatcher:
 
     # producers --------------------------------------------------------------------------
     async def _stale(self, queue: asyncio.Queue[Job | None], now: datetime, report: TickReport) -> None:
+        """Claims left by a crash: send the replies built before it, or build them now."""
         cutoff = now - self.stale_after
-        for row in await self.pushes.stale_claims(cutoff):
-            if not await self.pushes.reclaim(row["id"], cutoff, now):
-                continue
-            report.retried += 1
-            saved = row["payload"].get("replies")
-            channel = row["payload"].get("channel_id")
-            if row["attempts"] >= MAX_ATTEMPTS or not saved or (row["user_id"] is None and not channel):
-                await self.pushes.mark(row["id"], "failed" if saved else "skipped", now)
-                continue
-            job = Job(row["id"], row["user_id"] or 0, row["kind"], replies=load_replies(saved), channel_id=channel)
-            await queue.put(job)
+        while rows := await self.pushes.stale_claims(cutoff):
+            for row in rows:
+                if await self.pushes.reclaim(row["id"], cutoff, now):
+                    report.retried += 1
+                    await self._retry(queue, row, now)
+
+    async def _retry(self, queue: asyncio.Queue[Job | None], row: dict[str, Any], now: datetime) -> None:
+        saved, channel = row["payload"].get("replies"), row["payload"].get("channel_id")
+        if row["attempts"] > MAX_ATTEMPTS:
+            await self.pushes.mark(row["id"], "failed", now)
+        elif saved and (channel or row["user_id"] is not None):
+            replies = load_replies(saved)
+            await queue.put(Job(row["id"], row["user_id"] or 0, row["kind"], replies=replies, channel_id=channel))
+        elif row["user_id"] is not None and row["kind"] in ("daily", "nudge", "weekly"):
+            user = await self.deps.store.get_user(row["user_id"])
+            if user is None or user.paused:
+                await self.pushes.mark(row["id"], "skipped", now)
+                return
+            last = (await self.pushes.last_answers([user.id])).get(user.id)
+            await queue.put(Job(row["id"], user.id, row["kind"], build=self._builder(row["kind"], user, last, now)))
+        else:
+            await self.pushes.mark(row["id"], "skipped", now)
 
     async def _reminders(self, queue: asyncio.Queue[Job | None], now: datetime) -> None:
         cutoff = now - self.stale_after
@@ -180,11 +192,12 @@ class Dispatcher:
             done = await self.pushes.existing_keys([k for k, _, _ in candidates])
             todo = [c for c in candidates if c[0] not in done]
             last = await self.pushes.last_answers([u.id for _, _, u in todo])
+            won = await self.pushes.claim_many([(key, kind, user.id) for key, kind, user in todo], now)
             for key, kind, user in todo:
-                push_id = await self.pushes.claim(key, kind, now, user_id=user.id)
-                if push_id is None:
+                if key not in won:
                     continue  # another scheduler has it
-                await queue.put(Job(push_id, user.id, kind, build=self._builder(kind, user, last.get(user.id), now)))
+                job = Job(won[key], user.id, kind, build=self._builder(kind, user, last.get(user.id), now))
+                await queue.put(job)
 
     def _builder(self, kind: str, user: Any, last: datetime | None, now: datetime):  # type: ignore[no-untyped-def]
         async def build() -> list[Reply] | None:

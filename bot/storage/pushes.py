@@ -86,6 +86,28 @@ class PushStore:
 
         return await self.engines.write(_unit)
 
+    async def claim_many(self, items: Sequence[tuple[str, str, int]], now: datetime) -> dict[str, int]:
+        """Claim many (key, kind, user_id) pushes in one statement; returns the keys this call won."""
+        if not items:
+            return {}
+        rows = [
+            {"key": k, "kind": kind, "user_id": uid, "guild_id": None, "state": "claimed", "attempts": 1,
+             "payload": {}, "created_at": now, "claimed_at": now}
+            for k, kind, uid in items
+        ]  # fmt: skip
+        stmt = (
+            self._insert(T.pushes)
+            .values(rows)
+            .on_conflict_do_nothing(index_elements=["key"])
+            .returning(T.pushes.c.key, T.pushes.c.id)
+        )
+
+        async def _unit(conn: AsyncConnection) -> Any:
+            return {r.key: int(r.id) for r in (await conn.execute(stmt)).all()}
+
+        won: dict[str, int] = await self.engines.write(_unit)
+        return won
+
     async def set_payload(self, push_id: int, payload: dict[str, Any]) -> None:
         async def _unit(conn: AsyncConnection) -> Any:
             await conn.execute(T.pushes.update().where(T.pushes.c.id == push_id).values(payload=payload))

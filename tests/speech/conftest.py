@@ -3,7 +3,6 @@ and a service with a user who has a question open."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,6 @@ from bot.core.deps import Deps
 from bot.core.ports import Transcriber
 from bot.core.service import Service
 from bot.speech.local_backend import WhisperModelLike, load_whisper
-from tests.fake_openai import FakeOpenAI
 from tests.fixtures.whisper_model import packaged_whisper_base
 from tests.telegram.conftest import make_telegram, tg  # noqa: F401  (fixtures for test_telegram_voice)
 
@@ -42,12 +40,6 @@ def whisper_model(whisper_base: Path) -> WhisperModelLike:
     return load_whisper(str(whisper_base))
 
 
-@pytest.fixture
-async def openai_server() -> AsyncIterator[FakeOpenAI]:
-    server = FakeOpenAI()
-    await server.start()
-    yield server
-    await server.stop()
 
 
 async def user_with_open_question(service: Service, name: str = "u1", lang: str = "en") -> int:

@@ -12,8 +12,12 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
+from pydantic import SecretStr
+from telegram.error import InvalidToken
 
-from bot.platforms.telegram.runtime import MENU
+from bot.config import TelegramSettings
+from bot.platforms.telegram.runtime import MENU, TelegramRuntime
 from tests.telegram import updates
 from tests.telegram.conftest import Harness, MakeHarness
 from tests.telegram.fake_bot_api import TOKEN, FakeBotApi
@@ -81,3 +85,15 @@ async def test_python_m_bot_run_serves_telegram_until_sigterm(tmp_path: Path) ->
         _, err = await asyncio.wait_for(proc.communicate(), 30)
         await server.stop()
     assert proc.returncode == 0, err.decode()[-2000:]
+
+
+async def test_a_failed_start_leaves_nothing_running(make_telegram: MakeHarness) -> None:
+    tg = await make_telegram()
+    bad = TelegramSettings(
+        token=SecretStr("999:wrong"), base_url=tg.server.base_url, base_file_url=tg.server.base_file_url
+    )
+    runtime = TelegramRuntime(tg.app, bad)
+    with pytest.raises(InvalidToken):  # the fake answers getMe with 401, as Telegram does
+        await runtime.start()
+    assert not runtime.application.running and runtime.application.updater is not None
+    assert not runtime.application.updater.running

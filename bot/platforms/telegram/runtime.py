@@ -15,6 +15,7 @@ import secrets
 from urllib.parse import urlsplit
 
 from telegram import BotCommand, Update
+from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
 
 from bot.bootstrap import App
@@ -54,10 +55,14 @@ def build_application(settings: TelegramSettings) -> Application:  # type: ignor
 
 
 async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
-    """The command menu, in English (the default) and in Chinese."""
+    """The command menu, in English (the default) and in Chinese. A failure is logged, not fatal:
+    the commands work without the menu."""
     for lang, code in (("en", None), ("zh", "zh")):
         commands = [BotCommand(name, t(lang, f"menu.{name}")) for name in MENU]  # type: ignore[arg-type]
-        await app.bot.set_my_commands(commands, language_code=code)
+        try:
+            await app.bot.set_my_commands(commands, language_code=code)
+        except TelegramError as err:
+            log.warning("telegram: could not register the %s command menu: %s", lang, err)
 
 
 class TelegramRuntime:
@@ -73,6 +78,13 @@ class TelegramRuntime:
         self.application.add_error_handler(self._on_error)
 
     async def start(self) -> None:
+        try:
+            await self._start()
+        except BaseException:
+            await self.stop()  # the runner only stops what started: leave nothing half-open
+            raise
+
+    async def _start(self) -> None:
         app, s = self.application, self.settings
         await app.initialize()
         await register_commands(app)
@@ -100,7 +112,8 @@ class TelegramRuntime:
             await app.updater.stop()
         if app.running:
             await app.stop()  # waits for the updates being processed
-        await app.shutdown()
+        await app.shutdown()  # a no-op when it was never initialised...
+        await app.bot.request.shutdown()  # ...so close the sending pool ourselves (idempotent)
 
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("telegram update %s failed", getattr(update, "update_id", "?"), exc_info=context.error)
