@@ -54,7 +54,10 @@ class Engines:
 
 
 def _sqlite(url: str, immediate: bool, pool_size: int) -> AsyncEngine:
-    engine = create_async_engine(url, pool_size=pool_size, max_overflow=0, pool_timeout=60)
+    # Readers run each query in autocommit (no BEGIN, nothing to roll back when the connection goes
+    # back to the pool): every skipped round trip through aiosqlite's thread is CPU saved per read.
+    reset = "rollback" if immediate else None
+    engine = create_async_engine(url, pool_size=pool_size, max_overflow=0, pool_timeout=60, pool_reset_on_return=reset)
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -66,9 +69,11 @@ def _sqlite(url: str, immediate: bool, pool_size: int) -> AsyncEngine:
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 
-    @event.listens_for(engine.sync_engine, "begin")
-    def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+    if immediate:
+
+        @event.listens_for(engine.sync_engine, "begin")
+        def _on_begin(conn: Any) -> None:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
 
