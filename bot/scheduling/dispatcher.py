@@ -89,6 +89,10 @@ class Dispatcher:
         self.skip_if_practised = skip_if_practised
         self._lock = asyncio.Lock()
 
+    @property
+    def busy(self) -> bool:
+        return self._lock.locked()
+
     async def tick(self) -> TickReport:
         """One round: retry stale claims, reminders, then daily drills, weekly summaries and nudges."""
         async with self._lock:  # ticks never overlap within a process

@@ -23,6 +23,8 @@ class Scheduler:
         self.aps = AsyncIOScheduler(timezone=UTC)
 
     async def tick(self) -> None:
+        if self.dispatcher.busy:
+            return  # a long round (a big fan-out) is still running: this tick has nothing to add
         try:
             report = await self.dispatcher.tick()
         except Exception:
@@ -38,7 +40,7 @@ class Scheduler:
             "interval",
             seconds=self.every_s,
             id=JOB_ID,
-            max_instances=1,
+            max_instances=2,  # a second instance returns at once while a round runs (no overlap, no log spam)
             coalesce=True,
             next_run_time=datetime.now(UTC),
         )
