@@ -175,7 +175,9 @@ class FakeStore:
         a = self.attempts.get(attempt_id)
         return a.model_copy(deep=True) if a else None
 
-    async def finish_attempt(self, attempt: Attempt, card: Card | None) -> None:
+    async def finish_attempt(self, attempt: Attempt, card: Card | None, session: dict[str, Any] | None = None) -> None:
+        if session is not None:
+            self.sessions[attempt.user_id] = copy.deepcopy(session)
         self.attempts[attempt.id] = attempt.model_copy(deep=True)
         if card is not None:
             self.cards[card.id] = card.model_copy(deep=True)

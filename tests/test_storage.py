@@ -94,7 +94,9 @@ async def test_attempt_stored_then_graded_with_card_in_one_step(sql: SqlStore) -
     await sql.finish_attempt(
         pending.model_copy(update={"status": "graded", "grade": grade, "rating": int(srs_rating), "graded_at": NOW}),
         card.model_copy(update={"fsrs": state, "due": due, "is_new": False}),
+        {"mode": "idle", "last_attempt": pending.id},
     )
+    assert await sql.get_session(u.id) == {"mode": "idle", "last_attempt": pending.id}
     done = await sql.get_attempt(pending.id)
     assert done is not None and done.grade == grade and done.graded_at == NOW
     reloaded = await sql.get_card(card.id)

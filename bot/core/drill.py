@@ -81,9 +81,11 @@ def _check_text(text: str, deps: Deps, user: User) -> Reply | None:
     return None
 
 
-async def submit_answer(cmd: c.SubmitAnswer, deps: Deps, user: User) -> list[Reply]:
+async def submit_answer(
+    cmd: c.SubmitAnswer, deps: Deps, user: User, session: dict[str, Any] | None = None
+) -> list[Reply]:
     store, lang = deps.store, user.language
-    session = await store.get_session(user.id)
+    session = session if session is not None else await store.get_session(user.id)
     mode = session.get("mode")
     if mode not in ("answering", "follow_up"):
         return [Reply(t(lang, "no_open_question"))]
@@ -140,9 +142,7 @@ async def submit_answer(cmd: c.SubmitAnswer, deps: Deps, user: User) -> list[Rep
             "graded_at": now,
         }
     )
-    await store.finish_attempt(done, new_card)
-    state: dict[str, Any] = {"mode": "idle", "last_attempt": attempt.id}
-    await store.set_session(user.id, state)
+    await store.finish_attempt(done, new_card, {"mode": "idle", "last_attempt": attempt.id})
     due = fmt_local((new_card or card).due, user.timezone)
     text = render.grade_text(grade, q, lang, rating, due)
     if outcome.notice:

@@ -77,18 +77,21 @@ class Service:
         if user is not None and user.paused != paused:
             await self.deps.store.save_user(user.model_copy(update={"paused": paused}))
 
-    async def handle_text(self, user_id: int, text: str) -> list[Reply]:
-        return await self.handle(parse_line(user_id, text))
+    async def handle_text(self, user_id: int, text: str, user: User | None = None) -> list[Reply]:
+        return await self.handle(parse_line(user_id, text), user)
 
-    async def handle_action(self, user_id: int, action: str) -> list[Reply]:
-        return await self.handle(parse_action(user_id, action))
+    async def handle_action(self, user_id: int, action: str, user: User | None = None) -> list[Reply]:
+        return await self.handle(parse_action(user_id, action), user)
 
-    async def handle(self, cmd: c.Command) -> list[Reply]:
+    async def handle(self, cmd: c.Command, user: User | None = None) -> list[Reply]:
+        """Run one command. `user` may be passed when the caller has just loaded it (from `user_for`),
+        which saves a read on the hot path; otherwise it is loaded here."""
         lock = self._locks.get(cmd.user_id)
         if lock is None:
             lock = self._locks[cmd.user_id] = Lock()
         async with lock:
-            user = await self.deps.store.get_user(cmd.user_id)
+            if user is None or user.id != cmd.user_id:
+                user = await self.deps.store.get_user(cmd.user_id)
             if user is None:
                 return [Reply(t(self.deps.limits.default_language, "error"), kind="error")]
             try:
@@ -115,7 +118,7 @@ class Service:
         if mode == "onboard" and session.get("step") in ("timezone", "daily_time", "language", "level", "topics"):
             return await onboarding.onboarding_text(cmd.text, self.deps, user, str(session["step"]))
         if mode in ("answering", "follow_up"):
-            return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), self.deps, user)
+            return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), self.deps, user, session)
         if mode == "flow":
             return await flows.flow_text(cmd.text, self.deps, user)
         if mode == "confirm_forget":

@@ -101,11 +101,15 @@ class SqlStore:
 
     async def set_session(self, user_id: int, state: dict[str, Any]) -> None:
         async def _unit(conn: AsyncConnection) -> Any:
-            updated = await conn.execute(T.sessions.update().where(T.sessions.c.user_id == user_id).values(state=state))
-            if updated.rowcount == 0:
-                await conn.execute(T.sessions.insert().values(user_id=user_id, state=state))
+            await self._write_session(conn, user_id, state)
 
         await self.engines.write(_unit)
+
+    @staticmethod
+    async def _write_session(conn: AsyncConnection, user_id: int, state: dict[str, Any]) -> None:
+        updated = await conn.execute(T.sessions.update().where(T.sessions.c.user_id == user_id).values(state=state))
+        if updated.rowcount == 0:
+            await conn.execute(T.sessions.insert().values(user_id=user_id, state=state))
 
     # cards ------------------------------------------------------------------------------
     async def get_card(self, card_id: int) -> Card | None:
@@ -199,8 +203,8 @@ class SqlStore:
         found = await self._one(sa.select(T.attempts).where(T.attempts.c.id == attempt_id))
         return Attempt.model_validate(found) if found else None
 
-    async def finish_attempt(self, attempt: Attempt, card: Card | None) -> None:
-        """Write the attempt's outcome and the rescheduled card in one transaction."""
+    async def finish_attempt(self, attempt: Attempt, card: Card | None, session: dict[str, Any] | None = None) -> None:
+        """Write the attempt's outcome, the rescheduled card and the new session in one transaction."""
         values = attempt.model_dump(mode="json", exclude={"id", "user_id", "created_at"})
         values.update(graded_at=attempt.graded_at)
 
@@ -208,6 +212,8 @@ class SqlStore:
             await conn.execute(T.attempts.update().where(T.attempts.c.id == attempt.id).values(**values))
             if card is not None:
                 await self._save_card(conn, card)
+            if session is not None:
+                await self._write_session(conn, attempt.user_id, session)
 
         await self.engines.write(_unit)
 

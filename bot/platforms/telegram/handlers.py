@@ -109,11 +109,11 @@ class TelegramHandlers:
     async def _button(self, query: CallbackQuery, chat_id: int, user: User) -> None:
         with contextlib.suppress(TelegramError):
             await query.answer()  # stops the button's spinner
-        await self._reply(chat_id, user, self.service.handle_action(user.id, query.data or ""))
+        await self._reply(chat_id, user, self.service.handle_action(user.id, query.data or "", user))
 
     async def _message(self, message: Message, chat_id: int, user: User) -> None:
         if message.text is not None:
-            await self._reply(chat_id, user, self.service.handle_text(user.id, message.text))
+            await self._reply(chat_id, user, self.service.handle_text(user.id, message.text, user))
             return
         audio = message.voice or message.audio
         if audio is None:
@@ -139,7 +139,7 @@ class TelegramHandlers:
             log.info("could not download voice %s: %s", file_id, err)
             return [Reply(t(user.language, "voice_unreadable"), kind="error")]
         name = "voice.ogg" if is_voice else (tg_file.file_path or "audio").rsplit("/", 1)[-1]
-        return await self.service.handle(SubmitVoice(user.id, audio, name, seconds))
+        return await self.service.handle(SubmitVoice(user.id, audio, name, seconds), user)
 
     async def _reply(self, chat_id: int, user: User, work: Awaitable[list[Reply]]) -> None:
         indicator = Indicator(
