@@ -52,6 +52,37 @@ def user_payload(user_id: int, name: str = "member") -> dict[str, Any]:
     return {"id": str(user_id), "username": name, "discriminator": "0", "avatar": None, "global_name": name}
 
 
+def message_payload(
+    message_id: int | str,
+    channel_id: int | str,
+    author: dict[str, Any],
+    content: str,
+    *,
+    flags: int = 0,
+    components: list[Any] | None = None,
+    attachments: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """A Discord message object, as the API returns it and as interactions carry it."""
+    return {
+        "id": str(message_id),
+        "channel_id": str(channel_id),
+        "author": author,
+        "content": content,
+        "timestamp": "2026-03-02T09:00:00+00:00",
+        "edited_timestamp": None,
+        "tts": False,
+        "mention_everyone": False,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": attachments or [],
+        "embeds": [],
+        "pinned": False,
+        "type": 0,
+        "flags": flags,
+        "components": components or [],
+    }
+
+
 def _json(data: Any, status: int = 200) -> web.Response:
     """discord.py reads a body as JSON only when the content type is exactly application/json."""
     return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
@@ -228,21 +259,11 @@ class FakeDiscord:
 
     def _message(self, recorded: Recorded, channel_id: str) -> dict[str, Any]:
         body = recorded.json or {}
-        return {
-            "id": str(next(self._ids)),
-            "channel_id": channel_id,
-            "author": BOT_USER,
-            "content": body.get("content") or "",
-            "timestamp": "2026-03-02T09:00:00+00:00",
-            "edited_timestamp": None,
-            "tts": False,
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
-            "attachments": [],
-            "embeds": [],
-            "pinned": False,
-            "type": 0,
-            "flags": body.get("flags", 0),
-            "components": body.get("components", []),
-        }
+        return message_payload(
+            next(self._ids),
+            channel_id,
+            BOT_USER,
+            body.get("content") or "",
+            flags=body.get("flags", 0),
+            components=body.get("components", []),
+        )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from tests.discord.fake_discord import APP_ID, user_payload
+from tests.discord.fake_discord import APP_ID, message_payload, user_payload
 
 GUILD_ID = 700
 CHANNEL_ID = 710
@@ -161,44 +161,20 @@ def message_with_components(
 
 def message_from(sent: dict[str, Any], channel_id: int = CHANNEL_ID) -> dict[str, Any]:
     """The message the bot sent (its request body) as Discord includes it in a component interaction."""
-    return {
-        "id": str(next_id()),
-        "channel_id": str(channel_id),
-        "author": {"id": "1001", "username": "drillbot", "discriminator": "0", "avatar": None, "bot": True},
-        "content": sent.get("content") or "",
-        "timestamp": "2026-03-02T09:00:00+00:00",
-        "edited_timestamp": None,
-        "tts": False,
-        "mention_everyone": False,
-        "mentions": [],
-        "mention_roles": [],
-        "attachments": [],
-        "embeds": [],
-        "pinned": False,
-        "type": 0,
-        "flags": sent.get("flags", 0),
-        "components": sent.get("components", []),
-    }
+    bot = {"id": "1001", "username": "drillbot", "discriminator": "0", "avatar": None, "bot": True}
+    return message_payload(
+        next_id(),
+        channel_id,
+        bot,
+        sent.get("content") or "",
+        flags=sent.get("flags", 0),
+        components=sent.get("components", []),
+    )
 
 
 def dm_message(
     text: str, *, user_id: int = 1, attachments: list[dict[str, Any]] | None = None, flags: int = 0
 ) -> dict[str, Any]:
-    return {
-        "id": str(next_id()),
-        "channel_id": str(800_000 + user_id),
-        "author": user_payload(user_id),
-        "content": text,
-        "timestamp": "2026-03-02T09:00:00+00:00",
-        "edited_timestamp": None,
-        "tts": False,
-        "mention_everyone": False,
-        "mentions": [],
-        "mention_roles": [],
-        "attachments": attachments or [],
-        "embeds": [],
-        "pinned": False,
-        "type": 0,
-        "flags": flags,
-        "components": [],
-    }
+    return message_payload(
+        next_id(), 800_000 + user_id, user_payload(user_id), text, flags=flags, attachments=attachments
+    )
