@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -15,6 +15,7 @@ from bot.bootstrap import App, build_app
 from bot.config import Settings
 from bot.core.ports import RecipientUnavailable
 from bot.core.replies import Reply
+from bot.core.wire import reached_wire
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.scheduler import JOB_ID, Scheduler
 from bot.storage.pushes import PushStore
@@ -22,20 +23,40 @@ from tests.fakes import FakeClock, FakeGrader
 
 
 class Outbox:
-    """A recording sender; users in `blocked` raise like a Telegram 403, `crash_on` like a dead network."""
+    """A recording sender that calls `reached_wire()` as a platform adapter does. Users in `blocked`
+    raise like a Telegram 403, `crash_on` like a dead network (before the request leaves),
+    `refused_after_wire` like an error answer, and `hang_after_wire` never get an answer (the
+    process dies there when the test cancels the tick)."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[int, list[Reply], datetime]] = []
         self.blocked: set[int] = set()
         self.crash_on: set[int] = set()
+        self.refused_after_wire: set[int] = set()
+        self.hang_after_wire: set[int] = set()
+        self.on_the_wire: list[int] = []
+        self.progress = asyncio.Event()  # set whenever a request leaves or a message is recorded
         self.clock: FakeClock | None = None
 
+    async def wait(self, done: Callable[[], bool]) -> None:
+        while not done():
+            self.progress.clear()
+            await asyncio.wait_for(self.progress.wait(), 10)
+
     async def __call__(self, user_id: int, replies: list[Reply]) -> bool:
-        if user_id in self.blocked:
-            raise RecipientUnavailable("blocked")
         if user_id in self.crash_on:
             raise ConnectionError("network down")
+        await reached_wire()
+        self.on_the_wire.append(user_id)
+        self.progress.set()
+        if user_id in self.blocked:
+            raise RecipientUnavailable("blocked")
+        if user_id in self.refused_after_wire:
+            raise ConnectionError("connection reset by peer")
+        if user_id in self.hang_after_wire:
+            await asyncio.Event().wait()
         self.sent.append((user_id, replies, self.clock.now() if self.clock else datetime.now(UTC)))
+        self.progress.set()
         return True
 
     def count(self, kind_text: str = "") -> Counter[int]:
@@ -333,3 +354,49 @@ async def test_a_claim_left_before_its_message_was_built_is_built_and_sent(app: 
     report = await d.tick()
     assert report.retried == 1 and outbox.count("Your daily drill")[uid] == 1
     assert (await pushes.push_states())[f"daily:{uid}:2026-03-02"] == "sent"
+
+
+async def test_a_push_that_may_have_left_when_the_process_died_is_never_sent_again(app: App) -> None:
+    """At most once: a push marked "sending" by the adapter may have arrived, so after a crash it
+    becomes "unconfirmed" and is not sent again; claims that never reached the wire are retried."""
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    doubtful = [await add_user(app, f"u{i}", "UTC") for i in range(2)]
+    outbox = Outbox()
+    outbox.hang_after_wire = set(doubtful)
+    dying = asyncio.create_task(dispatcher(app, outbox, concurrency=4).tick())
+    await outbox.wait(lambda: set(doubtful) <= set(outbox.on_the_wire))
+    dying.cancel()  # the process dies with both requests in flight
+    with pytest.raises(asyncio.CancelledError):
+        await dying
+    states = await PushStore(app.engines).push_states()
+    assert [states[f"daily:{u}:2026-03-02"] for u in doubtful] == ["sending", "sending"]
+
+    others = [await add_user(app, f"v{i}", "UTC") for i in range(3)]
+    outbox.hang_after_wire.clear()
+    restarted = dispatcher(app, outbox)
+    await restarted.tick()
+    clock.advance(minutes=6)  # past the stale timeout
+    await restarted.tick()
+    daily = outbox.count("Your daily drill")
+    assert [daily[u] for u in doubtful + others] == [0, 0, 1, 1, 1]  # never twice: the two in doubt stay
+    states = await PushStore(app.engines).push_states()
+    assert [states[f"daily:{u}:2026-03-02"] for u in doubtful + others] == ["unconfirmed"] * 2 + ["sent"] * 3
+
+
+async def test_an_error_answer_after_the_wire_puts_the_push_back_for_a_retry(app: App) -> None:
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    uid = await add_user(app, "u", "UTC")
+    outbox = Outbox()
+    outbox.refused_after_wire = {uid}
+    d = dispatcher(app, outbox)
+    report = await d.tick()
+    assert report.failed == 1 and not outbox.sent
+    key = f"daily:{uid}:2026-03-02"
+    assert (await PushStore(app.engines).push_states())[key] == "claimed"
+    outbox.refused_after_wire.clear()
+    clock.advance(minutes=6)
+    report = await d.tick()
+    assert report.retried == 1 and outbox.count("Your daily drill")[uid] == 1
+    assert (await PushStore(app.engines).push_states())[key] == "sent"

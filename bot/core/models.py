@@ -203,7 +203,7 @@ class ReviewItem(BaseModel):
     created_at: datetime
 
 
-ReminderState = Literal["pending", "claimed", "sent", "failed"]
+ReminderState = Literal["pending", "claimed", "sending", "sent", "failed", "unconfirmed"]
 
 
 class Reminder(BaseModel):

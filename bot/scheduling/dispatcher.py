@@ -1,9 +1,11 @@
 """The dispatcher: each tick asks the database what is due and delivers it exactly once.
 
-Order for every push: claim (a unique key, one short transaction), build the replies, send, mark
-sent. A crash between claim and mark leaves a claim that a later tick takes over once it is
-older than `stale_after`; the built replies are stored with the claim, so the retry sends the
-same message. Users are streamed page by page and sends run through a bounded pool of workers,
+Order for every push: claim (a unique key, one short transaction), build the replies, mark
+"sending" (committed by the platform adapter's call right before the request leaves, with the
+replies), send, mark sent. A crash before "sending" leaves a claim that a later tick takes over
+once it is older than `stale_after` and builds again (nothing was sent); a crash after it leaves
+a push that may have arrived, which is never sent again (at most once: bot/core/wire.py). An
+error the platform answers with puts the push back to "claimed", so it is retried. Users are streamed page by page and sends run through a bounded pool of workers,
 so a large due list keeps the platform's rate limiter busy without loading everything at once.
 """
 
@@ -20,6 +22,7 @@ from bot.core import schedule, study_server
 from bot.core.deps import Deps
 from bot.core.ports import RecipientUnavailable
 from bot.core.replies import Button, Reply
+from bot.core.wire import on_wire
 from bot.storage.pushes import PushStore
 
 log = logging.getLogger(__name__)
@@ -115,6 +118,9 @@ class Dispatcher:
     async def _stale(self, queue: asyncio.Queue[Job | None], now: datetime, report: TickReport) -> None:
         """Claims left by a crash: send the replies built before it, or build them now."""
         cutoff = now - self.stale_after
+        if unconfirmed := await self.pushes.abandon_unconfirmed(cutoff):
+            log.warning("%d pushes were being sent when the bot stopped: they may not have arrived, and are "
+                        "not sent again (state 'unconfirmed')", unconfirmed)  # fmt: skip
         while rows := await self.pushes.stale_claims(cutoff):
             for row in rows:
                 if await self.pushes.reclaim(row["id"], cutoff, now):
@@ -242,27 +248,55 @@ class Dispatcher:
             )  # fmt: skip
             await self.deps.store.add_reminder(again)
 
+    def _wire_mark(self, job: Job, replies: list[Reply]) -> tuple[Callable[[], Awaitable[None]], Callable[[], bool]]:
+        """The callback the platform adapter runs right before the push's first request leaves
+        (bot/core/wire.py): it commits the push as "sending", with the replies it carries."""
+        marked = False
+
+        async def mark() -> None:
+            nonlocal marked
+            if marked:
+                return
+            if job.reminder_id is not None:
+                await self.pushes.mark_reminder(job.reminder_id, "sending", self.deps.clock.now())
+            elif job.push_id is not None:
+                payload = {"replies": dump_replies(replies), "channel_id": job.channel_id}
+                await self.pushes.mark_sending(job.push_id, payload, self.deps.clock.now())
+            marked = True
+
+        return mark, lambda: marked
+
+    async def _release(self, job: Job) -> None:
+        """The platform refused with an error we saw: not delivered, so retry it later."""
+        if job.reminder_id is not None:
+            await self.pushes.mark_reminder(job.reminder_id, "claimed")
+        elif job.push_id is not None:
+            await self.pushes.release(job.push_id)
+
     async def _deliver(self, job: Job, report: TickReport) -> None:
         replies = job.replies
         if replies is None and job.build is not None:
             replies = await job.build()
-            if replies and job.push_id is not None:
-                payload = {"replies": dump_replies(replies), "channel_id": job.channel_id}
-                await self.pushes.set_payload(job.push_id, payload)
         if not replies:
             await self._finish(job, "skipped")
             report.skipped += 1
             return
+        mark, marked = self._wire_mark(job, replies)
         try:
-            if job.channel_id is not None and self.post_channel is not None:
-                delivered = await self.post_channel(job.channel_id, replies)
-            else:
-                delivered = await self.send(job.user_id, replies)
+            with on_wire(mark):
+                if job.channel_id is not None and self.post_channel is not None:
+                    delivered = await self.post_channel(job.channel_id, replies)
+                else:
+                    delivered = await self.send(job.user_id, replies)
         except RecipientUnavailable:
             await self.pause(job.user_id)
             await self._finish(job, "failed")
             report.failed += 1
             return
+        except Exception:
+            if marked():
+                await self._release(job)
+            raise
         await self._finish(job, "sent" if delivered else "failed")
         if delivered:
             report.sent += 1

@@ -16,7 +16,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from bot.storage.batch import WriteBatcher
+from bot.storage.batch import ReadQueue, WriteBatcher
 
 T = TypeVar("T")
 
@@ -29,10 +29,13 @@ class Engines:
     reader: AsyncEngine
     url: str
     batcher: WriteBatcher | None = field(default=None, repr=False)
+    read_queue: ReadQueue | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.is_sqlite and self.batcher is None:
             self.batcher = WriteBatcher(self.writer)
+        if self.is_sqlite and self.read_queue is None:
+            self.read_queue = ReadQueue(self.reader)
 
     @property
     def is_sqlite(self) -> bool:
@@ -45,7 +48,16 @@ class Engines:
         async with self.writer.begin() as conn:
             return await unit(conn)
 
+    async def read(self, unit: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        """Run one read: queued on a warm connection on SQLite, a pooled connection on PostgreSQL."""
+        if self.read_queue is not None:
+            return await self.read_queue.run(unit)
+        async with self.reader.connect() as conn:
+            return await unit(conn)
+
     async def dispose(self) -> None:
+        if self.read_queue is not None:
+            await self.read_queue.close()
         if self.batcher is not None:
             await self.batcher.close()
         await self.writer.dispose()

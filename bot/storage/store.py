@@ -28,16 +28,19 @@ class SqlStore:
     def __init__(self, engines: Engines) -> None:
         self.engines = engines
         self._w = engines.writer
-        self._r = engines.reader
 
     async def _one(self, query: sa.Select[Any]) -> dict[str, Any] | None:
-        async with self._r.connect() as conn:
+        async def _unit(conn: AsyncConnection) -> dict[str, Any] | None:
             row = (await conn.execute(query)).first()
-        return _row(row) if row is not None else None
+            return _row(row) if row is not None else None
+
+        return await self.engines.read(_unit)
 
     async def _all(self, query: sa.Select[Any]) -> list[dict[str, Any]]:
-        async with self._r.connect() as conn:
+        async def _unit(conn: AsyncConnection) -> list[dict[str, Any]]:
             return [_row(r) for r in (await conn.execute(query)).all()]
+
+        return await self.engines.read(_unit)
 
     async def _insert(self, table: sa.Table, values: dict[str, Any]) -> int:
         async def _unit(conn: AsyncConnection) -> Any:

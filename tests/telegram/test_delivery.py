@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from bot.core.replies import Button, Reply
+from bot.core.wire import on_wire
 from tests.telegram import updates
 from tests.telegram.conftest import Harness
 
@@ -100,3 +101,20 @@ async def test_an_image_reply_goes_as_a_photo_with_its_caption(tg: Harness) -> N
     await tg.runtime.sender.deliver(CHAT, 0, [Reply("Your week", image=Attachment("chart.png", png, "image/png"))])
     (photo,) = tg.server.to(CHAT, "sendPhoto")
     assert photo.text == "Your week" and photo.params["photo"] == png
+
+
+async def test_a_push_is_marked_on_the_wire_after_the_limiter_and_before_telegram_has_it(tg: Harness) -> None:
+    """The scheduler's "sending" mark (bot/core/wire.py) runs once per request, after a 429 too,
+    and always before the fake Bot API has recorded the message."""
+    tg.server.fail("sendMessage", 429, "Too Many Requests: retry after 0.05", retry_after=0.05, times=1)
+    seen: list[int] = []
+
+    async def mark() -> None:
+        seen.append(len(tg.server.to(CHAT)))
+
+    with on_wire(mark):
+        await tg.runtime.notifier.send(str(CHAT), [Reply("push one"), Reply("push two")])
+    assert [m.text for m in tg.server.to(CHAT)] == ["push one", "push two"]
+    assert seen == [0, 0, 1]  # the 429'd try, its retry, the second message: each before Telegram had it
+    await tg.runtime.notifier.send(str(CHAT), [Reply("no push in progress")])
+    assert len(seen) == 3  # outside `on_wire` nothing is marked

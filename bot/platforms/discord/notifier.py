@@ -10,6 +10,7 @@ import discord
 
 from bot.core.replies import Reply
 from bot.core.service import Service
+from bot.core.wire import reached_wire
 from bot.platforms.discord.bridge import PLATFORM
 from bot.platforms.discord.render import messages
 
@@ -53,4 +54,5 @@ class DiscordNotifier:
     async def _send(self, channel: discord.abc.Messageable, replies: Sequence[Reply]) -> None:
         for reply in replies:
             for part in messages(reply):
+                await reached_wire()  # a scheduled push is marked "sending" (bot/core/wire.py)
                 await channel.send(**part)

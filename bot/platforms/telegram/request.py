@@ -6,6 +6,9 @@ connection for every queued request, so a thousand handlers sending at once spen
 time there; aiohttp (already installed: discord.py uses it) costs about 0.3 ms per call and
 queues waiters for a connection in O(1). The pool is `connection_pool_size` connections;
 waiting for one counts against `pool_timeout`. Long polling keeps PTB's own httpx request.
+
+Every call first runs `reached_wire()`: PTB's rate limiter sits above this layer, so this is the
+last moment before a scheduled push leaves, where the scheduler marks it "sending".
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
+
+from bot.core.wire import reached_wire
 
 
 def _value(given: Any, default: float | None) -> float | None:
@@ -62,6 +67,7 @@ class AiohttpRequest(BaseRequest):
     ) -> tuple[int, bytes]:
         if self._session is None:
             raise RuntimeError("AiohttpRequest is not initialized")
+        await reached_wire()  # past the rate limiter: a scheduled push is marked "sending" now
         has_files = request_data is not None and request_data.contains_files
         connect = _value(connect_timeout, self._connect_timeout)
         pool = _value(pool_timeout, self._pool_timeout)
