@@ -16,6 +16,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from bot.storage import onehop
 from bot.storage.batch import ReadQueue, WriteBatcher
 
 T = TypeVar("T")
@@ -69,7 +70,13 @@ def _sqlite(url: str, immediate: bool, pool_size: int) -> AsyncEngine:
     # Readers run each query in autocommit (no BEGIN, nothing to roll back when the connection goes
     # back to the pool): every skipped round trip through aiosqlite's thread is CPU saved per read.
     reset = "rollback" if immediate else None
-    engine = create_async_engine(url, pool_size=pool_size, max_overflow=0, pool_timeout=60, pool_reset_on_return=reset)
+    parsed = make_url(url)
+    extra: dict[str, Any] = {}
+    if onehop.supported() and parsed.database and not parsed.query:
+        extra["async_creator"] = onehop.connector(parsed.database)  # one thread trip per statement
+    engine = create_async_engine(
+        url, pool_size=pool_size, max_overflow=0, pool_timeout=60, pool_reset_on_return=reset, **extra
+    )
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:

@@ -6,6 +6,7 @@ Every write is one short transaction on the writer engine; reads go to the reade
 from __future__ import annotations
 
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 import sqlalchemy as sa
@@ -24,14 +25,46 @@ def _row(row: sa.Row[Any]) -> dict[str, Any]:
     return dict(row._mapping)
 
 
+# Statements on the answer path are built once, with named parameters: building one per call
+# (`.values(**row)`, `col == value`) makes SQLAlchemy coerce every value into a bind parameter
+# and walk the whole tree for its cache key, which was about half of its CPU under load. A
+# statement built once has its cache key memoized; the values travel as execute() parameters.
+@cache
+def _insert_returning_id(table: sa.Table) -> sa.Insert:
+    return table.insert().returning(table.c.id)
+
+
+@cache
+def _update_by_id(table: sa.Table) -> sa.Update:
+    """SET takes the columns named in the parameters; `_id` is the row."""
+    return table.update().where(table.c.id == sa.bindparam("_id"))
+
+
+_USER_BY_IDENTITY = (
+    sa.select(T.users)
+    .join(T.identities, T.identities.c.user_id == T.users.c.id)
+    .where(T.identities.c.platform == sa.bindparam("platform"), T.identities.c.external_id == sa.bindparam("ext"))
+)
+_USER = sa.select(T.users).where(T.users.c.id == sa.bindparam("user_id"))
+_SESSION = sa.select(T.sessions.c.state).where(T.sessions.c.user_id == sa.bindparam("user_id"))
+_UPDATE_SESSION = T.sessions.update().where(T.sessions.c.user_id == sa.bindparam("_user_id"))
+_CARD = sa.select(T.cards).where(T.cards.c.id == sa.bindparam("card_id"))
+_ATTEMPT = sa.select(T.attempts).where(T.attempts.c.id == sa.bindparam("attempt_id"))
+
+
 class SqlStore:
     def __init__(self, engines: Engines) -> None:
         self.engines = engines
-        self._w = engines.writer
+        insert = postgresql.insert if engines.writer.dialect.name == "postgresql" else sqlite.insert
+        self._claim_event = (
+            insert(T.processed_events)
+            .on_conflict_do_nothing(index_elements=["key"])
+            .returning(T.processed_events.c.key)
+        )
 
-    async def _one(self, query: sa.Select[Any]) -> dict[str, Any] | None:
+    async def _one(self, query: sa.Select[Any], params: dict[str, Any] | None = None) -> dict[str, Any] | None:
         async def _unit(conn: AsyncConnection) -> dict[str, Any] | None:
-            row = (await conn.execute(query)).first()
+            row = (await conn.execute(query, params)).first()
             return _row(row) if row is not None else None
 
         return await self.engines.read(_unit)
@@ -44,25 +77,21 @@ class SqlStore:
 
     async def _insert(self, table: sa.Table, values: dict[str, Any]) -> int:
         async def _unit(conn: AsyncConnection) -> Any:
-            result = await conn.execute(table.insert().values(**values).returning(table.c.id))
+            result = await conn.execute(_insert_returning_id(table), values)
             return int(result.scalar_one())
 
         return await self.engines.write(_unit)
 
     # users and identities -------------------------------------------------------------
     async def get_or_create_user(self, platform: str, external_id: str, defaults: User) -> User:
-        found = await self._one(
-            sa.select(T.users)
-            .join(T.identities, T.identities.c.user_id == T.users.c.id)
-            .where(T.identities.c.platform == platform, T.identities.c.external_id == external_id)
-        )
+        found = await self._one(_USER_BY_IDENTITY, {"platform": platform, "ext": external_id})
         if found:
             return User.model_validate(found)
         values = defaults.model_dump(exclude={"id"})
         try:
 
             async def _unit(conn: AsyncConnection) -> Any:
-                uid = (await conn.execute(T.users.insert().values(**values).returning(T.users.c.id))).scalar_one()
+                uid = (await conn.execute(_insert_returning_id(T.users), values)).scalar_one()
                 await conn.execute(
                     T.identities.insert().values(platform=platform, external_id=external_id, user_id=uid)
                 )
@@ -74,14 +103,12 @@ class SqlStore:
         return defaults.model_copy(update={"id": int(uid)})
 
     async def get_user(self, user_id: int) -> User | None:
-        found = await self._one(sa.select(T.users).where(T.users.c.id == user_id))
+        found = await self._one(_USER, {"user_id": user_id})
         return User.model_validate(found) if found else None
 
     async def save_user(self, user: User) -> None:
         async def _unit(conn: AsyncConnection) -> Any:
-            await conn.execute(
-                T.users.update().where(T.users.c.id == user.id).values(**user.model_dump(exclude={"id"}))
-            )
+            await conn.execute(_update_by_id(T.users), {"_id": user.id, **user.model_dump(exclude={"id"})})
 
         await self.engines.write(_unit)
 
@@ -99,7 +126,7 @@ class SqlStore:
 
     # conversation state -----------------------------------------------------------------
     async def get_session(self, user_id: int) -> dict[str, Any]:
-        found = await self._one(sa.select(T.sessions.c.state).where(T.sessions.c.user_id == user_id))
+        found = await self._one(_SESSION, {"user_id": user_id})
         return dict(found["state"]) if found else {}
 
     async def set_session(self, user_id: int, state: dict[str, Any]) -> None:
@@ -110,13 +137,13 @@ class SqlStore:
 
     @staticmethod
     async def _write_session(conn: AsyncConnection, user_id: int, state: dict[str, Any]) -> None:
-        updated = await conn.execute(T.sessions.update().where(T.sessions.c.user_id == user_id).values(state=state))
+        updated = await conn.execute(_UPDATE_SESSION, {"_user_id": user_id, "state": state})
         if updated.rowcount == 0:
-            await conn.execute(T.sessions.insert().values(user_id=user_id, state=state))
+            await conn.execute(T.sessions.insert(), {"user_id": user_id, "state": state})
 
     # cards ------------------------------------------------------------------------------
     async def get_card(self, card_id: int) -> Card | None:
-        found = await self._one(sa.select(T.cards).where(T.cards.c.id == card_id))
+        found = await self._one(_CARD, {"card_id": card_id})
         return Card.model_validate(found) if found else None
 
     async def card_for_question(self, user_id: int, question_id: str) -> Card | None:
@@ -191,9 +218,7 @@ class SqlStore:
 
     @staticmethod
     async def _save_card(conn: Any, card: Card) -> None:
-        await conn.execute(
-            T.cards.update().where(T.cards.c.id == card.id).values(**card.model_dump(exclude={"id", "user_id"}))
-        )
+        await conn.execute(_update_by_id(T.cards), {"_id": card.id, **card.model_dump(exclude={"id", "user_id"})})
 
     # attempts ---------------------------------------------------------------------------
     async def add_attempt(self, attempt: Attempt) -> Attempt:
@@ -203,7 +228,7 @@ class SqlStore:
         return attempt.model_copy(update={"id": attempt_id})
 
     async def get_attempt(self, attempt_id: int) -> Attempt | None:
-        found = await self._one(sa.select(T.attempts).where(T.attempts.c.id == attempt_id))
+        found = await self._one(_ATTEMPT, {"attempt_id": attempt_id})
         return Attempt.model_validate(found) if found else None
 
     async def finish_attempt(self, attempt: Attempt, card: Card | None, session: dict[str, Any] | None = None) -> None:
@@ -212,7 +237,7 @@ class SqlStore:
         values.update(graded_at=attempt.graded_at)
 
         async def _unit(conn: AsyncConnection) -> Any:
-            await conn.execute(T.attempts.update().where(T.attempts.c.id == attempt.id).values(**values))
+            await conn.execute(_update_by_id(T.attempts), {"_id": attempt.id, **values})
             if card is not None:
                 await self._save_card(conn, card)
             if session is not None:
@@ -358,16 +383,10 @@ class SqlStore:
     # idempotency ------------------------------------------------------------------------
     async def claim_event(self, key: str, now: datetime) -> bool:
         """Insert the event's key; False when it was already there (no exception, so batches stay whole)."""
-        insert = postgresql.insert if self.engines.writer.dialect.name == "postgresql" else sqlite.insert
-        stmt = (
-            insert(T.processed_events)
-            .values(key=key[:128], created_at=now)
-            .on_conflict_do_nothing(index_elements=["key"])
-            .returning(T.processed_events.c.key)
-        )
+        stmt, params = self._claim_event, {"key": key[:128], "created_at": now}
 
         async def _unit(conn: AsyncConnection) -> Any:
-            return (await conn.execute(stmt)).first() is not None
+            return (await conn.execute(stmt, params)).first() is not None
 
         return bool(await self.engines.write(_unit))
 

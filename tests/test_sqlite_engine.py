@@ -1,0 +1,102 @@
+"""The SQLite engine's fast paths: one thread trip per statement, and reads queued on one connection."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.storage import onehop
+from bot.storage.engine import make_engines
+
+NOTES = sa.Table(
+    "notes",
+    sa.MetaData(),
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(20), unique=True, nullable=False),
+    sa.Column("body", sa.JSON, nullable=False),
+)
+
+
+async def engines_with_notes(tmp_path: Path):  # type: ignore[no-untyped-def]
+    engines = make_engines(f"sqlite+aiosqlite:///{tmp_path / 'fast.db'}")
+    async with engines.writer.begin() as conn:
+        await conn.run_sync(NOTES.metadata.create_all)
+    return engines
+
+
+async def test_statements_make_one_trip_to_the_database_thread(tmp_path: Path) -> None:
+    assert onehop.supported()
+    engines = await engines_with_notes(tmp_path)
+    async with engines.reader.connect() as conn:
+        raw = (await conn.get_raw_connection()).driver_connection
+        assert isinstance(raw, onehop.OneHopConnection)
+        trips = 0
+        inner = raw.in_thread
+
+        async def counted(fn):  # type: ignore[no-untyped-def]
+            nonlocal trips
+            trips += 1
+            return await inner(fn)
+
+        raw.in_thread = counted  # type: ignore[method-assign]
+        assert (await conn.execute(sa.select(sa.literal(7)))).scalar_one() == 7
+        assert trips == 1
+    await engines.dispose()
+
+
+async def test_rows_rowcounts_returning_and_errors_come_through(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+
+    async def write(conn: AsyncConnection) -> tuple[int, int]:
+        new_id = (
+            await conn.execute(NOTES.insert().returning(NOTES.c.id), {"key": "a", "body": {"x": [1, "二"]}})
+        ).scalar_one()
+        await conn.execute(NOTES.insert(), [{"key": "b", "body": {}}, {"key": "c", "body": {}}])  # executemany
+        changed = (await conn.execute(NOTES.update().where(NOTES.c.key != "a").values(body={"y": 1}))).rowcount
+        return new_id, changed
+
+    assert await engines.write(write) == (1, 2)
+
+    async def read(conn: AsyncConnection) -> list[tuple[str, object]]:
+        return [(r.key, r.body) for r in (await conn.execute(sa.select(NOTES).order_by(NOTES.c.id))).all()]
+
+    assert await engines.read(read) == [("a", {"x": [1, "二"]}), ("b", {"y": 1}), ("c", {"y": 1})]
+
+    async def duplicate(conn: AsyncConnection) -> None:
+        await conn.execute(NOTES.insert(), {"key": "a", "body": {}})
+
+    with pytest.raises(IntegrityError):
+        await engines.write(duplicate)
+    assert len(await engines.read(read)) == 3  # nothing half-written
+    await engines.dispose()
+
+
+async def test_queued_reads_see_committed_writes_and_one_failure_fails_only_itself(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+
+    async def count(conn: AsyncConnection) -> int:
+        return int((await conn.execute(sa.select(sa.func.count()).select_from(NOTES))).scalar_one())
+
+    async def broken(conn: AsyncConnection) -> int:
+        await conn.execute(sa.text("SELECT * FROM no_such_table"))
+        return -1
+
+    async def add(key: str):  # type: ignore[no-untyped-def]
+        async def unit(conn: AsyncConnection) -> None:
+            await conn.execute(NOTES.insert(), {"key": key, "body": {}})
+
+        await engines.write(unit)
+
+    results = await asyncio.gather(
+        *(engines.read(broken if i == 3 else count) for i in range(8)), return_exceptions=True
+    )
+    assert [r if isinstance(r, int) else "error" for r in results] == [0, 0, 0, "error", 0, 0, 0, 0]
+    for i in range(3):
+        await add(f"k{i}")
+        assert await engines.read(count) == i + 1  # a read after a write returns sees it
+    await engines.dispose()
