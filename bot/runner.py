@@ -123,7 +123,7 @@ async def serve(
             await run_console(app.service, console_user, sys.stdin, sys.stdout, exports, console_lang, router)
     finally:
         if scheduler is not None:
-            scheduler.shutdown()
+            await scheduler.stop()  # before the platforms: sends under way finish and are marked
         for task in tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -36,6 +36,7 @@ class Outbox:
         self.hang_after_wire: set[int] = set()
         self.on_the_wire: list[int] = []
         self.progress = asyncio.Event()  # set whenever a request leaves or a message is recorded
+        self.release = asyncio.Event()  # lets the `hang_after_wire` requests complete
         self.clock: FakeClock | None = None
 
     async def wait(self, done: Callable[[], bool]) -> None:
@@ -54,7 +55,7 @@ class Outbox:
         if user_id in self.refused_after_wire:
             raise ConnectionError("connection reset by peer")
         if user_id in self.hang_after_wire:
-            await asyncio.Event().wait()
+            await self.release.wait()
         self.sent.append((user_id, replies, self.clock.now() if self.clock else datetime.now(UTC)))
         self.progress.set()
         return True
@@ -400,3 +401,26 @@ async def test_an_error_answer_after_the_wire_puts_the_push_back_for_a_retry(app
     report = await d.tick()
     assert report.retried == 1 and outbox.count("Your daily drill")[uid] == 1
     assert (await PushStore(app.engines).push_states())[key] == "sent"
+
+
+async def test_stopping_finishes_the_sends_under_way_and_claims_nothing_more(app: App) -> None:
+    """A normal shutdown (SIGTERM) leaves no push in doubt: the sends under way complete and are
+    marked sent; jobs claimed but not started stay claimed for the next process."""
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    ids = [await add_user(app, f"u{i}", "UTC") for i in range(6)]
+    outbox = Outbox()
+    outbox.hang_after_wire = set(ids[:2])
+    d = dispatcher(app, outbox, concurrency=2)
+    round_ = asyncio.create_task(d.tick())
+    await outbox.wait(lambda: set(ids[:2]) <= set(outbox.on_the_wire))
+    d.stop()
+    outbox.release.set()
+    report = await round_
+    await d.wait_idle()
+    assert report.sent == 2 and sorted(u for u, _, _ in outbox.sent) == ids[:2]
+    states = await PushStore(app.engines).push_states()
+    daily = {u: states.get(f"daily:{u}:2026-03-02") for u in ids}
+    assert [daily[u] for u in ids[:2]] == ["sent", "sent"]
+    assert all(daily[u] in (None, "claimed") for u in ids[2:])  # never "sending": nothing in doubt
+    assert (await d.tick()).sent == 0  # a stopped dispatcher starts no new round

@@ -91,6 +91,16 @@ class Dispatcher:
         self.stale_after = stale_after
         self.skip_if_practised = skip_if_practised
         self._lock = asyncio.Lock()
+        self._stopping = False
+
+    def stop(self) -> None:
+        """Shutting down: the round in progress finishes the sends already under way and claims
+        nothing more; jobs claimed but not started stay claimed, for the next process to retry."""
+        self._stopping = True
+
+    async def wait_idle(self) -> None:
+        async with self._lock:
+            pass
 
     @property
     def busy(self) -> bool:
@@ -100,6 +110,8 @@ class Dispatcher:
         """One round: retry stale claims, reminders, then daily drills, weekly summaries and nudges."""
         async with self._lock:  # ticks never overlap within a process
             report = TickReport()
+            if self._stopping:
+                return report
             queue: asyncio.Queue[Job | None] = asyncio.Queue(maxsize=self.concurrency * 4)
             workers = [asyncio.create_task(self._worker(queue, report)) for _ in range(self.concurrency)]
             try:
@@ -181,7 +193,7 @@ class Dispatcher:
 
     async def _users(self, queue: asyncio.Queue[Job | None], now: datetime) -> None:
         after = 0
-        while True:
+        while not self._stopping:
             users = await self.pushes.users_page(after, self.page_size)
             if not users:
                 return
@@ -224,6 +236,8 @@ class Dispatcher:
     # consumer ---------------------------------------------------------------------------
     async def _worker(self, queue: asyncio.Queue[Job | None], report: TickReport) -> None:
         while (job := await queue.get()) is not None:
+            if self._stopping:
+                continue  # claimed, not started: the next process retries it after the stale timeout
             try:
                 await self._deliver(job, report)
             except Exception:

@@ -5,6 +5,7 @@ The database is the source of truth for what is due; there are no per-user jobs 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import UTC, datetime
 
@@ -49,3 +50,13 @@ class Scheduler:
     def shutdown(self) -> None:
         if self.aps.running:
             self.aps.shutdown(wait=False)
+
+    async def stop(self, timeout: float = 15.0) -> None:
+        """No more ticks; the round in progress finishes the pushes already being sent (so a normal
+        restart leaves none in doubt) and claims nothing more, within `timeout` seconds."""
+        self.shutdown()
+        self.dispatcher.stop()
+        try:
+            await asyncio.wait_for(self.dispatcher.wait_idle(), timeout)
+        except TimeoutError:
+            log.warning("scheduler: the round in progress did not finish within %.0f s", timeout)

@@ -87,7 +87,7 @@ class OneHopConnection(aiosqlite.Connection):
 
     async def in_thread(self, fn: Any) -> Any:
         """Run `fn(sqlite3_connection)` in the connection's own thread."""
-        return await self._execute(lambda: fn(self._conn))
+        return await self._execute(lambda: fn(self._conn))  # type: ignore[no-untyped-call]
 
 
 def connector(path: str) -> Any:
@@ -101,6 +101,7 @@ def connector(path: str) -> Any:
         thread = getattr(conn, "_thread", None)
         if thread is not None:
             thread.daemon = True  # as SQLAlchemy does for aiosqlite's own connections
-        return await conn
+        await conn
+        return conn
 
     return connect

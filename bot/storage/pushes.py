@@ -24,6 +24,8 @@ from bot.storage import tables as T
 from bot.storage.engine import Engines
 
 R = TypeVar("R")
+# built once (see store.py): SET takes the columns named in the parameters
+_PUSH_BY_ID = T.pushes.update().where(T.pushes.c.id == sa.bindparam("_id"))
 
 
 class PushStore:
@@ -121,8 +123,7 @@ class PushStore:
         kept with it (what the user was sent, or may have been); `claimed_at` restarts the clock."""
 
         async def _unit(conn: AsyncConnection) -> Any:
-            values = {"state": "sending", "payload": payload, "claimed_at": now}
-            await conn.execute(T.pushes.update().where(T.pushes.c.id == push_id).values(**values))
+            await conn.execute(_PUSH_BY_ID, {"_id": push_id, "state": "sending", "payload": payload, "claimed_at": now})
 
         await self.engines.write(_unit)
 
@@ -151,12 +152,12 @@ class PushStore:
         return int(await self.engines.write(_unit))
 
     async def mark(self, push_id: int, state: str, now: datetime) -> None:
-        values: dict[str, Any] = {"state": state}
+        values: dict[str, Any] = {"_id": push_id, "state": state}
         if state == "sent":
             values["sent_at"] = now
 
         async def _unit(conn: AsyncConnection) -> Any:
-            await conn.execute(T.pushes.update().where(T.pushes.c.id == push_id).values(**values))
+            await conn.execute(_PUSH_BY_ID, values)
 
         await self.engines.write(_unit)
 

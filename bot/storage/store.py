@@ -50,6 +50,25 @@ _SESSION = sa.select(T.sessions.c.state).where(T.sessions.c.user_id == sa.bindpa
 _UPDATE_SESSION = T.sessions.update().where(T.sessions.c.user_id == sa.bindparam("_user_id"))
 _CARD = sa.select(T.cards).where(T.cards.c.id == sa.bindparam("card_id"))
 _ATTEMPT = sa.select(T.attempts).where(T.attempts.c.id == sa.bindparam("attempt_id"))
+_IDENTITIES = sa.select(T.identities).where(T.identities.c.user_id == sa.bindparam("user_id"))
+_C = T.cards.c
+_NEXT_DUE = (
+    sa.select(T.cards)
+    .where(_C.user_id == sa.bindparam("user_id"), _C.suspended.is_(False), _C.due <= sa.bindparam("now"))
+    .order_by(_C.due, _C.personal.desc(), _C.id)
+    .limit(1)
+)
+_QUESTION_IDS = sa.select(_C.question_id).where(_C.user_id == sa.bindparam("user_id"))
+_CREATED_SINCE = (
+    sa.select(sa.func.count().label("n"))
+    .select_from(T.cards)
+    .where(_C.user_id == sa.bindparam("user_id"), _C.created_at >= sa.bindparam("since"), _C.personal.is_(False))
+)
+_DUE_COUNT = (
+    sa.select(sa.func.count().label("n"))
+    .select_from(T.cards)
+    .where(_C.user_id == sa.bindparam("user_id"), _C.suspended.is_(False), _C.due <= sa.bindparam("before"))
+)
 
 
 class SqlStore:
@@ -69,9 +88,9 @@ class SqlStore:
 
         return await self.engines.read(_unit)
 
-    async def _all(self, query: sa.Select[Any]) -> list[dict[str, Any]]:
+    async def _all(self, query: sa.Select[Any], params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         async def _unit(conn: AsyncConnection) -> list[dict[str, Any]]:
-            return [_row(r) for r in (await conn.execute(query)).all()]
+            return [_row(r) for r in (await conn.execute(query, params)).all()]
 
         return await self.engines.read(_unit)
 
@@ -113,7 +132,7 @@ class SqlStore:
         await self.engines.write(_unit)
 
     async def identities(self, user_id: int) -> list[tuple[str, str]]:
-        rows = await self._all(sa.select(T.identities).where(T.identities.c.user_id == user_id))
+        rows = await self._all(_IDENTITIES, {"user_id": user_id})
         return [(r["platform"], r["external_id"]) for r in rows]
 
     async def delete_user(self, user_id: int) -> None:
@@ -153,35 +172,19 @@ class SqlStore:
         return Card.model_validate(found) if found else None
 
     async def next_due_card(self, user_id: int, now: datetime) -> Card | None:
-        c = T.cards.c
-        found = await self._one(
-            sa.select(T.cards)
-            .where(c.user_id == user_id, c.suspended.is_(False), c.due <= now)
-            .order_by(c.due, c.personal.desc(), c.id)
-            .limit(1)
-        )
+        found = await self._one(_NEXT_DUE, {"user_id": user_id, "now": now})
         return Card.model_validate(found) if found else None
 
     async def card_question_ids(self, user_id: int) -> set[str]:
-        rows = await self._all(sa.select(T.cards.c.question_id).where(T.cards.c.user_id == user_id))
+        rows = await self._all(_QUESTION_IDS, {"user_id": user_id})
         return {r["question_id"] for r in rows}
 
     async def count_cards_created_since(self, user_id: int, since: datetime) -> int:
-        c = T.cards.c
-        found = await self._one(
-            sa.select(sa.func.count().label("n"))
-            .select_from(T.cards)
-            .where(c.user_id == user_id, c.created_at >= since, c.personal.is_(False))
-        )
+        found = await self._one(_CREATED_SINCE, {"user_id": user_id, "since": since})
         return int(found["n"]) if found else 0
 
     async def count_due(self, user_id: int, before: datetime) -> int:
-        c = T.cards.c
-        found = await self._one(
-            sa.select(sa.func.count().label("n"))
-            .select_from(T.cards)
-            .where(c.user_id == user_id, c.suspended.is_(False), c.due <= before)
-        )
+        found = await self._one(_DUE_COUNT, {"user_id": user_id, "before": before})
         return int(found["n"]) if found else 0
 
     async def list_cards(self, user_id: int) -> list[Card]:

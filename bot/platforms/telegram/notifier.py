@@ -6,7 +6,6 @@ import logging
 from collections.abc import Sequence
 
 from bot.core.replies import Reply
-from bot.core.service import Service
 from bot.platforms.telegram.sender import TelegramSender
 
 log = logging.getLogger(__name__)
@@ -18,14 +17,12 @@ class TelegramNotifier:
 
     platform = "telegram"
 
-    def __init__(self, sender: TelegramSender, service: Service) -> None:
+    def __init__(self, sender: TelegramSender) -> None:
         self.sender = sender
-        self.service = service
 
     async def send(self, external_id: str, replies: Sequence[Reply]) -> None:
         chat_id = int(external_id)
         if chat_id in self.sender.blocked:
             log.info("not pushing to telegram chat %s: it blocked the bot", chat_id)
             return
-        user = await self.service.user_for(self.platform, external_id)
-        await self.sender.deliver(chat_id, user.id, list(replies))
+        await self.sender.deliver(chat_id, None, list(replies))  # the user is looked up only on a 403

@@ -73,7 +73,7 @@ class TelegramRuntime:
         self.application = build_application(settings)
         self.sender = TelegramSender(self.application.bot, app.service)
         self.handlers = TelegramHandlers(app.service, self.sender, settings)
-        self.notifier = TelegramNotifier(self.sender, app.service)
+        self.notifier = TelegramNotifier(self.sender)
         self.application.add_handler(TypeHandler(Update, self.handlers.on_update))
         self.application.add_error_handler(self._on_error)
 

@@ -38,9 +38,12 @@ class TelegramSender:
 
     # --- what the handlers and the notifier call
 
-    async def deliver(self, chat_id: int, user_id: int, replies: Sequence[Reply], edit_id: int | None = None) -> bool:
+    async def deliver(
+        self, chat_id: int, user_id: int | None, replies: Sequence[Reply], edit_id: int | None = None
+    ) -> bool:
         """Send `replies` in order (the first one edited into message `edit_id` when given).
-        Returns False when the chat has blocked the bot: the user is then paused."""
+        Returns False when the chat has blocked the bot: the user (looked up by chat when
+        `user_id` is None) is then paused."""
         if chat_id in self.blocked:
             return False
         try:
@@ -53,7 +56,9 @@ class TelegramSender:
             return False
         return True
 
-    async def mark_blocked(self, chat_id: int, user_id: int) -> None:
+    async def mark_blocked(self, chat_id: int, user_id: int | None) -> None:
+        if user_id is None:
+            user_id = (await self.service.user_for("telegram", str(chat_id))).id
         log.info("telegram chat %s blocked the bot: pausing user %s", chat_id, user_id)
         self.blocked.add(chat_id)
         await self.service.set_paused(user_id, True)
