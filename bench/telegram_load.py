@@ -11,6 +11,8 @@ once through the Notifier with the limiter at its configured rate, against that 
     .venv/bin/python bench/telegram_load.py [--users 1000] [--latency 2] [--rate 30] [--messages 150]
         [--store sqlite|memory] [--database-url URL] [--profile FILE]
 
+A third run measures python-telegram-bot's own floor here (`ptb_floor`): the same Application and
+fake server with a handler that only shows "typing" and sends one line after L seconds.
 `--store memory` swaps the SQL store for the in-memory fake, to see the Telegram layer's own cost;
 `bot_cpu_ms_per_answer` is the bot process's CPU per answered user, which explains the latency:
 N answers at once need N x that much CPU on one core.
@@ -39,12 +41,14 @@ sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != 
 
 import httpx  # noqa: E402
 from pydantic import SecretStr  # noqa: E402
+from telegram import Update  # noqa: E402
+from telegram.ext import TypeHandler  # noqa: E402
 
 from bot.bootstrap import App, build_app  # noqa: E402
 from bot.config import Settings, TelegramSettings  # noqa: E402
 from bot.core.models import Grade, Lang, Level, Question  # noqa: E402
 from bot.core.replies import Reply  # noqa: E402
-from bot.platforms.telegram.runtime import TelegramRuntime  # noqa: E402
+from bot.platforms.telegram.runtime import TelegramRuntime, build_application  # noqa: E402
 from tests.fakes import FakeGrader, FakeStore  # noqa: E402
 from tests.telegram import updates  # noqa: E402
 from tests.telegram.fake_bot_api import TOKEN, FakeBotApi  # noqa: E402
@@ -145,12 +149,18 @@ async def load_run(
         await runtime.stop()
         await app.close()
         await control.client.aclose()
+    figures = added_latency(ids, pushed_at, grades, users, latency)
+    return {"store": store, **figures, "bot_cpu_ms_per_answer": round(cpu * 1000 / max(figures["replied"], 1), 2)}
+
+
+def added_latency(
+    ids: list[int], pushed_at: dict[str, float], grades: list[dict[str, Any]], users: int, latency: float
+) -> dict[str, Any]:
     pushed = {CHAT0 + i: pushed_at[str(uid)] for i, uid in enumerate(ids)}
     replies = {g["chat_id"]: g["at"] for g in grades}
     added = [(replies[c] - pushed[c] - latency) * 1000 for c in replies]
     start, end = min(pushed.values()), max(replies.values(), default=min(pushed.values()))
     return {
-        "store": store,
         "users": users,
         "latency_s": latency,
         "replied": len(replies),
@@ -159,8 +169,48 @@ async def load_run(
         "added_p50_ms": round(pct(added, 0.5), 1) if added else None,
         "added_p99_ms": round(pct(added, 0.99), 1) if added else None,
         "added_mean_ms": round(statistics.mean(added), 1) if added else None,
-        "bot_cpu_ms_per_answer": round(cpu * 1000 / max(len(replies), 1), 2),
     }
+
+
+async def floor_run(port: int, users: int, latency: float) -> dict[str, Any]:
+    """python-telegram-bot's own floor on this machine: the same Application, request layer and
+    fake server, but a handler with no database and no logic (typing after 0.5 s, as the bot
+    does, then one short message after L seconds). No bot built on the library can beat it."""
+    control = Control(port)
+    settings = TelegramSettings(
+        token=SecretStr(TOKEN),
+        base_url=f"http://127.0.0.1:{port}/bot",
+        base_file_url=f"http://127.0.0.1:{port}/file/bot",
+        concurrent_updates=max(users, 256),
+        rate_limit=100_000.0,
+    )
+    application = build_application(settings)
+
+    async def handle(update: Any, _context: Any) -> None:
+        chat_id = update.effective_chat.id
+        await asyncio.sleep(min(0.5, latency))
+        await application.bot.send_chat_action(chat_id, "typing")
+        await asyncio.sleep(max(latency - 0.5, 0))
+        await application.bot.send_message(chat_id, "Score: floor")
+
+    application.add_handler(TypeHandler(Update, handle))
+    await application.initialize()
+    await application.start()
+    assert application.updater is not None
+    await application.updater.start_polling()
+    try:
+        sent_before = await control.sent_count()
+        cpu0 = time.process_time()
+        ids = await control.push([updates.text(CHAT0 + i, f"answer {i}") for i in range(users)])
+        grades, pushed_at = await control.wait_for(users, "Score:", sent_before, timeout=max(60.0, 30 * latency))
+        cpu = time.process_time() - cpu0
+    finally:
+        await application.updater.stop()
+        await application.stop()
+        await application.shutdown()
+        await control.client.aclose()
+    figures = added_latency(ids, pushed_at, grades, users, latency)
+    return {**figures, "cpu_ms_per_answer": round(cpu * 1000 / max(figures["replied"], 1), 2)}
 
 
 async def limiter_run(port: int, messages: int, rate: float, tmp: Path) -> dict[str, Any]:
@@ -214,18 +264,20 @@ async def main() -> None:
                 profiler.dump_stats(args.profile)
         with tempfile.TemporaryDirectory() as tmp:
             limiter = await limiter_run(port, args.messages, args.rate, Path(tmp))
+        floor = await floor_run(port, args.users, args.latency)
     finally:
         server.terminate()
         server.join(5)
     for k, v in {**load, **{f"limiter_{k}": v for k, v in limiter.items()}}.items():
         print(f"{k}: {v}")
+    print(f"python-telegram-bot floor (no database, no logic): {floor}")
     ok = (
         load["replied"] == args.users
         and load["total_over_latency"] < 2
         and (load["added_p99_ms"] or 1e9) < 500
         and limiter["steady_per_s"] <= args.rate * 1.1
     )
-    print(json.dumps({"bench": "telegram_load", **load, "limiter": limiter, "target_total_over_latency": 2,
+    print(json.dumps({"bench": "telegram_load", **load, "limiter": limiter, "ptb_floor": floor, "target_total_over_latency": 2,
                       "target_added_p99_ms": 500, "target_limiter_per_s": args.rate, "ok": ok}))  # fmt: skip
 
 
