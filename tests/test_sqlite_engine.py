@@ -100,3 +100,39 @@ async def test_queued_reads_see_committed_writes_and_one_failure_fails_only_itse
         await add(f"k{i}")
         assert await engines.read(count) == i + 1  # a read after a write returns sees it
     await engines.dispose()
+
+
+async def test_concurrent_writes_share_transactions_and_a_bad_one_fails_alone(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+    transactions = 0
+
+    @sa.event.listens_for(engines.writer.sync_engine, "commit")
+    def _counted(_conn: object) -> None:
+        nonlocal transactions
+        transactions += 1
+
+    def add(key: str):  # type: ignore[no-untyped-def]
+        async def unit(conn: AsyncConnection) -> str:
+            await conn.execute(NOTES.insert(), {"key": key, "body": {}})
+            return key
+
+        return unit
+
+    keys = [f"k{i}" for i in range(50)]
+    keys[17] = "k3"  # a duplicate: this write fails, and only this one
+    results = await asyncio.gather(*(engines.write(add(k)) for k in keys), return_exceptions=True)
+    assert [type(r).__name__ for r in results].count("IntegrityError") == 1
+    assert isinstance(results[17], IntegrityError)
+    assert [r for i, r in enumerate(results) if i != 17] == [k for i, k in enumerate(keys) if i != 17]
+
+    async def stored(conn: AsyncConnection) -> set[str]:
+        return set((await conn.execute(sa.select(NOTES.c.key))).scalars())
+
+    assert await engines.read(stored) == set(keys)  # 49 rows, none lost to the bad write
+
+    transactions = 0
+    more = [f"m{i}" for i in range(50)]
+    assert await asyncio.gather(*(engines.write(add(k)) for k in more)) == more
+    assert transactions <= 2  # group-committed, not one transaction each
+    assert len(await engines.read(stored)) == 99
+    await engines.dispose()

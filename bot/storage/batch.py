@@ -31,33 +31,42 @@ T = TypeVar("T")
 Unit = Callable[[AsyncConnection], Awaitable[Any]]
 
 
-class WriteBatcher:
-    def __init__(self, engine: AsyncEngine, max_batch: int = 200) -> None:
+class _UnitQueue:
+    """Units wait in order; one worker task runs them while any are waiting, then ends."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        self.max_batch = max_batch
-        self._pending: list[tuple[Unit, asyncio.Future[Any]]] = []
-        self._wake: asyncio.Event | None = None
+        self._pending: deque[tuple[Unit, asyncio.Future[Any]]] = deque()
         self._worker: asyncio.Task[None] | None = None
 
     async def run(self, unit: Callable[[AsyncConnection], Awaitable[T]]) -> T:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         self._pending.append((unit, future))
-        if self._worker is None or self._worker.done():
-            self._wake = asyncio.Event()
+        if self._worker is None or self._worker.done():  # a worker that is not done re-checks the queue
             self._worker = loop.create_task(self._drain())
-        assert self._wake is not None
-        self._wake.set()
         return await asyncio.shield(future)  # type: ignore[no-any-return]
 
     async def _drain(self) -> None:
-        assert self._wake is not None
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            while self._pending:
-                batch, self._pending = self._pending[: self.max_batch], self._pending[self.max_batch :]
-                await self._commit(batch)
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        """Wait for the units already queued."""
+        if self._worker is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._worker
+            self._worker = None
+
+
+class WriteBatcher(_UnitQueue):
+    def __init__(self, engine: AsyncEngine, max_batch: int = 200) -> None:
+        super().__init__(engine)
+        self.max_batch = max_batch
+
+    async def _drain(self) -> None:
+        while self._pending:
+            batch = [self._pending.popleft() for _ in range(min(self.max_batch, len(self._pending)))]
+            await self._commit(batch)
 
     async def _commit(self, batch: list[tuple[Unit, asyncio.Future[Any]]]) -> None:
         try:
@@ -84,31 +93,9 @@ class WriteBatcher:
         if not future.done():
             future.set_result(result)
 
-    async def close(self) -> None:
-        if self._worker is not None:
-            while self._pending:
-                await asyncio.sleep(0)
-            self._worker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._worker
-            self._worker = None
 
-
-class ReadQueue:
+class ReadQueue(_UnitQueue):
     """Reads run one after another on a connection held while reads are waiting (see above)."""
-
-    def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
-        self._pending: deque[tuple[Unit, asyncio.Future[Any]]] = deque()
-        self._worker: asyncio.Task[None] | None = None
-
-    async def run(self, unit: Callable[[AsyncConnection], Awaitable[T]]) -> T:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        self._pending.append((unit, future))
-        if self._worker is None or self._worker.done():
-            self._worker = loop.create_task(self._drain())
-        return await asyncio.shield(future)  # type: ignore[no-any-return]
 
     async def _drain(self) -> None:
         while self._pending:
@@ -132,9 +119,3 @@ class ReadQueue:
                     _, future = self._pending.popleft()
                     if not future.done():
                         future.set_exception(RuntimeError("the database reader is unavailable"))
-
-    async def close(self) -> None:
-        if self._worker is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._worker
-            self._worker = None

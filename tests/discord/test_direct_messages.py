@@ -4,6 +4,7 @@ and what members send the bot in DMs (typed text, voice messages)."""
 from __future__ import annotations
 
 from bot.core.replies import Button, Reply
+from bot.core.wire import on_wire
 from tests.discord import payloads as p
 from tests.discord.conftest import Harness
 from tests.discord.fake_discord import FakeDiscord
@@ -31,6 +32,18 @@ async def test_a_channel_post_reports_a_channel_it_cannot_use(bot: Harness, fake
     fake.forbidden_channels.add("721")
     assert not await bot.runtime.notifier.post_channel("721", [Reply("Question of the day")])
     assert [r.path.split("/")[-2] for r in fake.to("/messages")] == ["720", "721"]
+
+
+async def test_a_scheduled_push_is_marked_before_each_message_leaves(bot: Harness, fake: FakeDiscord) -> None:
+    seen: list[int] = []
+
+    async def mark() -> None:
+        seen.append(len(fake.to("/messages")))
+
+    with on_wire(mark):
+        assert await bot.runtime.notifier.post_channel("720", [Reply("Question of the day"), Reply("Answer below")])
+    assert seen == [0, 1]  # before Discord had the first message, and before the second
+    assert [r.content for r in fake.to("/messages")] == ["Question of the day", "Answer below"]
 
 
 async def test_text_in_dms_is_handled_as_typed_elsewhere(bot: Harness) -> None:
