@@ -136,13 +136,17 @@ def main(argv: list[str] | None = None) -> int:
     settings = _settings()
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    if cmd == "db":
-        asyncio.run(_db_upgrade(settings))
-    elif cmd == "chat":
-        logging.getLogger().setLevel(logging.WARNING)
-        asyncio.run(_chat(settings, args.user, args.lang))
-    else:
-        asyncio.run(_run(settings))
+    try:
+        if cmd == "db":
+            asyncio.run(_db_upgrade(settings))
+        elif cmd == "chat":
+            logging.getLogger().setLevel(logging.WARNING)
+            asyncio.run(_chat(settings, args.user, args.lang))
+        else:
+            asyncio.run(_run(settings))
+    except SettingsError as err:  # found while building the app (a voice backend without its key...)
+        print(err, file=sys.stderr)
+        return 2
     return 0
 
 

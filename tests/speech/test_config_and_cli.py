@@ -127,3 +127,16 @@ def test_cli_errors_are_clear(
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     assert main(["transcribe", str(not_audio), "--backend", "openai"]) == 2
     assert "is not readable audio" in capsys.readouterr().err
+
+
+def test_a_bad_voice_setting_stops_the_bot_with_its_name_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name in ("OPENAI_API_KEY", "LLM_API_KEY", "LLM_BASE_URL", "TRANSCRIBE_API_KEY", "TRANSCRIBE_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TRANSCRIBE_BACKEND", "openai")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    assert main(["chat"]) == 2
+    err = capsys.readouterr().err
+    assert "TRANSCRIBE_BACKEND: 'openai' needs" in err and "Traceback" not in err
