@@ -5,8 +5,9 @@ Order for every push: claim (a unique key, one short transaction), build the rep
 replies), send, mark sent. A crash before "sending" leaves a claim that a later tick takes over
 once it is older than `stale_after` and builds again (nothing was sent); a crash after it leaves
 a push that may have arrived, which is never sent again (at most once: bot/core/wire.py). An
-error the platform answers with puts the push back to "claimed", so it is retried. Users are streamed page by page and sends run through a bounded pool of workers,
-so a large due list keeps the platform's rate limiter busy without loading everything at once.
+error the platform answers with puts the push back to "claimed", so it is retried. Users are
+streamed page by page and sends run through a bounded pool of workers, so a large due list
+keeps the platform's rate limiter busy without loading everything at once.
 """
 
 from __future__ import annotations

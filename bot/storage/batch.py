@@ -11,7 +11,7 @@ never fails or loses another's write.
 Reads queue the same way (`ReadQueue`): one worker keeps a reader connection checked out while
 there is work and runs the waiting reads on it back to back, in autocommit, so each read sees
 every write committed before it started. That skips the pool checkout and return per read (a
-third of a read's CPU through SQLAlchemy's async pool), and one connection's thread is as fast
+large share of a read's CPU through SQLAlchemy's async pool), and one connection's thread is as fast
 as several here: the event loop, not SQLite, is the bottleneck.
 """
 

@@ -9,7 +9,7 @@ documented `async_creator` argument.
 
 The one call goes through `aiosqlite.Connection._execute` (the method aiosqlite's own cursors
 use). If a future aiosqlite drops it, `supported()` is False and the engine falls back to plain
-aiosqlite connections, slower but correct; tests/test_storage.py checks the fast path is in use.
+aiosqlite connections, slower but correct; tests/test_sqlite_engine.py checks the fast path is in use.
 """
 
 from __future__ import annotations

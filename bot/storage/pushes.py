@@ -22,10 +22,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.core.models import Reminder, User
 from bot.storage import tables as T
 from bot.storage.engine import Engines
+from bot.storage.store import update_by_id
 
 R = TypeVar("R")
-# built once (see store.py): SET takes the columns named in the parameters
-_PUSH_BY_ID = T.pushes.update().where(T.pushes.c.id == sa.bindparam("_id"))
 
 
 class PushStore:
@@ -123,7 +122,9 @@ class PushStore:
         kept with it (what the user was sent, or may have been); `claimed_at` restarts the clock."""
 
         async def _unit(conn: AsyncConnection) -> Any:
-            await conn.execute(_PUSH_BY_ID, {"_id": push_id, "state": "sending", "payload": payload, "claimed_at": now})
+            await conn.execute(
+                update_by_id(T.pushes), {"_id": push_id, "state": "sending", "payload": payload, "claimed_at": now}
+            )
 
         await self.engines.write(_unit)
 
@@ -157,7 +158,7 @@ class PushStore:
             values["sent_at"] = now
 
         async def _unit(conn: AsyncConnection) -> Any:
-            await conn.execute(_PUSH_BY_ID, values)
+            await conn.execute(update_by_id(T.pushes), values)
 
         await self.engines.write(_unit)
 

@@ -30,12 +30,12 @@ def _row(row: sa.Row[Any]) -> dict[str, Any]:
 # and walk the whole tree for its cache key, which was about half of its CPU under load. A
 # statement built once has its cache key memoized; the values travel as execute() parameters.
 @cache
-def _insert_returning_id(table: sa.Table) -> sa.Insert:
+def insert_returning_id(table: sa.Table) -> sa.Insert:
     return table.insert().returning(table.c.id)
 
 
 @cache
-def _update_by_id(table: sa.Table) -> sa.Update:
+def update_by_id(table: sa.Table) -> sa.Update:
     """SET takes the columns named in the parameters; `_id` is the row."""
     return table.update().where(table.c.id == sa.bindparam("_id"))
 
@@ -96,7 +96,7 @@ class SqlStore:
 
     async def _insert(self, table: sa.Table, values: dict[str, Any]) -> int:
         async def _unit(conn: AsyncConnection) -> Any:
-            result = await conn.execute(_insert_returning_id(table), values)
+            result = await conn.execute(insert_returning_id(table), values)
             return int(result.scalar_one())
 
         return await self.engines.write(_unit)
@@ -110,7 +110,7 @@ class SqlStore:
         try:
 
             async def _unit(conn: AsyncConnection) -> Any:
-                uid = (await conn.execute(_insert_returning_id(T.users), values)).scalar_one()
+                uid = (await conn.execute(insert_returning_id(T.users), values)).scalar_one()
                 await conn.execute(
                     T.identities.insert().values(platform=platform, external_id=external_id, user_id=uid)
                 )
@@ -127,7 +127,7 @@ class SqlStore:
 
     async def save_user(self, user: User) -> None:
         async def _unit(conn: AsyncConnection) -> Any:
-            await conn.execute(_update_by_id(T.users), {"_id": user.id, **user.model_dump(exclude={"id"})})
+            await conn.execute(update_by_id(T.users), {"_id": user.id, **user.model_dump(exclude={"id"})})
 
         await self.engines.write(_unit)
 
@@ -221,7 +221,7 @@ class SqlStore:
 
     @staticmethod
     async def _save_card(conn: Any, card: Card) -> None:
-        await conn.execute(_update_by_id(T.cards), {"_id": card.id, **card.model_dump(exclude={"id", "user_id"})})
+        await conn.execute(update_by_id(T.cards), {"_id": card.id, **card.model_dump(exclude={"id", "user_id"})})
 
     # attempts ---------------------------------------------------------------------------
     async def add_attempt(self, attempt: Attempt) -> Attempt:
@@ -240,7 +240,7 @@ class SqlStore:
         values.update(graded_at=attempt.graded_at)
 
         async def _unit(conn: AsyncConnection) -> Any:
-            await conn.execute(_update_by_id(T.attempts), {"_id": attempt.id, **values})
+            await conn.execute(update_by_id(T.attempts), {"_id": attempt.id, **values})
             if card is not None:
                 await self._save_card(conn, card)
             if session is not None:
