@@ -68,6 +68,15 @@ class Rubric(Strict):
     dimension_weights: dict[str, float] | None = None
 
 
+class Verification(Strict):
+    """What a review checked in a bank file against primary sources, and when (issue: the bank, verified)."""
+
+    date: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
+    checked: str = Field(min_length=1)
+    sources: list[str] = Field(min_length=1)
+    changed: str = ""
+
+
 class Question(Strict):
     """A bank question (from content/) or a personal one (from /review)."""
 
@@ -84,6 +93,7 @@ class Question(Strict):
     sources: list[str] = Field(default_factory=list)
     personal: bool = False
     generated_rubric: bool = False
+    verified: Verification | None = None
 
 
 class KeyPointResult(Strict):

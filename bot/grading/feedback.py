@@ -14,18 +14,27 @@ _CLAUSE_SPLIT = re.compile(r"[,，;；(（]")
 
 
 def label(kp: KeyPoint, lang: Lang) -> str:
-    """A short name for a key point: its text up to the colon, or its first clause."""
+    """A short name for a key point: its text up to the colon, or its first clause (never cut mid-way)."""
     text = kp.text.get(lang).strip() or kp.text.en.strip() or kp.id
     head = _LABEL_SPLIT.split(text, maxsplit=1)[0].strip()
     if 2 <= len(head) <= 40 and head != text:
         return head
-    head = _CLAUSE_SPLIT.split(text, maxsplit=1)[0].strip()
-    return head if len(head) <= 60 else head[:57].rstrip() + "…"
+    return _CLAUSE_SPLIT.split(text, maxsplit=1)[0].strip()
 
 
 def _join(items: Sequence[str], lang: Lang) -> str:
     sep = "；" if lang == "zh" else "; "
     return sep.join(items)
+
+
+def _gap(m: KeyPointMatch, lang: Lang) -> str:
+    """A gap's name; a partial point says what it lacked."""
+    name = label(m.key_point, lang)
+    if m.verdict == "partial" and m.missing == "number":
+        return f"{name}（缺少具体数值）" if lang == "zh" else f"{name} (without the number)"
+    if m.verdict == "partial":
+        return f"{name}（只讲到一部分）" if lang == "zh" else f"{name} (only in part)"
+    return name
 
 
 def _gaps(matches: Sequence[KeyPointMatch]) -> list[KeyPointMatch]:
@@ -66,12 +75,33 @@ def _improvement(dims: Mapping[str, int], question: Question, lang: Lang, specif
         eg = f", e.g. “{specific}”" if specific else ""
         return f"Add concrete numbers and settings (thresholds, learning rates, step counts, ratios){eg}."
     if weakest == "evidence":
+        if question.type in ("case", "fault", "open"):
+            if zh:
+                return "结合一个真实案例：你在项目中遇到了什么、改了什么、结果的数字是多少。"
+            return "Back it with a real case: what happened in your project, what you changed and the measured result."
         if zh:
-            return "结合一个真实案例：你在项目中遇到了什么、改了什么、结果的数字是多少。"
-        return "Back it with a real case: what happened in your project, what you changed and the measured result."
+            return "用机制或出处支撑结论：说明为什么成立，或者引用对应的论文或文档。"
+        return "Support the claim with the mechanism behind it, or the paper or documentation it comes from."
+    return _structure_advice(question, zh)
+
+
+def _structure_advice(question: Question, zh: bool) -> str:
+    """How to lay the answer out, by question type."""
+    if question.type == "fault":
+        if zh:
+            return "按步骤组织回答（先诊断、再干预、最后验证），并说明每一步如何验证。"
+        return "Structure it as ordered steps (diagnose, intervene, verify) and say how you check each one."
+    if question.type == "compare":
+        if zh:
+            return "逐个维度对比（机制、稳定性、成本、适用场景），最后给出你的选择和理由。"
+        return "Compare dimension by dimension (mechanism, stability, cost, when to use each), then give your choice and why."
+    if question.type == "case":
+        if zh:
+            return "按 STAR 讲：背景、任务、你做了什么、结果（带数字）。"
+        return "Tell it as STAR: situation, task, what you did, and the result with numbers."
     if zh:
-        return "按步骤组织回答（先诊断、再干预、最后验证），并说明每一步如何验证。"
-    return "Structure it as ordered steps (diagnose, intervene, verify) and say how you check each one."
+        return "先给结论，再分点讲机制和后果，每点一句话说清楚。"
+    return "Lead with the conclusion, then the mechanism and its consequences point by point."
 
 
 def feedback(
@@ -83,13 +113,20 @@ def feedback(
     missing_terms: Sequence[str],
     specific: str | None,
     empty: bool,
+    coherence: float = 1.0,
 ) -> str:
     """2-4 sentences: what was covered, the most important gaps, one concrete improvement, mistakes."""
     zh = lang == "zh"
     out: list[str] = []
-    gaps = [label(m.key_point, lang) for m in _gaps(matches)[:2]]
+    gaps = [_gap(m, lang) for m in _gaps(matches)[:2]]
     if empty:
         out.append("没有收到回答。" if zh else "No answer was given.")
+    elif coherence < 0.35:
+        out.append(
+            "这是一串术语，不是回答：面试官要听的是你用这些概念说明什么、怎么做、为什么。"
+            if zh
+            else "This is a list of terms, not an answer: an interviewer wants to hear what you do with them and why."
+        )
     else:
         hits = [label(m.key_point, lang) for m in matches if m.verdict == "hit"][:2]
         if hits:
@@ -138,10 +175,6 @@ def follow_up(question: Question, lang: Lang, matches: Sequence[KeyPointMatch], 
         return f"You didn't mention “{name}” — {ask if practical else 'how does it come into your answer?'}"
     if question.follow_ups:
         return question.follow_ups[0].get(lang)
-    if missing_terms:
-        if lang == "zh":
-            return f"能再展开讲讲吗？尤其是和“{missing_terms[0]}”有关的部分。"
-        return f"Can you explain your reasoning in more detail, in particular where “{missing_terms[0]}” comes in?"
     if lang == "zh":
         return "能结合一个真实案例讲讲吗？当时看到的具体数字是多少？"
     return "Can you walk me through a real case where this happened, with the numbers you saw?"

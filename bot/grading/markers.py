@@ -18,6 +18,10 @@ _ZH_ORDINALS = re.compile(
     r"首先|其次|然后|接着|随后|再次|最后|最终|此外|另外|第[一二三四五六七八九十\d]+(?:步|点|个|层|阶段)?|[一二三四]是"
 )
 _LIST_LINE = re.compile(r"^\s*(?:\d+[.)、]|[-*•·]|[(（]?[一二三四五六七八九十]+[)）、.])\s*\S", re.M)
+# Inline enumerations: "诊断 1)… 2)… 3)…", "（1）…（2）…", "① ②", "step 1 … step 2", arrows between steps.
+_INLINE_ENUM = re.compile(r"(?:^|[\s:：，,。;；])(?:[(（]\d{1,2}[)）]|\d{1,2}[)）]|[①②③④⑤⑥⑦⑧⑨])")
+_ARROWS = re.compile(r"->|→|=>|⇒")
+_HEADING = re.compile(r"(?:^|\n|[。；;.]\s*)[^\n:：。.]{1,12}[:：]", re.M)
 _CONNECTIVES = re.compile(
     r"\b(?:because|so that|therefore|thus|which means|otherwise|as a result|if\b.{1,60}?\bthen|in order to)\b"
     r"|因为|所以|因此|如果|否则|说明|导致|从而|为了"
@@ -71,6 +75,8 @@ def structure_level(text: str) -> float:
     """Ordered, layered reasoning: ordinal markers, lists, several sentences and paragraphs."""
     t = normalize(text)
     ordinals = len({m.group(0) for m in _EN_ORDINALS.finditer(t)}) + len({m.group(0) for m in _ZH_ORDINALS.finditer(t)})
+    inline = len({m.group(0).strip(" :：，,。;；") for m in _INLINE_ENUM.finditer(text)})
+    ordinals += inline + min(2, len(_ARROWS.findall(text))) + min(2, max(0, len(_HEADING.findall(text)) - 1))
     list_lines = _count(_LIST_LINE, text, 3)
     paragraphs = len([p for p in re.split(r"\n\s*\n", text) if p.strip()])
     n_sent = sentence_count(text)
@@ -109,3 +115,47 @@ def evidence_level(text: str) -> float:
     past = _count(_PAST, t, 2)
     result = any(_NUMBER.search(s) and _RESULT.search(s) for s in _SENTENCE.split(t))
     return 0.25 * first + 0.3 * case / 2 + 0.2 * past / 2 + 0.25 * result
+
+
+_EN_FUNCTION = frozenset(
+    """a an the and or but if so of to in on at by for with from as is are was were be been it its this that
+    these those then than because which when where we i you they he she do does did not no can will would should
+    must may might have has had there here into over under after before while about each every all any some more
+    less most very just also only what how why""".split()  # noqa: SIM905
+)
+_ZH_FUNCTION = frozenset(
+    "的了是在和与也就都而及或把被着过会要对将从用让使这那我你他它们有个不没如果所以因为但再先后时说能可以"
+)
+_RUNS = re.compile(r"[,，、;；|\n。.!?！？:：]+|(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
+_LATIN_WORD = re.compile(r"[a-z][a-z0-9'_-]*")
+_CJK_CHARS = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+LONG_RUN = 5  # words (or about 1.6 Chinese characters each) between two separators that read as a clause
+
+
+def prose_level(text: str) -> float:
+    """0 for a list of terms, 1 for sentences: the share of the text in clause-long runs, and function words.
+
+    A keyword salad ("dirty data, outlier, gradient norm, 梯度范数、逐层") is runs of one to three
+    words between separators; prose of either language is mostly runs of five words and more,
+    with function words in them (measured on the bank: salads <= 0.17 of their text in long runs,
+    reference answers >= 0.41; English function-word share <= 0.14 against >= 0.28).
+    """
+    t = normalize(text)
+    words = _LATIN_WORD.findall(t)
+    chars = _CJK_CHARS.findall(t)
+    if not words and not chars:
+        return 0.0
+    en_share = sum(1 for w in words if w in _EN_FUNCTION) / len(words) if words else 0.0
+    zh_share = sum(1 for c in chars if c in _ZH_FUNCTION) / len(chars) if chars else 0.0
+    n_en, n_zh = len(words), len(chars) / 1.6  # about 1.6 characters per Chinese word
+    function = (_ramp_to(en_share, 0.12, 0.25) * n_en + _ramp_to(zh_share, 0.08, 0.16) * n_zh) / (n_en + n_zh)
+    sizes = [len(_LATIN_WORD.findall(r)) + len(_CJK_CHARS.findall(r)) / 1.6 for r in _RUNS.split(t) if r.strip()]
+    if len(sizes) < 3:  # one or two short sentences are an answer, not a list: only function words tell
+        return 0.4 + 0.6 * function
+    total = sum(sizes) or 1.0
+    long_share = sum(x for x in sizes if x >= LONG_RUN) / total
+    return _ramp_to(long_share, 0.12, 0.35) * (0.4 + 0.6 * function)
+
+
+def _ramp_to(x: float, start: float, full: float) -> float:
+    return max(0.0, min(1.0, (x - start) / (full - start)))

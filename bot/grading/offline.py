@@ -2,20 +2,22 @@
 
 Five dimensions, each 0-100, combined by `total_score` with the question type's weights:
 
-- coverage: the weighted key points hit (keywords and phrases in both languages, and the key
-  point's own text), blended with the weighted recall of the reference answer's terms. A
-  question with only a reference answer (a batch CSV row) is graded on the reference alone.
+- coverage: the weighted key points the answer asserts (see `rubric_match`: terms with their
+  stance, rare terms weighing more, a sentence embedding for paraphrase and the other
+  language), blended with how much of the reference answer it says. A question with only a
+  reference answer (a batch CSV row) is graded on the reference alone.
 - structure, specificity, evidence: surface signals (ordinal markers, numbers with units, a
   first-person case with a result), measured against the level the reference answer itself
   shows, so a one-sentence reference does not demand a five-step answer.
-- correctness: starts at 100; listed mistakes and an attempt to instruct the grader deduct.
+- correctness: starts at 100; listed mistakes, contradicted key points and an attempt to
+  instruct the grader deduct.
 
-The last four are scaled by relevance: the structure or the confidence of an answer that
-does not address the question is worth nothing, so an off-topic answer scores near 0.
-An attempt to instruct the grader is cut out before grading and recorded as a mistake,
-so it can only lower the score. Answers are graded on their first 12,000 characters (about
-2,000 words; no interview answer is longer), which bounds the time. The grade is an estimate
-(`estimate=True`, `grader="offline"`); the caller labels it as such in the reply.
+Everything but coverage is scaled by relevance (the structure of an off-topic answer is worth
+nothing), and everything by coherence: a list of terms with no sentences asserts nothing,
+so its coverage is capped and its structure and evidence are zero. An attempt to instruct the
+grader is cut out before grading and recorded as a mistake, so it can only lower the score.
+Answers are graded on their first 12,000 characters (about 2,000 words), which bounds the
+time. The grade is an estimate (`estimate=True`, `grader="offline"`).
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ import math
 
 from bot.core.models import DIMENSIONS, Grade, KeyPointResult, Lang, Level, Question
 from bot.core.scoring import total_score
-from bot.grading.feedback import feedback, follow_up, pressed_key_point
+from bot.grading.features import is_cjk
+from bot.grading.feedback import feedback, follow_up, label, pressed_key_point
 from bot.grading.injection import strip_injections
-from bot.grading.markers import evidence_level, specificity_level, structure_level
+from bot.grading.markers import evidence_level, prose_level, specificity_level, structure_level
 from bot.grading.rubric_match import (
     AnswerView,
     KeyPointMatch,
@@ -37,18 +40,23 @@ from bot.grading.rubric_match import (
     reference_similarity,
     specifics_share,
 )
+from bot.grading.semantic import Embedder, UseEmbedder, Vectors, default_embedder
+from bot.grading.term_weights import TermWeights, bank_weights
 
-REF_FULL_WITH_KEY_POINTS = 0.6  # reference recall that counts as full coverage next to key points
-REF_FULL_REFERENCE_ONLY = 0.85  # ... when the reference is all there is
-RELEVANCE_FROM, RELEVANCE_FULL = 0.1, 0.5  # coverage where structure, specificity, evidence start / count in full
+REF_FULL_WITH_KEY_POINTS = 0.55  # reference recall that counts as full coverage next to key points
+REF_FULL_REFERENCE_ONLY = 0.95  # ... when the reference is all there is
+RELEVANCE_FROM, RELEVANCE_FULL = 0.1, 0.4  # coverage where structure, specificity, evidence start / count in full
 CORRECTNESS_FULL = 0.35  # coverage from which correctness counts in full
 FIRST_MISTAKE, NEXT_MISTAKE, INJECTION = 0.30, 0.20, 0.50
+INJECTED_COVERAGE = 0.75
+SALAD_FLOOR = 0.2  # the share of coverage a list of terms with no sentences keeps
 MAX_ANSWER_CHARS = 12_000  # about 2,000 words: longer answers are graded on their beginning
 _LEVEL_BAR = {"campus": 0.85, "engineer": 1.0, "researcher": 1.1}
 _INJECTION_TEXT = {
     "en": "Tried to instruct the grader (“{0}”); instructions inside an answer are ignored and count as a mistake",
     "zh": "试图向评分器下指令（“{0}”）；回答中的指令会被忽略，并记为错误",
 }
+_CONTRADICTION_TEXT = {"en": "Contradicts a key point: {0}", "zh": "与要点相反：{0}"}
 
 
 def _curve(x: float) -> float:
@@ -72,13 +80,10 @@ def _relative(level: float, bar: float) -> float:
 
 def _coverage(pq: PreparedQuestion, matches: list[KeyPointMatch], ref_sim: float) -> tuple[float, float]:
     """(coverage 0-1, key point coverage 0-1)."""
-    if matches:
-        total_w = sum(m.key_point.weight for m in matches)
-        kp = sum(m.key_point.weight * m.credit for m in matches) / total_w
-    else:
-        kp = 0.0
     if not matches:
-        return _curve(ref_sim / REF_FULL_REFERENCE_ONLY), kp
+        return _curve(ref_sim / REF_FULL_REFERENCE_ONLY), 0.0
+    total_w = sum(m.key_point.weight for m in matches)
+    kp = sum(m.key_point.weight * m.credit for m in matches) / total_w
     if not pq.references:
         return kp, kp
     keyworded = all(pk.key_point.keywords.both() for pk in pq.key_points)
@@ -86,37 +91,74 @@ def _coverage(pq: PreparedQuestion, matches: list[KeyPointMatch], ref_sim: float
     return share * kp + (1 - share) * _curve(ref_sim / REF_FULL_WITH_KEY_POINTS), kp
 
 
-def _mistake_texts(pq: PreparedQuestion, lang: Lang, view: AnswerView, kp_cov: float) -> list[str]:
+def _mistake_texts(
+    pq: PreparedQuestion, lang: Lang, view: AnswerView, kp_cov: float, vecs: Vectors | None
+) -> list[str]:
     out = []
     listed = pq.question.rubric.mistakes.get(lang)
-    for m in detect_mistakes(pq, view, kp_cov):
+    for m in detect_mistakes(pq, view, kp_cov, vecs):
         out.append(listed[m.index] if m.index < len(listed) else m.text)
     return out
 
 
 class OfflineGrader:
-    """Grades an answer against a question's rubric with text features only (design section 4)."""
+    """Grades an answer against a question's rubric with text features and sentence embeddings (design 4)."""
 
     id = "offline"
+
+    def __init__(
+        self, embedder: Embedder | None = None, *, semantic: bool = True, weights: TermWeights | None = None
+    ) -> None:
+        self._embedder: Embedder | None = embedder if embedder is not None else None
+        self._semantic = semantic
+        self._weights = weights
+
+    @property
+    def embedder(self) -> Embedder | None:
+        if self._embedder is None and self._semantic:
+            self._embedder = default_embedder()
+        return self._embedder if self._semantic else None
+
+    @property
+    def weights(self) -> TermWeights:
+        if self._weights is None:
+            self._weights = bank_weights()
+        return self._weights
 
     async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
         return self.grade_sync(question, answer, lang, level)
 
+    def _vectors(self, texts: tuple[str, ...]) -> Vectors | None:
+        emb = self.embedder
+        if emb is None or not texts:
+            return None
+        if isinstance(emb, UseEmbedder):
+            return emb.embed_cached(list(texts))
+        return emb.embed(list(texts))
+
     def grade_sync(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
-        pq = prepared(question)
+        pq = prepared(question, self.weights)
         text, injected = strip_injections(answer or "")
         text = text[:MAX_ANSWER_CHARS]
         mistakes = [_INJECTION_TEXT[lang].format(injected)] if injected else []
-        view = AnswerView.of(text)
-        empty = not text.strip()
-        matches = [match_key_point(pk, view) for pk in pq.key_points]
-        ref_sim = 0.0 if empty else reference_similarity(pq, view)
+        view = AnswerView.of(text, self.embedder)
+        empty = not view.sentences
+        matches = [match_key_point(pk, view, self._vectors(pk.texts)) for pk in pq.key_points]
+        ref_sim = 0.0 if empty else reference_similarity(pq, view, self._vectors(pq.reference_texts))
         coverage, kp_cov = (0.0, 0.0) if empty else _coverage(pq, matches, ref_sim)
+        coherence = 0.0 if empty else _ramp(prose_level(text), 0.1, 0.6)
+        coverage *= SALAD_FLOOR + (1 - SALAD_FLOOR) * coherence
+        if injected:
+            coverage *= INJECTED_COVERAGE  # steering the grade is a mistake, so it can only cost
         dims = dict.fromkeys(DIMENSIONS, 0)
-        spec_share = specifics_share(view.bag, pq.specifics, pq.n_specifics)
+        spec_share = specifics_share(view, pq.specifics, pq.n_specifics)
         if not empty:
-            mistakes = _mistake_texts(pq, lang, view, kp_cov) + mistakes
-            dims = self._dimensions(pq, view, coverage, spec_share, level, mistakes, bool(injected))
+            mistake_vecs = self._vectors(tuple(m.core for m in pq.mistakes))
+            contradicted = [
+                _CONTRADICTION_TEXT[lang].format(label(m.key_point, lang)) for m in matches if m.contradicted
+            ]
+            mistakes = _mistake_texts(pq, lang, view, kp_cov, mistake_vecs) + contradicted + mistakes
+            dims = self._dimensions(pq, view, coverage, coherence, spec_share, level, mistakes, bool(injected))
         missing = [] if not pq.references else self._missing_terms(pq, view, lang)
         specific = self._unmatched_specific(pq, lang, view)
         pressed = pressed_key_point(matches)  # the follow-up presses on it: its answer is graded on it
@@ -126,7 +168,7 @@ class OfflineGrader:
             dimensions=dims,
             key_points=[KeyPointResult(id=m.key_point.id, verdict=m.verdict, evidence=m.evidence) for m in matches],
             mistakes=mistakes,
-            feedback=feedback(question, lang, matches, dims, mistakes, missing, specific, empty),
+            feedback=feedback(question, lang, matches, dims, mistakes, missing, specific, empty, coherence),
             follow_up=follow_up(question, lang, matches, missing),
             follow_up_points=[point] if point else [],
             follow_up_reference=point,
@@ -139,12 +181,13 @@ class OfflineGrader:
         pq: PreparedQuestion,
         view: AnswerView,
         coverage: float,
+        coherence: float,
         spec_share: float | None,
         level: Level,
         mistakes: list[str],
         injected: bool,
     ) -> dict[str, int]:
-        relevance = _ramp(coverage, RELEVANCE_FROM, RELEVANCE_FULL)
+        relevance = _ramp(coverage, RELEVANCE_FROM, RELEVANCE_FULL) * coherence
         ref_structure, ref_spec, ref_evidence = pq.reference_levels[view.lang]
         bar = _LEVEL_BAR.get(level, 1.0)
         structure = _relative(structure_level(view.text), ref_structure)
@@ -152,7 +195,8 @@ class OfflineGrader:
         evidence = _relative(evidence_level(view.text), max(0.4, ref_evidence) * bar)
         listed = len(mistakes) - (1 if injected else 0)
         deduction = (FIRST_MISTAKE + NEXT_MISTAKE * (listed - 1) if listed else 0.0) + (INJECTION if injected else 0)
-        correctness = max(0.0, 1.0 - deduction) * _ramp(coverage, RELEVANCE_FROM, CORRECTNESS_FULL)
+        asserted = 0.3 + 0.7 * coherence  # a list of terms claims nothing to be right about
+        correctness = max(0.0, 1.0 - deduction) * _ramp(coverage, RELEVANCE_FROM, CORRECTNESS_FULL) * asserted
         raw = {
             "coverage": coverage,
             "structure": structure * relevance,
@@ -164,14 +208,19 @@ class OfflineGrader:
 
     @staticmethod
     def _missing_terms(pq: PreparedQuestion, view: AnswerView, lang: Lang) -> list[str]:
-        ref = pq.reference_for.get(lang) or pq.references[0]
-        terms = ref.missing(view.bag, 12)
-        return [t for t in terms if t.isascii() and len(t) >= 4][:3]
+        """Keywords of the reference's language that the answer never uses (for the feedback)."""
+        seen = {t for c in view.clauses for t in c.terms}
+        out: list[str] = []
+        for pk in pq.key_points:
+            con = pk.by_lang.get(lang)
+            for ph, _ in con.phrases if con else ():
+                if not (ph.terms & seen) and ph.source.isascii() == (not is_cjk(ph.source)) and len(ph.source) >= 4:
+                    out.append(ph.source)
+                    break
+        return out[:3]
 
     @staticmethod
     def _unmatched_specific(pq: PreparedQuestion, lang: Lang, view: AnswerView) -> str | None:
         listed = pq.question.rubric.specifics.get(lang)
-        best: dict[int, float] = {}
-        for i, prof in pq.specifics:
-            best[i] = max(best.get(i, 0.0), prof.recall(view.bag))
-        return next((listed[i] for i in sorted(best) if best[i] < 0.3 and i < len(listed)), None)
+        share = {i: specifics_share(view, ((i, con),), 1) or 0.0 for i, con in pq.specifics}
+        return next((listed[i] for i in sorted(share) if share[i] < 0.3 and i < len(listed)), None)

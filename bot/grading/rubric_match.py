@@ -1,125 +1,113 @@
 """Match an answer against a question's rubric: key points, specifics, mistakes, reference answer.
 
-A question is prepared once (term profiles, phrases, the reference answer's own levels) and
-cached by object identity; an answer is analysed once (terms, stemmed line, sentences) and
-then matched against every part of the rubric.
+A key point is credited for what the answer *asserts*: its terms (weighted by how rare they
+are in the bank, less when the prompt already uses them) found together in one or two
+neighbouring sentences, in clauses with the key point's own stance, or, for paraphrase and the
+other language, a sentence whose embedding is close to the key point's text and that shares
+at least one of its terms with the same stance. A clause that names the key point's terms
+with the opposite stance, or the opposite direction ("increases" where it says "reduces"),
+contradicts it: no credit, and a mistake. A key point that names a number needs the number
+for full credit. Listed mistakes are found by their terms with their stance, or by embedding
+plus a share of their terms.
 """
 
 from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from bot.core.models import LANGS, KeyPoint, Lang, Question, Verdict
-from bot.core.text import has_cjk, normalize
 from bot.grading.features import (
-    BREAK,
-    Bag,
+    Clause,
     Phrase,
-    Profile,
-    Term,
-    compact,
-    content_terms,
-    profile,
-    profile_terms,
+    Sentence,
+    analyse,
+    analyse_reference,
+    is_cjk,
     quote,
-    sentences,
-    stem_line,
-    terms,
+    terms_of,
 )
 from bot.grading.markers import evidence_level, sentence_count, specificity_level, structure_level
+from bot.grading.normalize import for_matching
+from bot.grading.semantic import Embedder, Vectors, cosine_matrix
+from bot.grading.term_weights import TermWeights
 
-KP_TEXT_FULL = 0.6  # recall of a key point's own text that counts as fully covered
 HIT, PARTIAL = 0.67, 0.3
-MISTAKE_RECALL = 0.85
+LEX_FROM, LEX_FULL = 0.04, 0.42  # weighted recall of a key point's concepts: no credit / full credit
+LEX_CURVE = 0.6  # concave: a terse but right statement of a long key point is partial, not missed
+SEM_FROM, SEM_FULL = 0.45, 0.72  # cosine of a window and a key point text
+SEM_ONLY_CAP = 0.6  # an embedding match without a lexical anchor is at most partial
+NUMBER_CAP = 0.6  # a key point that names a number, answered without it
+QUESTION_FACTOR = 0.35  # terms the prompt itself uses say little
+CONTRADICTION = 0.35  # share of a key point's weight named with the opposite stance
+MISTAKE_LEX, MISTAKE_LEX_SEM = 0.75, 0.45
+MISTAKE_SEM, MISTAKE_SEM_LEX = 0.72, 0.55
+REF_SEM = 0.3  # share of the whole-answer embedding in the reference similarity
+MAX_EMBEDDED_SENTENCES = 16
 SHORT_REFERENCE_SENTENCES = 3
+_QUOTES = re.compile(r"[\"'“”‘’「」『』]")
 _ONLY = re.compile(r"^\s*(?:only says?|only|just|merely|只说|只会|只|仅仅|仅)\s*", re.I)
-_CLAIM = re.compile(r"^\s*(?:says?|claims?|thinks?|believes?|assumes?|说|认为|以为|觉得)\s*", re.I)
-# "does not know X", "forgets X": omissions, which coverage already counts; not matchable as text.
+_CLAIM = re.compile(r"^\s*(?:says?|claims?|thinks?|believes?|assumes?|states?|说|认为|以为|觉得|声称)\s*", re.I)
 _OMISSION = re.compile(
     r"^\s*(?:does not|doesn't|do not|don't|cannot|can't|never|fails? to|forgets?|ignores?|neglects?|misses|"
-    r"overlooks?|has no idea|is unaware|"
-    r"不知道|不清楚|不了解|不会|不能|不区分|不考虑|说不出|忘了|忘记|忽略|忽视|没有|没)",
+    r"overlooks?|has no idea|is unaware|is unable to|unable to|no\b|"
+    r"不知道|不清楚|不了解|不会|不能|不区分|不考虑|说不出|说不清|讲不清|分不清|不懂|忘了|忘记|忽略|忽视|没有|没)",
     re.I,
 )
-# Keep what the answer would say, not why it is wrong: cut at "without", "so that", "instead of" ...
-_ABSENCE = re.compile(r"\s*,?\s*(?:without\b|而不|却不|但不|但没有|而没有|却没有|不加|没有)", re.I)
 _TAIL = re.compile(
-    r"\s*(?:,?\s*\b(?:without|so that|so the|which|because|instead of|rather than|when|while|even though)\b"
-    r"|而不|却不|但不|但没有|而没有|却没有|而是|导致|以致|从而|因为|以为|而非).*$",
+    r"\s*(?:,?\s*\b(?:without|so that|which|because|instead of|rather than|even though)\b"
+    r"|而不|却不|但不|但没有|而没有|却没有|因为|以为|而非).*$",
     re.S | re.I,
 )
-_ZH_NEGATION = re.compile(r"[不没无未非别]")
-_QUOTES = re.compile(r"[\"'“”‘’「」『』]")
-_NEG_TERMS = frozenset(("not", "instead", "rath", "avoid", "避免", "而非"))
 
 
 @dataclass(frozen=True, slots=True)
-class Sentence:
-    text: str
-    bag: Bag
-    line: str
-    compacted: str
+class Concepts:
+    """A text's weighted terms with their stance, and its keywords."""
 
-
-@dataclass(slots=True)
-class AnswerView:
-    """An answer analysed once: its terms, stemmed line, compact text and sentences."""
-
-    text: str
-    bag: Bag
-    line: str
-    compacted: str
-    lang: Lang
-    _sentences: list[Sentence] | None = field(default=None)
-
-    @classmethod
-    def of(cls, text: str) -> AnswerView:
-        n = normalize(text)
-        lang: Lang = "zh" if has_cjk(text) else "en"
-        return cls(text, Bag(terms(n, True)), stem_line(n, True), compact(n, True), lang)
-
-    @property
-    def sentences(self) -> list[Sentence]:
-        if self._sentences is None:
-            self._sentences = []
-            for s in sentences(self.text):
-                n = normalize(s)
-                self._sentences.append(Sentence(s, Bag(terms(n, True)), stem_line(n, True), compact(n, True)))
-        return self._sentences
+    terms: dict[tuple[str, bool], float]
+    clauses: tuple[tuple[dict[tuple[str, bool], float], int, bool], ...]  # terms with stance, direction, negated
+    phrases: tuple[tuple[Phrase, float], ...]
+    numbers: frozenset[str]
+    direction: int
+    total: float
 
 
 @dataclass(frozen=True, slots=True)
 class PreparedKeyPoint:
     key_point: KeyPoint
-    phrases: tuple[tuple[Phrase, bool], ...]  # (phrase, appears in the question itself)
-    need: float  # keyword strength that counts as fully covered
-    texts: tuple[Profile, ...]
+    by_lang: dict[Lang, Concepts]
+    texts: tuple[str, ...]  # the key point's texts, for embeddings
 
 
 @dataclass(frozen=True, slots=True)
 class PreparedMistake:
     index: int
     text: str
-    profile: Profile
+    core: str
+    concepts: Concepts
     only: bool
     negative: bool
-    required: frozenset[str]
-    refuters: frozenset[str]  # "scales the LR without warmup": a sentence naming warmup does not say it
-    lookback: int  # terms before the match that may negate it
+    refuters: frozenset[str]  # "extends the vocabulary without measuring fertility": naming fertility refutes it
+    cjk: bool  # written in Chinese: matched against Chinese sentences only (the other version covers English)
 
 
 @dataclass(frozen=True, slots=True)
 class PreparedQuestion:
     question: Question
     key_points: tuple[PreparedKeyPoint, ...]
-    references: tuple[Profile, ...]
-    reference_for: dict[Lang, Profile]
-    specifics: tuple[tuple[int, Profile], ...]
+    references: tuple[Concepts, ...]
+    reference_for: dict[Lang, Concepts]
+    reference_texts: tuple[str, ...]
+    specifics: tuple[tuple[int, Concepts], ...]
     n_specifics: int
     mistakes: tuple[PreparedMistake, ...]
     reference_levels: dict[Lang, tuple[float, float, float]]  # structure, specificity, evidence
+    reference_words: tuple[frozenset[str], ...]  # each reference's words as written (lower case)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,183 +115,394 @@ class KeyPointMatch:
     key_point: KeyPoint
     credit: float
     evidence: str
+    contradicted: bool = False
+    missing: str = ""  # what a partial point lacked: a number, or a keyword
 
     @property
     def verdict(self) -> Verdict:
         return "hit" if self.credit >= HIT else "partial" if self.credit >= PARTIAL else "missed"
 
 
-def _prepare_key_point(kp: KeyPoint, q_line: str, q_compact: str, qterms: frozenset[str]) -> PreparedKeyPoint:
-    seen: dict[str, tuple[Phrase, bool]] = {}
-    # A key point without keywords (a batch CSV's plain text) is its own only keyword.
-    sources = kp.keywords.both() or list(dict.fromkeys(t for t in (kp.text.en, kp.text.zh) if t.strip()))
-    for kw in sources:
+@dataclass(slots=True)
+class AnswerView:
+    """An answer analysed once: sentences with clauses, and (lazily) sentence embeddings."""
+
+    text: str
+    sentences: list[Sentence]
+    lang: Lang
+    embedder: Embedder | None = None
+    _vectors: Vectors | None = field(default=None)
+
+    @classmethod
+    def of(cls, text: str, embedder: Embedder | None = None) -> AnswerView:
+        lang: Lang = "zh" if is_cjk(text) else "en"
+        return cls(text, analyse(text), lang, embedder)
+
+    @property
+    def clauses(self) -> list[Clause]:
+        return [c for s in self.sentences for c in s.clauses]
+
+    def windows(self) -> list[tuple[int, list[Clause]]]:
+        """One- and two-sentence windows: (first sentence index, clauses)."""
+        out = [(i, list(s.clauses)) for i, s in enumerate(self.sentences)]
+        out += [
+            (i, [*self.sentences[i].clauses, *self.sentences[i + 1].clauses]) for i in range(len(self.sentences) - 1)
+        ]
+        return out
+
+    def vectors(self) -> Vectors | None:
+        """Embeddings of the first sentences and of neighbouring pairs (rows align with `windows`)."""
+        if self.embedder is None or not self.sentences:
+            return None
+        if self._vectors is None:
+            n = min(len(self.sentences), MAX_EMBEDDED_SENTENCES)
+            single = self.embedder.embed([s.text for s in self.sentences[:n]])
+            pairs = single[:-1] + single[1:] if n > 1 else single[:0]
+            norms = np.linalg.norm(pairs, axis=1, keepdims=True) if len(pairs) else None
+            pairs = pairs / np.maximum(norms, 1e-6) if norms is not None else pairs
+            self._vectors = np.concatenate([single, pairs]).astype(np.float32)
+        return self._vectors
+
+    def window_vector_index(self, kind: int, i: int) -> int | None:
+        """Row of `vectors()` for a window (kind 1 = one sentence, 2 = a pair), if embedded."""
+        n = min(len(self.sentences), MAX_EMBEDDED_SENTENCES)
+        if kind == 1:
+            return i if i < n else None
+        return n + i if i + 1 < n else None
+
+
+# --- preparation ---------------------------------------------------------------------------------
+
+
+def concepts(text: str, weights: TermWeights, qterms: frozenset[str], keywords: Sequence[str] = ()) -> Concepts:
+    terms: dict[tuple[str, bool], float] = {}
+    clauses: list[tuple[dict[tuple[str, bool], float], int, bool]] = []
+    numbers: set[str] = set()
+    direction = 0
+    for s in analyse_reference(text):
+        for c in s.clauses:
+            direction = direction or c.direction
+            own: dict[tuple[str, bool], float] = {}
+            for t in c.terms:
+                if t == "x":
+                    continue  # the times sign: "2x" is the number 2
+                w = weights(t) * (QUESTION_FACTOR if t in qterms else 1.0)
+                key = (t, t in c.neg)
+                own[key] = w
+                terms[key] = max(terms.get(key, 0.0), w)
+                if any(ch.isdigit() for ch in t) and t not in qterms:
+                    numbers.add(t)
+            clauses.append((own, c.direction, c.negated))
+    phrases = []
+    seen = set()
+    for kw in keywords:
         ph = Phrase.of(kw)
-        if ph.key.strip() and ph.key not in seen:
-            seen[ph.key] = (ph, ph.found_in(q_line, q_compact))
-    per_lang = max(len(kp.keywords.en), len(kp.keywords.zh), 1)
-    need = float(min(3, max(1, round(per_lang * 0.35))))
-    texts = tuple(profile(t, qterms, 0.1) for t in dict.fromkeys((kp.text.en, kp.text.zh)) if t.strip())
-    return PreparedKeyPoint(kp, tuple(seen.values()), need, texts)
+        if not ph.key.strip() or ph.key in seen:
+            continue
+        seen.add(ph.key)
+        if len(ph.terms) == 1 and (next(iter(ph.terms)), ph.negated) in terms:
+            continue  # the same word as the text: counted once
+        w = max((weights(t) * (QUESTION_FACTOR if t in qterms else 1.0) for t in ph.terms), default=0.0)
+        if w > 0:
+            phrases.append((ph, w))
+    total = sum(terms.values()) + sum(w for _, w in phrases)
+    return Concepts(terms, tuple(clauses), tuple(phrases), frozenset(numbers), direction, total)
 
 
-def _prepare_mistake(index: int, text: str) -> PreparedMistake | None:
-    """A listed mistake as a short phrase to look for; None if it names an omission."""
+def _prepare_key_point(kp: KeyPoint, weights: TermWeights, qterms: frozenset[str]) -> PreparedKeyPoint:
+    by_lang: dict[Lang, Concepts] = {}
+    for lang in LANGS:
+        text = kp.text.get(lang)
+        kws = kp.keywords.get(lang)
+        if not text.strip() and not kws:
+            continue
+        by_lang[lang] = concepts(text, weights, qterms, kws)
+    texts = tuple(dict.fromkeys(t for t in (kp.text.en, kp.text.zh) if t.strip()))
+    return PreparedKeyPoint(kp, by_lang, texts)
+
+
+_ABSENCE = re.compile(r"^\s*,?\s*(?:without\b|而不|却不|但不|但没有|而没有|却没有|不加|没有)", re.I)
+
+
+def _mistake_core(text: str) -> tuple[str, bool, str] | None:
+    """A listed mistake as (the claim an answer would make, "only", what its absence is); None for an omission."""
     core = _QUOTES.sub("", text).strip()
     only = bool(_ONLY.match(core))
-    core = _CLAIM.sub("", _ONLY.sub("", core))
+    if _OMISSION.match(_ONLY.sub("", core)):
+        return None
+    core = _CLAIM.sub("", _ONLY.sub("", core)).strip()
     if _OMISSION.match(core):
         return None
     tail = _TAIL.search(core)
-    absent = tail.group(0) if tail and _ABSENCE.match(tail.group(0)) else ""
-    refuters = frozenset(t.text for t in terms(_ABSENCE.sub("", absent)) if not t.stop)
+    absent = _ABSENCE.sub("", tail.group(0)) if tail and _ABSENCE.match(tail.group(0)) else ""
     core = core[: tail.start()] if tail else core
-    prof = profile(core, frozenset(), 0.0)  # the question's own words matter here
-    # Numbers and versions (BF16, 3e-4) decide, so they weigh double.
-    kept = {k: w * (2.0 if any(c.isdigit() for c in k[0]) else 1.0) for k, w in prof.weights.items()}
-    prof = Profile(kept, prof.surface, prof.bigrams)
-    if sum(1 for w in kept.values() if w >= 1.0) < (4 if has_cjk(core) else 3):
+    return (core, only, absent) if core.strip() else None
+
+
+def _prepare_mistake(index: int, text: str, weights: TermWeights) -> PreparedMistake | None:
+    found = _mistake_core(text)
+    if found is None:
+        return None
+    core, only, absent = found
+    con = concepts(core, weights, frozenset())
+    n_terms = len({t for t, _ in con.terms})
+    if n_terms < (4 if is_cjk(core) else 3) and not (con.numbers and n_terms >= 2):
         return None  # too short to match without false alarms
-    required = frozenset(t for t, _ in kept if _ZH_NEGATION.search(t))  # "不需要" must not meet "不能"
-    lookback = 6 if has_cjk(core) else 3  # a CJK term is a character bigram: look further back
-    return PreparedMistake(index, text, prof, only, _negative(terms(core)), required, refuters, lookback)
+    negative = any(neg for _, neg in con.terms)
+    refuters = frozenset(t for s in analyse_reference(absent) for t in s.terms) if absent.strip() else frozenset()
+    return PreparedMistake(index, text, core, con, only, negative, refuters, is_cjk(core))
 
 
-def prepare(q: Question) -> PreparedQuestion:
-    qterms = content_terms(q.prompt.en) | content_terms(q.prompt.zh)
-    by_text = {t: profile(t, qterms) for t in dict.fromkeys(q.reference_answer.get(g) for g in LANGS) if t.strip()}
+def prepare(q: Question, weights: TermWeights) -> PreparedQuestion:
+    qterms = frozenset(terms_of(for_matching(q.prompt.en))) | frozenset(terms_of(for_matching(q.prompt.zh)))
+    ref_texts = tuple(dict.fromkeys(t for t in (q.reference_answer.get(g) for g in LANGS) if t.strip()))
+    by_text = {t: concepts(t, weights, qterms) for t in ref_texts}
     refs = {g: by_text[q.reference_answer.get(g)] for g in LANGS if q.reference_answer.get(g) in by_text}
     r = q.rubric
     specifics = tuple(
-        (i, profile(s, qterms, 0.0)) for lst in (r.specifics.en, r.specifics.zh) for i, s in enumerate(lst)
+        (i, concepts(s, weights, qterms)) for lst in (r.specifics.en, r.specifics.zh) for i, s in enumerate(lst)
     )
     mistakes = tuple(
         m
         for lang in LANGS
         for i, text in enumerate(r.mistakes.get(lang))
-        if (m := _prepare_mistake(i, text)) is not None
+        if (m := _prepare_mistake(i, text, weights)) is not None
     )
     n_spec = max(len(r.specifics.en), len(r.specifics.zh))
     levels: dict[Lang, tuple[float, float, float]] = {}
-    for lang in ("en", "zh"):
+    for lang in LANGS:
         ref = q.reference_answer.get(lang) or q.reference_answer.en or q.reference_answer.zh
-        spec = specifics_share(Bag(list(profile_terms(ref))), specifics, n_spec)
-        # A short-answer reference (a sentence or two) calls for no layered structure.
-        short = sentence_count(ref) < SHORT_REFERENCE_SENTENCES
+        spec = specifics_share(AnswerView.of(ref), specifics, n_spec)
+        short = sentence_count(ref) < SHORT_REFERENCE_SENTENCES  # a short reference calls for no layers
         levels[lang] = (0.0 if short else structure_level(ref), specificity_level(ref, spec), evidence_level(ref))
-    q_line, q_compact = stem_line(q.prompt.en + " " + q.prompt.zh), compact(q.prompt.zh + q.prompt.en)
-    kps = tuple(_prepare_key_point(kp, q_line, q_compact, qterms) for kp in r.key_points)
-    return PreparedQuestion(q, kps, tuple(by_text.values()), refs, specifics, n_spec, mistakes, levels)
+    kps = tuple(_prepare_key_point(kp, weights, qterms) for kp in r.key_points)
+    words = tuple(frozenset(t.lower().split()) for t in ref_texts if not is_cjk(t))
+    return PreparedQuestion(
+        q, kps, tuple(by_text.values()), refs, ref_texts, specifics, n_spec, mistakes, levels, words
+    )
 
 
 _CACHE: OrderedDict[int, PreparedQuestion] = OrderedDict()
 _CACHE_SIZE = 256
 
 
-def prepared(q: Question) -> PreparedQuestion:
+def prepared(q: Question, weights: TermWeights) -> PreparedQuestion:
     """The prepared form of `q`, cached by identity (questions are immutable)."""
     key = id(q)
     hit = _CACHE.get(key)
     if hit is not None and hit.question is q:
         _CACHE.move_to_end(key)
         return hit
-    pq = prepare(q)
+    pq = prepare(q, weights)
     _CACHE[key] = pq
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return pq
 
 
-def reference_similarity(pq: PreparedQuestion, view: AnswerView) -> float:
-    """Weighted recall of the reference answer's terms (best language), with a bigram bonus; 0-1."""
-    best = 0.0
-    for ref in pq.references:
-        sim = (ref.recall(view.bag) + 0.2 * ref.bigram_recall(view.bag)) / 1.2
-        best = max(best, sim if ref.shares_content(view.bag) else sim / 2)  # only function words in common
-    return best
+# --- matching ------------------------------------------------------------------------------------
 
 
-def match_key_point(pk: PreparedKeyPoint, view: AnswerView) -> KeyPointMatch:
-    strength = 0.0
-    found: list[Phrase] = []
-    for ph, in_question in pk.phrases:
-        if ph.found_in(view.line, view.compacted):
-            strength += 0.5 if in_question else 1.0
-            found.append(ph)
-    kw = min(1.0, strength / pk.need) if pk.phrases else 0.0
-    tx = min(1.0, max((p.recall(view.bag) for p in pk.texts), default=0.0) / KP_TEXT_FULL)
-    credit = min(1.0, max(kw, tx) + 0.25 * min(kw, tx))
-    evidence = _evidence(pk, view, found) if credit >= PARTIAL else ""
-    return KeyPointMatch(pk.key_point, credit, evidence)
+@dataclass(frozen=True, slots=True)
+class WindowMatch:
+    recall: float  # weighted, same stance
+    anti: float  # weighted, opposite stance only
+    hits: int  # distinct concepts with the same stance
+    anti_hits: int
+    numbers: bool  # one of the concept's numbers is there
+    reversed: bool  # the opposite direction
+    anchor: str  # a matched phrase, for the quote
 
 
-def _evidence(pk: PreparedKeyPoint, view: AnswerView, found: list[Phrase]) -> str:
-    """The sentence that best shows the key point: most matched phrases, then most of its text."""
-    candidates: list[tuple[int, Sentence, str]] = []
-    for s in view.sentences:
-        hits = [ph.source for ph in found if ph.found_in(s.line, s.compacted)]
-        candidates.append((len(hits), s, hits[0] if hits else ""))
-    top = max((n for n, _, _ in candidates), default=0)
-    best: tuple[float, str, str] = (0.0, "", "")
-    for n, s, anchor in candidates:
-        if n < top:
+def match_window(con: Concepts, clauses: Sequence[Clause]) -> WindowMatch:
+    """Align each clause of the rubric text with the answer clause that shares most of its terms;
+    the terms count for it when the two clauses have the same stance, against it when not."""
+    if not con.total:
+        return WindowMatch(0.0, 0.0, 0, 0, False, False, "")
+    hit_w = anti_w = 0.0
+    hits = anti_hits = 0
+    credited: set[tuple[str, bool]] = set()
+    seen: set[str] = set()
+    rev = False
+    for c in clauses:
+        seen |= c.terms
+    for own, own_direction, own_negated in con.clauses:
+        best: Clause | None = None
+        best_overlap = 0.0
+        for c in clauses:
+            overlap = sum(w for (t, _), w in own.items() if t in c.terms)
+            if overlap > best_overlap:
+                best, best_overlap = c, overlap
+        if best is None:
             continue
-        score = n + max((p.recall(s.bag) for p in pk.texts), default=0.0)
-        if score > best[0]:
-            best = (score, s.text, anchor)
-    return quote(best[1], best[2]) if best[0] > 0 else ""
+        if own_direction and best.direction == -own_direction:
+            rev = rev or sum(1 for t, _ in own if t in best.terms) >= 2  # "increases" where it says "reduces"
+        # A claim's stance is its clause's: "X does not store the matrix" does not say "X stores the matrix",
+        # not even about X.
+        same = best.negated == own_negated
+        for (t, negated), w in own.items():
+            if t not in best.terms or (t, negated) in credited:
+                continue
+            credited.add((t, negated))
+            if same:
+                hit_w += w
+                hits += 1
+            else:
+                anti_w += w
+                anti_hits += 1
+    anchor = ""
+    for ph, w in con.phrases:
+        if any(ph.in_clause(c) for c in clauses):
+            hit_w += w
+            hits += 1
+            anchor = anchor or ph.source
+        elif any(ph.denied_in(c) for c in clauses):
+            anti_w += w
+            anti_hits += 1
+    numbers = bool(con.numbers & seen)
+    return WindowMatch(hit_w / con.total, anti_w / con.total, hits, anti_hits, numbers, rev, anchor)
 
 
-def specifics_share(bag: Bag, specifics: tuple[tuple[int, Profile], ...], n_specifics: int) -> float | None:
+def _ramp(x: float, start: float, full: float) -> float:
+    return max(0.0, min(1.0, (x - start) / (full - start)))
+
+
+def _lex_credit(m: WindowMatch, n_concepts: int) -> float:
+    if m.reversed:
+        return 0.0
+    credit: float = _ramp(m.recall, LEX_FROM, LEX_FULL) ** LEX_CURVE
+    need = min(3, max(2, n_concepts // 4))
+    if m.hits < need:  # one word is not a point
+        credit = min(credit, 0.25 * m.hits)
+    if m.anti:  # the point's terms said with the opposite stance weigh against it
+        credit *= m.recall / (m.recall + m.anti)
+    return credit
+
+
+def _contradicts(m: WindowMatch) -> bool:
+    return (m.reversed and m.recall >= 0.2) or (m.anti >= CONTRADICTION and m.anti_hits >= 2 and m.recall < 0.12)
+
+
+def match_key_point(pk: PreparedKeyPoint, view: AnswerView, kp_vectors: Vectors | None) -> KeyPointMatch:
+    """Credit 0-1 for one key point, its evidence quote, and whether the answer contradicts it."""
+    windows = view.windows()
+    vectors = view.vectors() if kp_vectors is not None else None
+    sims = cosine_matrix(vectors, kp_vectors).max(axis=1) if vectors is not None and kp_vectors is not None else None
+    best, best_i, contradicted, number_seen, anchor = 0.0, -1, False, False, ""
+    n_single = len(view.sentences)
+    for w_index, (i, clauses) in enumerate(windows):
+        kind = 1 if w_index < n_single else 2
+        lex, sem_gate, contra, seen_numbers = 0.0, False, False, False
+        for con in pk.by_lang.values():
+            m = match_window(con, clauses)
+            n_concepts = len(con.terms) + len(con.phrases)
+            lex_c = _lex_credit(m, n_concepts)
+            if lex_c > lex:
+                lex, anchor_c = lex_c, m.anchor
+                if kind == 1 or not anchor:
+                    anchor = anchor_c or anchor
+            contra = contra or (kind == 1 and _contradicts(m))
+            sem_gate = sem_gate or (m.hits >= 1 and m.anti <= m.recall and not m.reversed)
+            seen_numbers = seen_numbers or m.numbers
+        sem = 0.0
+        row = view.window_vector_index(kind, i)
+        if sims is not None and row is not None and not contra:
+            s = _ramp(float(sims[row]), SEM_FROM, SEM_FULL)
+            sem = s if sem_gate and lex >= 0.25 else min(s, SEM_ONLY_CAP) if sem_gate else 0.0
+        credit = max(lex, sem)
+        if contra:
+            contradicted = True
+            credit = 0.0
+        number_seen = number_seen or seen_numbers
+        if credit > best:
+            best, best_i = credit, w_index
+    needs_number = any(con.numbers for con in pk.by_lang.values())
+    missing = ""
+    if needs_number and not number_seen and best > NUMBER_CAP:
+        best = NUMBER_CAP
+        missing = "number"
+    if contradicted and best < HIT:
+        best = 0.0
+    evidence = ""
+    if best >= PARTIAL and best_i >= 0:
+        first = windows[best_i][0]
+        evidence = quote(view.sentences[first].text, anchor)
+    return KeyPointMatch(pk.key_point, best, evidence, contradicted and best == 0.0, missing)
+
+
+def specifics_share(view: AnswerView, specifics: tuple[tuple[int, Concepts], ...], n_specifics: int) -> float | None:
     """Share (0-1) of the rubric's expected specifics the answer names; None when there are none."""
     if not n_specifics:
         return None
     credit: dict[int, float] = {}
-    for i, prof in specifics:
-        r = prof.recall(bag)
-        c = min(1.0, r / 0.6) if r >= 0.3 else 0.0
+    clauses = view.clauses
+    for i, con in specifics:
+        m = match_window(con, clauses)
+        c = min(1.0, m.recall / 0.6) if m.recall >= 0.3 else 0.0
         credit[i] = max(credit.get(i, 0.0), c)
     return sum(credit.values()) / n_specifics
 
 
-def _negative(items: list[Term]) -> bool:
-    """Whether a stretch of terms negates or rejects something ("not", "instead", "不", "避免")."""
-    return any(t.text in _NEG_TERMS or _ZH_NEGATION.search(t.text) for t in items)
+def reference_similarity(pq: PreparedQuestion, view: AnswerView, ref_vectors: Vectors | None) -> float:
+    """How much of the reference answer the answer says (best language), 0-1: terms with their stance,
+    blended with the embedding similarity of the whole answer when there is one."""
+    clauses = view.clauses
+    pos = frozenset().union(*(c.pos for c in clauses)) if clauses else frozenset()
+    neg = frozenset().union(*(c.neg for c in clauses)) if clauses else frozenset()
+    best = 0.0
+    for con in pq.references:
+        m = match_window(con, clauses)
+        aligned = max(0.0, m.recall - 0.5 * m.anti)
+        # A one-sentence reference (a batch row) said across two clauses: the bag of terms, with stance.
+        bag = sum(w for (t, n), w in con.terms.items() if t in (neg if n else pos)) / con.total if con.total else 0.0
+        best = max(best, aligned, 0.9 * bag if not pq.key_points else 0.0)
+    if not pq.key_points and pq.reference_words:
+        # A reference-only row (a batch CSV): its words as written, function words too, say something of
+        # the phrasing that stems and stances do not.
+        answer_words = set(view.text.lower().split())
+        surface = max(len(ref & answer_words) / len(ref) for ref in pq.reference_words)
+        best = 0.75 * best + 0.25 * surface
+    vectors = view.vectors()
+    if vectors is not None and ref_vectors is not None and len(vectors):
+        n = min(len(view.sentences), MAX_EMBEDDED_SENTENCES)
+        doc = vectors[:n].mean(axis=0, keepdims=True)
+        doc = doc / max(float(np.linalg.norm(doc)), 1e-6)
+        sim = float(cosine_matrix(doc, ref_vectors).max())
+        best = (1 - REF_SEM) * best + REF_SEM * _ramp(sim, 0.35, 0.85) * min(1.0, best / 0.15 + 0.2)
+    return best
 
 
-def _says(m: PreparedMistake, s: Sentence) -> bool:
-    """Whether the sentence says the mistake: its terms close together, with the same negation."""
-    items = s.bag.items
-    span = 2 * len(m.profile.weights) + 2
-    for start in range(0, max(1, len(items) - span + 1)):
-        window = items[start : start + span]
-        if m.profile.recall(Bag(window)) < MISTAKE_RECALL:
-            continue
-        where = [i for i, t in enumerate(window) if (t.text, t.negated) in m.profile.weights]
-        lo = start + where[0]
-        while lo > 0 and start + where[0] - lo < m.lookback and items[lo - 1] is not BREAK:
-            lo -= 1  # negation cues just before the match, within its clause
-        tight = items[lo : start + where[-1] + 1]
-        if _negative(tight) == m.negative and all(any(t.text == r for t in tight) for r in m.required):
-            return True
-    return False
-
-
-def detect_mistakes(pq: PreparedQuestion, view: AnswerView, kp_coverage: float) -> list[PreparedMistake]:
+def detect_mistakes(
+    pq: PreparedQuestion, view: AnswerView, kp_coverage: float, mistake_vectors: Vectors | None
+) -> list[PreparedMistake]:
     """Listed mistakes the answer makes (one per index, either language); precision over recall."""
     found: dict[int, PreparedMistake] = {}
-    for m in pq.mistakes:
+    vectors = view.vectors() if mistake_vectors is not None else None
+    sims = cosine_matrix(vectors, mistake_vectors) if vectors is not None and mistake_vectors is not None else None
+    for j, m in enumerate(pq.mistakes):
         if m.index in found:
             continue
         if m.only:
-            # "only says X": the answer says X and little else.
-            if kp_coverage < 0.3 and m.profile.recall(view.bag) >= 0.5:
+            whole = match_window(m.concepts, view.clauses)
+            if kp_coverage < 0.3 and whole.recall >= 0.5 and not whole.reversed:
                 found[m.index] = m
             continue
-        for s in view.sentences:
-            if m.refuters and not m.refuters.isdisjoint(s.bag.polarity):
+        for i, s in enumerate(view.sentences):
+            if m.refuters and not m.refuters.isdisjoint(s.terms):
                 continue
-            if m.profile.recall(s.bag) >= MISTAKE_RECALL and _says(m, s):
+            if m.cjk != is_cjk(s.text) and any(x.cjk != m.cjk for x in pq.mistakes):
+                continue  # the mistake's other-language version is there for this sentence
+            w = match_window(m.concepts, s.clauses)
+            if w.reversed or w.anti > w.recall or (m.concepts.numbers and not w.numbers):
+                continue  # a mistake that names a number is made only with that number
+            row = view.window_vector_index(1, i)
+            sim = float(sims[row, j]) if sims is not None and row is not None else None
+            # The same words can make another claim ("LoRA's best LR is 10x full fine-tuning's"):
+            # a lexical match needs the embedding not to disagree.
+            if w.recall >= MISTAKE_LEX and w.hits >= 2 and (sim is None or sim >= MISTAKE_LEX_SEM):
+                found[m.index] = m
+                break
+            if sim is not None and w.recall >= MISTAKE_SEM_LEX and sim >= MISTAKE_SEM:
                 found[m.index] = m
                 break
     return [found[i] for i in sorted(found)]
