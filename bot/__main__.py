@@ -43,7 +43,7 @@ async def _db_upgrade(settings: Settings) -> None:
     print("database is at the latest revision")
 
 
-def _content(action: str, path: str | None) -> int:
+def _content(action: str, path: str | None, ids: list[str] | None = None) -> int:
     from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
     from bot.content.stats import print_stats
 
@@ -51,6 +51,10 @@ def _content(action: str, path: str | None) -> int:
     if action == "stats":
         print_stats(result.questions)
         return 0
+    if action == "probe":
+        from bot.content.probe_report import print_probes
+
+        return print_probes(result.questions, ids or [])
     for problem in result.problems:
         print(problem)
     if result.problems:
@@ -64,6 +68,8 @@ def _grade(args: argparse.Namespace) -> int:
     from bot.grading.batch import run_batch
     from bot.grading.factory import llm_grader
 
+    # per-row fallbacks and not-graded rows are logged at WARNING: show them (and nothing chattier) on stderr
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     grader = None
     if args.grader != "offline":
         grader = llm_grader(_settings().llm)
@@ -108,7 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     usage = sub.add_parser("usage", help="LLM tokens and gradings per day")
     usage.add_argument("--days", type=int, default=30)
     content = sub.add_parser("content", help="validate or summarise the question bank")
-    content.add_argument("action", choices=["check", "stats"])
+    content.add_argument("action", choices=["check", "stats", "probe"])
+    content.add_argument("ids", nargs="*", help="probe: question ids (default: all)")
     content.add_argument("--path", default=None)
     db = sub.add_parser("db", help="database migrations")
     db.add_argument("action", choices=["upgrade"])
@@ -124,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     cmd = args.cmd or "run"
     if cmd == "content":
-        return _content(args.action, args.path)
+        return _content(args.action, args.path, args.ids)
     if cmd == "grade":
         return _grade(args)
     if cmd == "usage":

@@ -13,10 +13,12 @@ run becomes its character bigrams, and phrases are matched as compact substrings
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import snowballstemmer  # type: ignore[import-untyped]
 
@@ -192,23 +194,45 @@ def _cjk_pieces(run: str) -> list[str]:
     return [p for p in pieces if p]
 
 
-def _cjk_terms(run: str) -> list[str]:
+_ZH_FUNCTION_CHARS = frozenset("的了是在和与也就都而及或把被着过吗呢吧啊很个这那其之以为对从将给让")
+
+
+@lru_cache(maxsize=65536)
+def _cjk_terms_cached(run: str) -> tuple[str, ...]:
     out: list[str] = []
     for piece in _cjk_pieces(run):
-        if len(piece) == 1:
-            out.append(piece)
-        else:
-            out.extend(piece[i : i + 2] for i in range(len(piece) - 1))
-    return out
+        # jieba's search mode gives the words and the shorter words inside long ones ("改变方向" ->
+        # 改变, 方向, 改变方向), so "方向会改变" and "改变方向" share their terms.
+        words: list[str] = _segmenter().lcut_for_search(piece, HMM=False)
+        for word in words:
+            if len(word) >= 2 or (word not in _ZH_FUNCTION_CHARS and _CJK_RE.match(word)):
+                out.append(word)
+    return tuple(out)
+
+
+def _cjk_terms(run: str) -> list[str]:
+    return list(_cjk_terms_cached(run))
+
+
+@lru_cache(maxsize=1)
+def _segmenter() -> Any:
+    """jieba's default dictionary (in its wheel), loaded once (about half a second) and quiet."""
+    import jieba  # type: ignore[import-untyped]
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba
 
 
 def _latin(tok: str, answer_side: bool) -> list[str]:
     if tok[0].isdigit():
         return [canonical_number(tok)]
-    parts = [p for p in re.split(r"[-/]", tok) if p]
+    if "/" in tok:  # "NaN/Inf", "TP/PP": alternatives, each its own term
+        return [t for part in tok.split("/") if part for t in _latin(part, answer_side)]
+    parts = [p for p in tok.split("-") if p]
     if len(parts) == 1:
         return [] if tok in STOPWORDS else [stem(tok)]
-    joined = stem("".join(parts))
+    joined = stem("".join(parts))  # "micro-batch" is one word
     if not answer_side:
         return [joined]
     return [joined, *(stem(p) for p in parts if p not in STOPWORDS)]
@@ -240,10 +264,11 @@ def line_of(text: str, answer_side: bool = False) -> str:
         elif tok[0].isdigit():
             toks.append(canonical_number(tok))
         elif "-" in tok or "/" in tok:
-            parts = [p for p in re.split(r"[-/]", tok) if p]
-            toks.append(stem("".join(parts)))
-            if answer_side:
-                toks.extend(stem(p) for p in parts)
+            for alt in (a for a in tok.split("/") if a):
+                parts = [p for p in alt.split("-") if p]
+                toks.append(stem("".join(parts)))
+                if answer_side and len(parts) > 1:
+                    toks.extend(stem(p) for p in parts)
         else:
             toks.append(stem(tok))
     return " " + " ".join(toks) + " "
@@ -309,6 +334,7 @@ class Clause:
     compact: str  # no spaces, for Chinese phrases
     direction: int
     negated: bool  # it holds a negation cue (an antonym such as "differs" denies one term, not the claim)
+    probe: bool = False  # "check whether the warmup ...": asks about its terms, asserts no stance on them
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,6 +350,12 @@ class Sentence:
 _EN_BREAK_RE = re.compile(r"\s*,?\s*\b(?:" + "|".join(_EN_BREAKS) + r")\b\s*")
 _EN_NEG_BREAK_RE = re.compile(r"\s*,?\s*\b(?=(?:" + "|".join(_EN_NEGATED_BREAKS) + r")\b)")
 _ZH_BREAK_RE = re.compile("(?:" + "|".join(_ZH_NEGATED_BREAKS) + ")|(?:" + "|".join(_ZH_BREAKS) + ")")
+_PROBE = re.compile(
+    r"^\s*(?:(?:first|then|next|finally|also|i|we|i'd|we'd|i would|we would|i will|we will|you)\s*,?\s*)*"
+    r"(?:check|verify|inspect|examine|look at|look for|see whether|see if|test whether|rule out|confirm|make sure)\b"
+    r"|^\s*(?:首先|然后|接着|再|最后|我会|我们会|先)*\s*(?:检查|查看|排查|排除|确认|看看|看一下|核对|检验)"
+)
+_EN_NEG_START = re.compile(r"^\s*(?:" + "|".join(_EN_NEGATED_BREAKS) + r")\b")
 _ASIDE = re.compile(r"[()\[\]]|:(?!\d)| - ")
 _CJK_COMMA = re.compile(rf"(?<=[{CJK}]),|,(?=\s*[{CJK}])|、(?=[{CJK}]{{4,}})")
 
@@ -341,6 +373,10 @@ def _split_clauses(sentence: str) -> list[str]:
     for p in parts:
         for q in _CJK_COMMA.split(p):
             for r in _EN_NEG_BREAK_RE.split(q):
+                if _EN_NEG_START.match(r) and "," in r:  # "rather than X, sweep first": the denial ends at the comma
+                    denied, rest = r.split(",", 1)
+                    out.append(denied)
+                    r = rest
                 out.extend(_EN_BREAK_RE.split(r))
     final: list[str] = []
     for p in out:
@@ -382,7 +418,9 @@ def analyse(text: str, answer_side: bool = True) -> list[Sentence]:
                 continue
             said = direction(pos)
             turn = said if said else -direction(neg)  # "does not grow" points down
-            clauses.append(Clause(pos | neg, pos, neg, line_of(c, answer_side), c.replace(" ", ""), turn, negated(c)))
+            neg_cue = negated(c)
+            probe = not neg_cue and bool(_PROBE.match(c))
+            clauses.append(Clause(pos | neg, pos, neg, line_of(c, answer_side), c.replace(" ", ""), turn, neg_cue, probe))
         if clauses:
             out.append(Sentence(raw, tuple(clauses)))
     return out

@@ -33,9 +33,11 @@ from bot.grading.markers import evidence_level, prose_level, specificity_level, 
 from bot.grading.rubric_match import (
     AnswerView,
     KeyPointMatch,
+    PreparedMistake,
     PreparedQuestion,
-    detect_mistakes,
+    claimed_mistakes,
     match_key_point,
+    only_mistakes,
     prepared,
     reference_similarity,
     specifics_share,
@@ -49,12 +51,17 @@ RELEVANCE_FROM, RELEVANCE_FULL = 0.1, 0.4  # coverage where structure, specifici
 CORRECTNESS_FULL = 0.35  # coverage from which correctness counts in full
 FIRST_MISTAKE, NEXT_MISTAKE, INJECTION = 0.30, 0.20, 0.50
 INJECTED_COVERAGE = 0.75
-SALAD_FLOOR = 0.2  # the share of coverage a list of terms with no sentences keeps
+SALAD_FLOOR = 0.2
+CONFLICT_FROM, CONFLICT_FULL = 0.25, 0.6  # share of the points' terms said with the other stance: doubt / none  # the share of coverage a list of terms with no sentences keeps
 MAX_ANSWER_CHARS = 12_000  # about 2,000 words: longer answers are graded on their beginning
 _LEVEL_BAR = {"campus": 0.85, "engineer": 1.0, "researcher": 1.1}
 _INJECTION_TEXT = {
     "en": "Tried to instruct the grader (“{0}”); instructions inside an answer are ignored and count as a mistake",
     "zh": "试图向评分器下指令（“{0}”）；回答中的指令会被忽略，并记为错误",
+}
+_CONFLICT_TEXT = {
+    "en": "Much of the answer says the opposite of what the key points say",
+    "zh": "回答里的不少说法与要点正好相反",
 }
 _CONTRADICTION_TEXT = {"en": "Contradicts a key point: {0}", "zh": "与要点相反：{0}"}
 
@@ -91,14 +98,9 @@ def _coverage(pq: PreparedQuestion, matches: list[KeyPointMatch], ref_sim: float
     return share * kp + (1 - share) * _curve(ref_sim / REF_FULL_WITH_KEY_POINTS), kp
 
 
-def _mistake_texts(
-    pq: PreparedQuestion, lang: Lang, view: AnswerView, kp_cov: float, vecs: Vectors | None
-) -> list[str]:
-    out = []
+def _mistake_texts(pq: PreparedQuestion, lang: Lang, found: dict[int, PreparedMistake]) -> list[str]:
     listed = pq.question.rubric.mistakes.get(lang)
-    for m in detect_mistakes(pq, view, kp_cov, vecs):
-        out.append(listed[m.index] if m.index < len(listed) else m.text)
-    return out
+    return [listed[i] if i < len(listed) else found[i].text for i in sorted(found)]
 
 
 class OfflineGrader:
@@ -143,22 +145,30 @@ class OfflineGrader:
         mistakes = [_INJECTION_TEXT[lang].format(injected)] if injected else []
         view = AnswerView.of(text, self.embedder)
         empty = not view.sentences
-        matches = [match_key_point(pk, view, self._vectors(pk.texts)) for pk in pq.key_points]
-        ref_sim = 0.0 if empty else reference_similarity(pq, view, self._vectors(pq.reference_texts))
+        claimed, wrong = claimed_mistakes(pq, view, self._vectors(tuple(m.core for m in pq.mistakes)))
+        matches = [match_key_point(pk, view, self._vectors(pk.texts), wrong) for pk in pq.key_points]
+        ref_sim = 0.0 if empty else reference_similarity(pq, view, self._vectors(pq.reference_texts), wrong)
         coverage, kp_cov = (0.0, 0.0) if empty else _coverage(pq, matches, ref_sim)
         coherence = 0.0 if empty else _ramp(prose_level(text), 0.1, 0.6)
+        total_w = sum(m.key_point.weight for m in matches) or 1.0
+        conflict = sum(m.key_point.weight * m.conflict for m in matches) / total_w
+        stance = 1.0 - _ramp(conflict, CONFLICT_FROM, CONFLICT_FULL)  # 0 when the answer denies what the points say
         coverage *= SALAD_FLOOR + (1 - SALAD_FLOOR) * coherence
         if injected:
             coverage *= INJECTED_COVERAGE  # steering the grade is a mistake, so it can only cost
         dims = dict.fromkeys(DIMENSIONS, 0)
         spec_share = specifics_share(view, pq.specifics, pq.n_specifics)
         if not empty:
-            mistake_vecs = self._vectors(tuple(m.core for m in pq.mistakes))
+            found = {**claimed, **only_mistakes(pq, view, kp_cov, set(claimed))}
             contradicted = [
                 _CONTRADICTION_TEXT[lang].format(label(m.key_point, lang)) for m in matches if m.contradicted
             ]
-            mistakes = _mistake_texts(pq, lang, view, kp_cov, mistake_vecs) + contradicted + mistakes
-            dims = self._dimensions(pq, view, coverage, coherence, spec_share, level, mistakes, bool(injected))
+            mistakes = _mistake_texts(pq, lang, found) + contradicted + mistakes
+            if stance < 0.5:
+                mistakes.insert(0, _CONFLICT_TEXT[lang])
+            dims = self._dimensions(
+                pq, view, coverage, coherence * stance, spec_share, level, mistakes, bool(injected)
+            )
         missing = [] if not pq.references else self._missing_terms(pq, view, lang)
         specific = self._unmatched_specific(pq, lang, view)
         pressed = pressed_key_point(matches)  # the follow-up presses on it: its answer is graded on it

@@ -13,6 +13,7 @@ import re
 from bot.core.models import Lang, Question
 from bot.grading.features import negated, split_sentences
 from bot.grading.normalize import for_matching
+from bot.grading.rubric_match import mistake_core
 
 VAGUE: dict[Lang, str] = {
     "en": "It depends on the situation; I would look into it carefully and fix whatever is wrong.",
@@ -37,9 +38,13 @@ def keyword_salad(q: Question, lang: Lang) -> str:
 
 
 def mistakes_answer(q: Question, lang: Lang) -> str:
-    """The question's listed mistakes, each stated as a claim."""
+    """The question's listed mistakes that are claims, each stated (an omission, "forgets X", cannot be)."""
     end = "。" if lang == "zh" else ". "
-    claims = [_LEAD.sub("", _QUOTE.sub("", m)).strip().rstrip("。.") for m in q.rubric.mistakes.get(lang)]
+    claims = [
+        _LEAD.sub("", _QUOTE.sub("", m)).strip().rstrip("。.")
+        for m in q.rubric.mistakes.get(lang)
+        if mistake_core(m) is not None
+    ]
     return end.join(c for c in claims if c) + end.strip()
 
 

@@ -43,7 +43,10 @@ SEM_FROM, SEM_FULL = 0.45, 0.72  # cosine of a window and a key point text
 SEM_ONLY_CAP = 0.6  # an embedding match without a lexical anchor is at most partial
 NUMBER_CAP = 0.6  # a key point that names a number, answered without it
 QUESTION_FACTOR = 0.35  # terms the prompt itself uses say little
+LABEL_FACTOR = 0.3  # the words of a key point's label ("Clip by norm: ...") say little too
+_LABEL = re.compile(r"^[^:：。.;；]{2,40}[:：]")
 CONTRADICTION = 0.35  # share of a key point's weight named with the opposite stance
+ENGAGED = 0.12  # share of a key point's weight a sentence must name (either stance) to be about it
 MISTAKE_LEX, MISTAKE_LEX_SEM = 0.75, 0.45
 MISTAKE_SEM, MISTAKE_SEM_LEX = 0.72, 0.55
 REF_SEM = 0.3  # share of the whole-answer embedding in the reference similarity
@@ -117,6 +120,7 @@ class KeyPointMatch:
     evidence: str
     contradicted: bool = False
     missing: str = ""  # what a partial point lacked: a number, or a keyword
+    conflict: float = 0.0  # in the sentence most about the point, the share of its terms said with the other stance
 
     @property
     def verdict(self) -> Verdict:
@@ -179,14 +183,16 @@ def concepts(text: str, weights: TermWeights, qterms: frozenset[str], keywords: 
     clauses: list[tuple[dict[tuple[str, bool], float], int, bool]] = []
     numbers: set[str] = set()
     direction = 0
-    for s in analyse_reference(text):
-        for c in s.clauses:
+    labelled = bool(_LABEL.match(text))
+    for si, s in enumerate(analyse_reference(text)):
+        for ci, c in enumerate(s.clauses):
             direction = direction or c.direction
             own: dict[tuple[str, bool], float] = {}
+            label = labelled and si == 0 and ci == 0  # "Clip by norm: ..." names the topic, it claims nothing
             for t in c.terms:
                 if t == "x":
                     continue  # the times sign: "2x" is the number 2
-                w = weights(t) * (QUESTION_FACTOR if t in qterms else 1.0)
+                w = weights(t) * (QUESTION_FACTOR if t in qterms else 1.0) * (LABEL_FACTOR if label else 1.0)
                 key = (t, t in c.neg)
                 own[key] = w
                 terms[key] = max(terms.get(key, 0.0), w)
@@ -224,7 +230,7 @@ def _prepare_key_point(kp: KeyPoint, weights: TermWeights, qterms: frozenset[str
 _ABSENCE = re.compile(r"^\s*,?\s*(?:without\b|而不|却不|但不|但没有|而没有|却没有|不加|没有)", re.I)
 
 
-def _mistake_core(text: str) -> tuple[str, bool, str] | None:
+def mistake_core(text: str) -> tuple[str, bool, str] | None:
     """A listed mistake as (the claim an answer would make, "only", what its absence is); None for an omission."""
     core = _QUOTES.sub("", text).strip()
     only = bool(_ONLY.match(core))
@@ -240,7 +246,7 @@ def _mistake_core(text: str) -> tuple[str, bool, str] | None:
 
 
 def _prepare_mistake(index: int, text: str, weights: TermWeights) -> PreparedMistake | None:
-    found = _mistake_core(text)
+    found = mistake_core(text)
     if found is None:
         return None
     core, only, absent = found
@@ -339,7 +345,7 @@ def match_window(con: Concepts, clauses: Sequence[Clause]) -> WindowMatch:
             rev = rev or sum(1 for t, _ in own if t in best.terms) >= 2  # "increases" where it says "reduces"
         # A claim's stance is its clause's: "X does not store the matrix" does not say "X stores the matrix",
         # not even about X.
-        same = best.negated == own_negated
+        same = best.negated == own_negated or best.probe  # a check of X neither says nor denies X
         for (t, negated), w in own.items():
             if t not in best.terms or (t, negated) in credited:
                 continue
@@ -383,15 +389,20 @@ def _contradicts(m: WindowMatch) -> bool:
     return (m.reversed and m.recall >= 0.2) or (m.anti >= CONTRADICTION and m.anti_hits >= 2 and m.recall < 0.12)
 
 
-def match_key_point(pk: PreparedKeyPoint, view: AnswerView, kp_vectors: Vectors | None) -> KeyPointMatch:
+def match_key_point(
+    pk: PreparedKeyPoint, view: AnswerView, kp_vectors: Vectors | None, exclude: frozenset[int] = frozenset()
+) -> KeyPointMatch:
     """Credit 0-1 for one key point, its evidence quote, and whether the answer contradicts it."""
     windows = view.windows()
     vectors = view.vectors() if kp_vectors is not None else None
     sims = cosine_matrix(vectors, kp_vectors).max(axis=1) if vectors is not None and kp_vectors is not None else None
     best, best_i, contradicted, number_seen, anchor = 0.0, -1, False, False, ""
+    engaged, conflict = 0.0, 0.0
     n_single = len(view.sentences)
     for w_index, (i, clauses) in enumerate(windows):
         kind = 1 if w_index < n_single else 2
+        if i in exclude or (kind == 2 and i + 1 in exclude):
+            continue  # a sentence that states a listed mistake earns nothing
         lex, sem_gate, contra, seen_numbers = 0.0, False, False, False
         for con in pk.by_lang.values():
             m = match_window(con, clauses)
@@ -402,6 +413,8 @@ def match_key_point(pk: PreparedKeyPoint, view: AnswerView, kp_vectors: Vectors 
                 if kind == 1 or not anchor:
                     anchor = anchor_c or anchor
             contra = contra or (kind == 1 and _contradicts(m))
+            if kind == 1 and m.recall + m.anti > max(engaged, ENGAGED):
+                engaged, conflict = m.recall + m.anti, m.anti / (m.recall + m.anti)
             sem_gate = sem_gate or (m.hits >= 1 and m.anti <= m.recall and not m.reversed)
             seen_numbers = seen_numbers or m.numbers
         sem = 0.0
@@ -427,7 +440,7 @@ def match_key_point(pk: PreparedKeyPoint, view: AnswerView, kp_vectors: Vectors 
     if best >= PARTIAL and best_i >= 0:
         first = windows[best_i][0]
         evidence = quote(view.sentences[first].text, anchor)
-    return KeyPointMatch(pk.key_point, best, evidence, contradicted and best == 0.0, missing)
+    return KeyPointMatch(pk.key_point, best, evidence, contradicted and best == 0.0, missing, conflict)
 
 
 def specifics_share(view: AnswerView, specifics: tuple[tuple[int, Concepts], ...], n_specifics: int) -> float | None:
@@ -443,10 +456,12 @@ def specifics_share(view: AnswerView, specifics: tuple[tuple[int, Concepts], ...
     return sum(credit.values()) / n_specifics
 
 
-def reference_similarity(pq: PreparedQuestion, view: AnswerView, ref_vectors: Vectors | None) -> float:
+def reference_similarity(
+    pq: PreparedQuestion, view: AnswerView, ref_vectors: Vectors | None, exclude: frozenset[int] = frozenset()
+) -> float:
     """How much of the reference answer the answer says (best language), 0-1: terms with their stance,
     blended with the embedding similarity of the whole answer when there is one."""
-    clauses = view.clauses
+    clauses = [c for i, s in enumerate(view.sentences) if i not in exclude for c in s.clauses]
     pos = frozenset().union(*(c.pos for c in clauses)) if clauses else frozenset()
     neg = frozenset().union(*(c.neg for c in clauses)) if clauses else frozenset()
     best = 0.0
@@ -472,20 +487,17 @@ def reference_similarity(pq: PreparedQuestion, view: AnswerView, ref_vectors: Ve
     return best
 
 
-def detect_mistakes(
-    pq: PreparedQuestion, view: AnswerView, kp_coverage: float, mistake_vectors: Vectors | None
-) -> list[PreparedMistake]:
-    """Listed mistakes the answer makes (one per index, either language); precision over recall."""
+def claimed_mistakes(
+    pq: PreparedQuestion, view: AnswerView, mistake_vectors: Vectors | None
+) -> tuple[dict[int, PreparedMistake], frozenset[int]]:
+    """Listed mistakes the answer states (one per index, either language), and the sentences that state
+    them, which then earn no key-point credit. Precision over recall."""
     found: dict[int, PreparedMistake] = {}
+    where: set[int] = set()
     vectors = view.vectors() if mistake_vectors is not None else None
     sims = cosine_matrix(vectors, mistake_vectors) if vectors is not None and mistake_vectors is not None else None
     for j, m in enumerate(pq.mistakes):
-        if m.index in found:
-            continue
         if m.only:
-            whole = match_window(m.concepts, view.clauses)
-            if kp_coverage < 0.3 and whole.recall >= 0.5 and not whole.reversed:
-                found[m.index] = m
             continue
         for i, s in enumerate(view.sentences):
             if m.refuters and not m.refuters.isdisjoint(s.terms):
@@ -497,12 +509,26 @@ def detect_mistakes(
                 continue  # a mistake that names a number is made only with that number
             row = view.window_vector_index(1, i)
             sim = float(sims[row, j]) if sims is not None and row is not None else None
-            # The same words can make another claim ("LoRA's best LR is 10x full fine-tuning's"):
-            # a lexical match needs the embedding not to disagree.
-            if w.recall >= MISTAKE_LEX and w.hits >= 2 and (sim is None or sim >= MISTAKE_LEX_SEM):
-                found[m.index] = m
-                break
-            if sim is not None and w.recall >= MISTAKE_SEM_LEX and sim >= MISTAKE_SEM:
-                found[m.index] = m
-                break
-    return [found[i] for i in sorted(found)]
+            # The same words can make another claim ("LoRA's best LR is 10x full fine-tuning's"): when the
+            # sentence names a quantity the mistake does not, a lexical match needs the embedding to agree.
+            quantified = any(ch.isdigit() for t in s.terms - m.concepts.numbers for ch in t)
+            agrees = sim is None or sim >= MISTAKE_LEX_SEM or not quantified
+            lexical = w.recall >= MISTAKE_LEX and w.hits >= 2 and agrees
+            if lexical or (sim is not None and w.recall >= MISTAKE_SEM_LEX and sim >= MISTAKE_SEM):
+                found.setdefault(m.index, m)
+                where.add(i)
+    return found, frozenset(where)
+
+
+def only_mistakes(
+    pq: PreparedQuestion, view: AnswerView, kp_coverage: float, already: set[int]
+) -> dict[int, PreparedMistake]:
+    """"Only says X" mistakes: the answer says X and little else."""
+    found: dict[int, PreparedMistake] = {}
+    for m in pq.mistakes:
+        if not m.only or m.index in already or m.index in found:
+            continue
+        whole = match_window(m.concepts, view.clauses)
+        if kp_coverage < 0.3 and whole.recall >= 0.5 and not whole.reversed:
+            found[m.index] = m
+    return found

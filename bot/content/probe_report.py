@@ -1,0 +1,45 @@
+"""`python -m bot content probe [ID ...]`: how the offline grader scores each question's adversarial probes.
+
+For authors: after editing a question, its reference answer must still score >= 85 in both
+languages and its keyword salad, listed mistakes, negated reference and a vague one-liner must
+stay under their ceilings (`bot.grading.probes`). Exit status 1 when any probe misses its goal.
+"""
+
+from __future__ import annotations
+
+from bot.core.models import LANGS, Question
+from bot.grading.offline import OfflineGrader
+from bot.grading.probes import PROBES
+
+
+def probe_rows(questions: list[Question], grader: OfflineGrader | None = None) -> list[tuple[str, str, int, bool]]:
+    """(question id, probe/lang, score, on target) for every question and probe."""
+    grader = grader or OfflineGrader()
+    rows = []
+    for q in questions:
+        for name, (build, goal, kind) in PROBES.items():
+            for lang in LANGS:
+                grade = grader.grade_sync(q, build(q, lang), lang)
+                rows.append(
+                    (q.id, f"{name}/{lang}", grade.score, grade.score <= goal if kind == "max" else grade.score >= goal)
+                )
+                if name == "reference":  # the reference answer must make none of the listed mistakes
+                    rows.append((q.id, f"reference_mistakes/{lang}", len(grade.mistakes), not grade.mistakes))
+    return rows
+
+
+def print_probes(questions: list[Question], ids: list[str]) -> int:
+    chosen = [q for q in questions if not ids or q.id in ids]
+    missing = sorted(set(ids) - {q.id for q in chosen})
+    for qid in missing:
+        print(f"{qid}: no such question")
+    misses = 0
+    for qid, probe, score, ok in probe_rows(chosen):
+        goal = next(
+            (f"{'<=' if k == 'max' else '>='} {g}" for n, (_, g, k) in PROBES.items() if probe.startswith(n + "/")),
+            "= 0",
+        )
+        misses += not ok
+        print(f"{qid:40} {probe:26} {score:>4}  (goal {goal}){'' if ok else '  MISSED'}")
+    print(f"{len(chosen)} questions probed, {misses} probes off target")
+    return 1 if misses or missing else 0
