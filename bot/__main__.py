@@ -60,7 +60,8 @@ def _content(action: str, path: str | None, ids: list[str] | None = None) -> int
     if result.problems:
         print(f"{len(result.problems)} problems in {len(result.questions)} loaded questions")
         return 1
-    print(f"{len(result.questions)} questions OK")
+    verified = sum(1 for q in result.questions if q.verified is not None)
+    print(f"{len(result.questions)} questions OK ({verified} with a verified: record)")
     return 0
 
 

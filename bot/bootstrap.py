@@ -12,7 +12,8 @@ from bot.config import Settings
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
 from bot.core.bank import Bank
 from bot.core.deps import Deps, Limits
-from bot.core.ports import ChartRenderer, Clock, Grader, Transcriber
+from bot.core.models import Question
+from bot.core.ports import ChartRenderer, Clock, Grader, QuestionMatcher, Transcriber
 from bot.core.service import Service
 from bot.core.timeutil import SystemClock
 from bot.dates import parse_natural
@@ -47,7 +48,19 @@ def load_default_bank(settings: Settings) -> Bank:
     result = load_bank(settings.content_dir or DEFAULT_CONTENT_DIR)
     if result.problems:
         raise ContentError("question bank has problems:\n" + "\n".join(result.problems[:20]))
-    return Bank(result.questions)
+    return Bank(result.questions, question_matcher(result.questions))
+
+
+def question_matcher(questions: list[Question]) -> QuestionMatcher | None:
+    """/review's matcher: sentence embeddings plus shared rare terms; None (lexical) without the model."""
+    from bot.grading.question_match import SemanticMatcher
+    from bot.grading.semantic import default_embedder
+    from bot.grading.term_weights import TermWeights, documents
+
+    embedder = default_embedder()
+    if embedder is None:
+        return None
+    return SemanticMatcher(questions, embedder, TermWeights(documents(questions)))
 
 
 def default_charts() -> ChartRenderer:

@@ -5,15 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.core.models import LEVELS, Level, Question
+from bot.core.ports import QuestionMatcher
 from bot.core.text import cosine, features
 
-MATCH_THRESHOLD = 0.45
+MATCH_THRESHOLD = 0.45  # the lexical fallback's bar; a QuestionMatcher brings its own (see `sure`)
 
 
 class Bank:
-    def __init__(self, questions: Iterable[Question]) -> None:
+    def __init__(self, questions: Iterable[Question], matcher: QuestionMatcher | None = None) -> None:
         self._by_id = {q.id: q for q in questions}
         self._features = {q.id: (features(q.prompt.en), features(q.prompt.zh)) for q in self._by_id.values()}
+        self.matcher = matcher
 
     def __len__(self) -> int:
         return len(self._by_id)
@@ -34,12 +36,22 @@ class Bank:
         pool = [q for q in self._by_id.values() if q.topic in topics and q.id not in exclude]
         return sorted(pool, key=lambda q: (abs(LEVELS.index(q.level) - rank), q.difficulty, q.id))
 
+    def candidates(self, text: str, limit: int = 3) -> list[tuple[Question, float]]:
+        """The bank questions closest to a free-text question, best first, with a similarity 0-1."""
+        if self.matcher is not None:
+            return self.matcher.candidates(text, limit)
+        f = features(text)
+        scored = [(self._by_id[qid], max(cosine(f, en), cosine(f, zh))) for qid, (en, zh) in self._features.items()]
+        scored.sort(key=lambda x: (-x[1], x[0].id))
+        return scored[:limit]
+
+    def bars(self) -> tuple[float, float]:
+        """(taken as the same question, offered to confirm) for scores from `candidates`."""
+        if self.matcher is not None:
+            return self.matcher.sure, self.matcher.unsure
+        return MATCH_THRESHOLD, MATCH_THRESHOLD
+
     def match(self, text: str) -> tuple[Question | None, float]:
         """The closest bank question to a free-text question, and its similarity (0-1)."""
-        f = features(text)
-        best, best_sim = None, 0.0
-        for qid, (en, zh) in self._features.items():
-            sim = max(cosine(f, en), cosine(f, zh))
-            if sim > best_sim:
-                best, best_sim = self._by_id[qid], sim
-        return best, best_sim
+        best = self.candidates(text, 1)
+        return (best[0][0], best[0][1]) if best else (None, 0.0)

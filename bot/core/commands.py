@@ -93,6 +93,13 @@ class LogReview(Command):
 
 
 @dataclass(frozen=True)
+class PickReview(Command):
+    """The answer to "is it one of these bank questions?" after /review: an index, or None for none."""
+
+    choice: int | None
+
+
+@dataclass(frozen=True)
 class StartFlow(Command):
     """/review or /interview with no arguments: ask for each field in turn (flow: review | interview)."""
 

@@ -236,6 +236,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "已记录（{company}）。它与题库中的题目（{qid}）匹配，将使用该题的评分要点。已加入你的题组并立即到期，"
         "发送 /drill 练习。",
     },
+    "review.pick": {
+        "en": "Is it one of these bank questions? Then its rubric applies.\n{listing}",
+        "zh": "是题库里的这几道题之一吗？是的话就用该题的评分要点。\n{listing}",
+    },
+    "review.pick_none": {"en": "None of these", "zh": "都不是"},
     "review.personal": {
         "en": "Logged for {company} as a personal question (no close match in the bank). It is in your deck "
         "and due now: send /drill to practise it.",

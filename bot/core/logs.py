@@ -6,14 +6,12 @@ from datetime import datetime, timedelta
 
 from bot.core import commands as c
 from bot.core import srs
-from bot.core.bank import MATCH_THRESHOLD
 from bot.core.deps import Deps
 from bot.core.i18n import t
 from bot.core.models import InterviewLog, Question, Reminder, ReviewItem, Rubric, Text, User
 from bot.core.replies import Button, Reply
 from bot.core.timeutil import fmt_local, parse_when
 
-TOPIC_GUESS_THRESHOLD = 0.2
 POST_INTERVIEW_DELAY = timedelta(hours=2)
 
 
@@ -69,7 +67,9 @@ async def log_interview(cmd: c.LogInterview, deps: Deps, user: User) -> list[Rep
 
 
 async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:
-    lang, now, store = user.language, deps.clock.now(), deps.store
+    """Log a real interview question: the bank's question when it is clearly the same, a choice of up to
+    three when it may be, else a personal question filed under the nearest bank subtopic."""
+    lang = user.language
     question_text = cmd.question.strip()
     if not question_text:
         return [Reply(t(lang, "review.no_question"), kind="error")]
@@ -77,14 +77,66 @@ async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:
     if problem is not None:
         return [problem]
     company = cmd.company.strip()[: deps.limits.max_field_chars] or "-"
-    best, sim = deps.bank.match(question_text)
-    if best is not None and sim >= MATCH_THRESHOLD:
-        question, matched = best, True
-    else:
-        topic, subtopic = (
-            (best.topic, best.subtopic) if best and sim >= TOPIC_GUESS_THRESHOLD else ("other", "interview")
+    candidates = deps.bank.candidates(question_text, 3)
+    sure, unsure = deps.bank.bars()
+    best = candidates[0] if candidates else None
+    if best is not None and best[1] >= sure:
+        return await _file_review(deps, user, company, question_text, cmd.answer, best[0], best[0])
+    offered = [q for q, sim in candidates if sim >= unsure]
+    if offered:
+        await deps.store.set_session(
+            user.id,
+            {
+                "mode": "review_pick",
+                "company": company,
+                "question": question_text,
+                "answer": cmd.answer.strip(),
+                "candidates": [q.id for q in offered],
+            },
         )
+        rows = [[Button(f"{i + 1}. {_short(q.prompt.get(lang))}", f"rv:{i}")] for i, q in enumerate(offered)]
+        rows.append([Button(t(lang, "review.pick_none"), "rv:none")])
+        listing = "\n".join(f"{i + 1}. {q.prompt.get(lang)}" for i, q in enumerate(offered))
+        return [Reply(t(lang, "review.pick", listing=listing), rows)]
+    return await _file_review(deps, user, company, question_text, cmd.answer, None, best[0] if best else None)
+
+
+async def pick_review(cmd: c.PickReview, deps: Deps, user: User) -> list[Reply]:
+    """The user's answer to "is it one of these?": a candidate's index, or none of them."""
+    state = await deps.store.get_session(user.id)
+    if state.get("mode") != "review_pick":
+        return [Reply(t(user.language, "flow.expired"))]
+    await deps.store.set_session(user.id, {"mode": "idle"})
+    ids = [str(i) for i in state.get("candidates", [])]
+    chosen = deps.bank.get(ids[cmd.choice]) if cmd.choice is not None and 0 <= cmd.choice < len(ids) else None
+    nearest = deps.bank.get(ids[0]) if ids else None
+    company, text, answer = str(state["company"]), str(state["question"]), str(state.get("answer", ""))
+    return await _file_review(deps, user, company, text, answer, chosen, nearest)
+
+
+def _short(text: str, limit: int = 48) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+async def _file_review(
+    deps: Deps,
+    user: User,
+    company: str,
+    question_text: str,
+    answer: str,
+    matched: Question | None,
+    nearest: Question | None,
+) -> list[Reply]:
+    """Write the review: the matched bank question's card, or a personal question under `nearest`'s subtopic."""
+    lang, now, store = user.language, deps.clock.now(), deps.store
+    if matched is not None:
+        question = matched
+    else:
+        topic, subtopic = (nearest.topic, nearest.subtopic) if nearest else ("other", "interview")
         written = await deps.rubric_writer.write(question_text, lang, user.level) if deps.rubric_writer else None
+        if written is not None and nearest is not None:
+            written = written.model_copy(update={"topic": topic, "subtopic": subtopic})
         personal = written or Question(
             id="pending",
             topic=topic,
@@ -97,7 +149,7 @@ async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:
             reference_answer=Text.same(""),
             personal=True,
         )
-        question, matched = await store.add_personal_question(user.id, personal), False
+        question = await store.add_personal_question(user.id, personal)
     card = await store.card_for_question(user.id, question.id)
     if card is None:
         await store.create_card(user.id, question.id, srs.new_state(now), now, True, now)
@@ -109,9 +161,9 @@ async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:
             user_id=user.id,
             company=company,
             question_text=question_text,
-            answer_text=cmd.answer.strip(),
+            answer_text=answer.strip(),
             question_id=question.id,
-            matched_bank=matched,
+            matched_bank=matched is not None,
             topic=question.topic,
             subtopic=question.subtopic,
             created_at=now,

@@ -108,6 +108,8 @@ def parse_action(user_id: int, action: str) -> c.Command:
             return c.ChangeSetting(user_id, name, value)
         if verb == "forget":
             return c.ConfirmForget(user_id, arg == "yes")
+        if verb == "rv":
+            return c.PickReview(user_id, None if arg == "none" else int(arg))
         if verb == "flow" and arg in ("skip", "ok", "cancel"):
             return c.FlowAction(user_id, arg)
     except ValueError:

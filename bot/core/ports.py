@@ -56,6 +56,18 @@ class GraderUnavailable(Exception):
     """The grader could not produce a valid grade now (timeout, 429/5xx after retries, invalid output)."""
 
 
+class QuestionMatcher(Protocol):
+    """Finds the bank questions closest to a free-text question (a real interview's), best first, 0-1.
+
+    `sure`: a score from which the best candidate is taken as the same question; `unsure`: from which
+    candidates are offered for the user to confirm."""
+
+    sure: float
+    unsure: float
+
+    def candidates(self, text: str, limit: int = 3) -> list[tuple[Question, float]]: ...
+
+
 class RubricWriter(Protocol):
     """Writes a rubric for a real interview question that matches nothing in the bank."""
 

@@ -33,6 +33,7 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.StartFollowUp: drill.start_follow_up,
     c.LogInterview: logs.log_interview,
     c.LogReview: logs.log_review,
+    c.PickReview: logs.pick_review,
     c.StartFlow: flows.start_flow,
     c.FlowAction: flows.flow_action,
     c.SetPaused: onboarding.set_paused,

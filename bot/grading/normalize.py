@@ -58,6 +58,9 @@ _SYMBOLS = {
     "？": "?",
 }
 _SYMBOL_RE = re.compile("|".join(re.escape(k) for k in _SYMBOLS))
+# Chinese engineers' synonyms for one idea, folded to the word the bank uses.
+_ZH_SYNONYMS = {"尖刺": "尖峰", "毛刺": "尖峰", "突刺": "尖峰", "显存爆了": "显存溢出", "爆显存": "显存溢出", "炸显存": "显存溢出"}
+_ZH_SYNONYM_RE = re.compile("|".join(_ZH_SYNONYMS))
 # British -> American (applied to both sides, so over-application is harmless).
 _ISE = re.compile(r"\b([a-z]{3,}?)(is|ys)(e|es|ed|ing|ation|ations|er|ers)\b")
 _OUR = re.compile(r"\b([a-z]{3,})our(s|ed|ing|able)?\b")
@@ -80,6 +83,7 @@ def for_matching(text: str) -> str:
     t = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
     t = _BIG_THETA.sub("O(", t)
     t = _SYMBOL_RE.sub(lambda m: _SYMBOLS[m.group(0)], t.lower())
+    t = _ZH_SYNONYM_RE.sub(lambda m: _ZH_SYNONYMS[m.group(0)], t)
     t = _THOUSANDS.sub("", t)
     t = _PERCENT.sub("", t)
     t = _PERCENT_WORD.sub("%", t)

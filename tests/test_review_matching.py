@@ -1,0 +1,137 @@
+"""/review finds the bank's question: the real matcher on real phrasings, and the confirm step with a fake one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bot.content.loader import load_bank
+from bot.core.bank import Bank
+from bot.core.deps import Deps, Limits
+from bot.core.i18n import t
+from bot.core.models import Question
+from bot.core.service import Service
+from bot.grading.question_match import SURE, UNSURE, SemanticMatcher
+from bot.grading.semantic import default_embedder
+from bot.grading.term_weights import bank_weights
+from tests.conftest import make_question
+from tests.fakes import FakeClock, FakeGrader, FakeStore
+from tests.test_service import new_user, onboard
+
+PHRASINGS = Path(__file__).resolve().parent / "data" / "review_phrasings.yaml"
+
+
+@pytest.fixture(scope="module")
+def matcher() -> SemanticMatcher:
+    embedder = default_embedder()
+    assert embedder is not None
+    return SemanticMatcher(load_bank().questions, embedder, bank_weights())
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Why does pre-LN train more stably than post-LN?", "stab-norm-002"),
+        ("训练中 loss 突然出现尖刺该怎么排查？", "stab-spike-001"),
+    ],
+)
+def test_the_issue_examples_find_their_bank_question(matcher: SemanticMatcher, text: str, expected: str) -> None:
+    (best, score), *_ = matcher.candidates(text)
+    assert best.id == expected and score >= UNSURE
+
+
+def test_real_phrasings_match_and_out_of_bank_questions_do_not(matcher: SemanticMatcher) -> None:
+    rows = yaml.safe_load(PHRASINGS.read_text(encoding="utf-8"))
+    inside = [r for r in rows if r["expected"]]
+    outside = [r for r in rows if not r["expected"]]
+    assert len(inside) >= 30 and len(outside) >= 10
+    top1 = sum(matcher.candidates(r["text"], 1)[0][0].id in {r["expected"], *(r.get("also") or [])} for r in inside)
+    assert top1 / len(inside) >= 0.9
+    false_sure = [r["text"] for r in outside if matcher.candidates(r["text"], 1)[0][1] >= SURE]
+    assert false_sure == []
+
+
+class FixedMatcher:
+    """A hand-written matcher that returns the scores a test sets."""
+
+    sure, unsure = 0.8, 0.5
+
+    def __init__(self, questions: list[Question]) -> None:
+        self.questions = questions
+        self.scores: list[float] = []
+
+    def candidates(self, text: str, limit: int = 3) -> list[tuple[Question, float]]:
+        return list(zip(self.questions, self.scores, strict=False))[:limit]
+
+
+@pytest.fixture
+def fixed() -> FixedMatcher:
+    return FixedMatcher(
+        [
+            make_question("stab-a-001", prompt_en="Why is pre-LN more stable?", prompt_zh="为什么 pre-LN 更稳定？"),
+            make_question("stab-b-001", prompt_en="How do you handle a loss spike?", prompt_zh="loss 尖刺怎么处理？"),
+            make_question("pipe-c-001", prompt_en="What does ZeRO-3 shard?", prompt_zh="ZeRO-3 切分什么？"),
+        ]
+    )
+
+
+@pytest.fixture
+def svc(fixed: FixedMatcher, store: FakeStore) -> Service:
+    bank = Bank(fixed.questions, fixed)
+    return Service(Deps(store=store, bank=bank, grader=FakeGrader(), clock=FakeClock(), limits=Limits(fuzz=False)))
+
+
+async def test_a_sure_match_is_taken_at_once(svc: Service, fixed: FixedMatcher, store: FakeStore) -> None:
+    uid = await new_user(svc)
+    await onboard(svc, uid)
+    fixed.scores = [0.8, 0.6]
+    r = await svc.handle_text(uid, "/review Acme | pre-LN vs post-LN?")
+    assert "stab-a-001" in r[0].text
+    (item,) = store.review_items.values()
+    assert item.matched_bank and item.question_id == "stab-a-001"
+
+
+async def test_an_unsure_match_offers_the_candidates_and_the_pick_files_it(
+    svc: Service, fixed: FixedMatcher, store: FakeStore
+) -> None:
+    uid = await new_user(svc)
+    await onboard(svc, uid)
+    fixed.scores = [0.79, 0.55, 0.49]  # the third is under the bar: not offered
+    r = await svc.handle_text(uid, "/review Acme | loss jumps, what now?")
+    actions = [b.action for row in r[0].buttons for b in row]
+    assert actions == ["rv:0", "rv:1", "rv:none"] and "How do you handle a loss spike?" in r[0].text
+    assert store.review_items == {}  # nothing is written until the user says which
+    r = await svc.handle_action(uid, "rv:1")
+    assert "stab-b-001" in r[0].text
+    (item,) = store.review_items.values()
+    assert item.matched_bank and item.question_id == "stab-b-001"
+    r = await svc.handle_action(uid, "rv:0")  # a second press of a stale button
+    assert len(store.review_items) == 1 and r[0].text == t("en", "flow.expired")
+
+
+async def test_none_of_these_files_a_personal_question_under_the_nearest_subtopic(
+    svc: Service, fixed: FixedMatcher, store: FakeStore
+) -> None:
+    uid = await new_user(svc)
+    await onboard(svc, uid)
+    fixed.scores = [0.6, 0.55]
+    await svc.handle_text(uid, "/review Acme | something close but different")
+    r = await svc.handle_action(uid, "rv:none")
+    assert "personal question" in r[0].text
+    (item,) = store.review_items.values()
+    near = fixed.questions[0]
+    assert not item.matched_bank and (item.topic, item.subtopic) == (near.topic, near.subtopic)
+
+
+async def test_no_close_question_is_personal_under_the_nearest_subtopic_without_asking(
+    svc: Service, fixed: FixedMatcher, store: FakeStore
+) -> None:
+    uid = await new_user(svc)
+    await onboard(svc, uid)
+    fixed.scores = [0.49, 0.3]
+    r = await svc.handle_text(uid, "/review Acme | speculative decoding acceptance rate?")
+    assert "personal question" in r[0].text and not any(b.action.startswith("rv:") for row in r[0].buttons for b in row)
+    (item,) = store.review_items.values()
+    assert not item.matched_bank and item.subtopic == fixed.questions[0].subtopic
