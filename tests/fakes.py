@@ -233,6 +233,14 @@ class FakeStore:
     async def list_review_items(self, user_id: int) -> list[ReviewItem]:
         return [x for x in self.review_items.values() if x.user_id == user_id]
 
+    async def relink_review_item(self, item: ReviewItem) -> bool:
+        old = self.review_items.get(item.id)
+        if old is None or old.user_id != item.user_id:
+            return False
+        fields = {"question_id", "matched_bank", "topic", "subtopic"}
+        self.review_items[item.id] = old.model_copy(update=item.model_dump(include=fields))
+        return True
+
     async def add_reminder(self, reminder: Reminder) -> Reminder:
         saved = reminder.model_copy(update={"id": next(self._seq)})
         self.reminders[saved.id] = saved

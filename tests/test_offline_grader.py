@@ -384,7 +384,10 @@ def test_feedback_and_follow_up_are_in_the_users_language(example: Question, lan
     locate = next(k for k in example.rubric.key_points if k.id == "locate").text.get(lang)
     sep = "：" if lang == "zh" else ":"
     assert locate.split(sep)[0] in g.feedback  # the heaviest missed point, named in the user's language
-    assert locate.split(sep)[0] in (g.follow_up or "")
+    # the follow-up is the question's own hand-written one that is about the missed point (it names
+    # gradient norms), never a template around the point's label
+    assert g.follow_up == example.follow_ups[0].get(lang)
+    assert g.follow_up_points == [next(k for k in example.rubric.key_points if k.id == "locate").text.get(lang)]
 
 
 def test_follow_up_is_the_questions_own_when_nothing_important_is_missed(example: Question) -> None:

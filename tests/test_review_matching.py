@@ -93,25 +93,30 @@ async def test_a_sure_match_is_taken_at_once(svc: Service, fixed: FixedMatcher, 
     assert item.matched_bank and item.question_id == "stab-a-001"
 
 
-async def test_an_unsure_match_offers_the_candidates_and_the_pick_files_it(
+async def test_an_unsure_match_is_logged_at_once_and_the_pick_relinks_it(
     svc: Service, fixed: FixedMatcher, store: FakeStore
 ) -> None:
     uid = await new_user(svc)
     await onboard(svc, uid)
     fixed.scores = [0.79, 0.55, 0.49]  # the third is under the bar: not offered
     r = await svc.handle_text(uid, "/review Acme | loss jumps, what now?")
-    actions = [b.action for row in r[0].buttons for b in row]
-    assert actions == ["rv:0", "rv:1", "rv:none"] and "How do you handle a loss spike?" in r[0].text
-    assert store.review_items == {}  # nothing is written until the user says which
+    assert "personal question" in r[0].text
+    actions = [b.action for row in r[1].buttons for b in row]
+    assert actions == ["rv:0", "rv:1", "rv:none"] and "How do you handle a loss spike?" in r[1].text
+    (item,) = store.review_items.values()  # logged before the user answers: nothing waits on a button
+    assert not item.matched_bank and item.subtopic == fixed.questions[0].subtopic
+    personal_card = next(c for c in store.cards.values() if c.question_id == item.question_id)
     r = await svc.handle_action(uid, "rv:1")
     assert "stab-b-001" in r[0].text
     (item,) = store.review_items.values()
-    assert item.matched_bank and item.question_id == "stab-b-001"
-    r = await svc.handle_action(uid, "rv:0")  # a second press of a stale button
-    assert len(store.review_items) == 1 and r[0].text == t("en", "flow.expired")
+    assert item.matched_bank and item.question_id == "stab-b-001" and item.company == "Acme"
+    bank_card = next(c for c in store.cards.values() if c.question_id == "stab-b-001")
+    assert not bank_card.suspended and store.cards[personal_card.id].suspended
+    r = await svc.handle_action(uid, "rv:0")  # a second press of a stale button changes nothing
+    assert r[0].text == t("en", "flow.expired") and store.review_items[item.id].question_id == "stab-b-001"
 
 
-async def test_none_of_these_files_a_personal_question_under_the_nearest_subtopic(
+async def test_none_of_these_keeps_the_personal_question_under_the_nearest_subtopic(
     svc: Service, fixed: FixedMatcher, store: FakeStore
 ) -> None:
     uid = await new_user(svc)
@@ -119,10 +124,11 @@ async def test_none_of_these_files_a_personal_question_under_the_nearest_subtopi
     fixed.scores = [0.6, 0.55]
     await svc.handle_text(uid, "/review Acme | something close but different")
     r = await svc.handle_action(uid, "rv:none")
-    assert "personal question" in r[0].text
+    assert r[0].text == t("en", "review.kept_personal")
     (item,) = store.review_items.values()
     near = fixed.questions[0]
     assert not item.matched_bank and (item.topic, item.subtopic) == (near.topic, near.subtopic)
+    assert not any(c.suspended for c in store.cards.values())
 
 
 async def test_no_close_question_is_personal_under_the_nearest_subtopic_without_asking(
@@ -132,6 +138,29 @@ async def test_no_close_question_is_personal_under_the_nearest_subtopic_without_
     await onboard(svc, uid)
     fixed.scores = [0.49, 0.3]
     r = await svc.handle_text(uid, "/review Acme | speculative decoding acceptance rate?")
-    assert "personal question" in r[0].text and not any(b.action.startswith("rv:") for row in r[0].buttons for b in row)
+    assert len(r) == 1 and "personal question" in r[0].text
     (item,) = store.review_items.values()
     assert not item.matched_bank and item.subtopic == fixed.questions[0].subtopic
+
+
+async def test_a_relink_names_only_the_users_own_review_item(store: FakeStore) -> None:
+    from bot.core.models import ReviewItem
+    from tests.fakes import FakeClock as Clock
+
+    now = Clock().now()
+    mine = await store.add_review_item(
+        ReviewItem(
+            id=0,
+            user_id=1,
+            company="A",
+            question_text="q",
+            question_id="p1",
+            matched_bank=False,
+            topic="stability",
+            subtopic="x",
+            created_at=now,
+        )
+    )
+    other = mine.model_copy(update={"user_id": 2, "question_id": "stab-b-001"})
+    assert await store.relink_review_item(other) is False
+    assert store.review_items[mine.id].question_id == "p1"

@@ -147,3 +147,23 @@ async def test_naive_datetimes_are_refused(sql: SqlStore) -> None:
     u = await sql.get_or_create_user("t", "1", defaults())
     with pytest.raises(Exception, match="naive"):
         await sql.create_card(u.id, "q", {}, datetime(2026, 1, 1), False, NOW)
+
+
+async def test_a_review_item_is_relinked_only_for_its_own_user(sql: SqlStore) -> None:
+    from bot.core.models import ReviewItem
+
+    now = NOW
+    uid = await sql.get_or_create_user("telegram", "relink", defaults())
+    other = await sql.get_or_create_user("telegram", "relink-2", defaults())
+    item = await sql.add_review_item(
+        ReviewItem(id=0, user_id=uid.id, company="A", question_text="q?", question_id="personal:1",
+                   matched_bank=False, topic="stability", subtopic="nan-loss", created_at=now)
+    )  # fmt: skip
+    moved = {"question_id": "stab-spike-001", "matched_bank": True, "subtopic": "loss-spikes"}
+    assert await sql.relink_review_item(item.model_copy(update={**moved, "user_id": other.id})) is False
+    assert (await sql.list_review_items(uid.id))[0].question_id == "personal:1"
+    assert await sql.relink_review_item(item.model_copy(update=moved)) is True
+    (after,) = await sql.list_review_items(uid.id)
+    assert (after.question_id, after.matched_bank, after.subtopic, after.company) == (
+        "stab-spike-001", True, "loss-spikes", "A"
+    )

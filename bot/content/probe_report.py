@@ -23,8 +23,10 @@ def probe_rows(questions: list[Question], grader: OfflineGrader | None = None) -
                 rows.append(
                     (q.id, f"{name}/{lang}", grade.score, grade.score <= goal if kind == "max" else grade.score >= goal)
                 )
-                if name == "reference":  # the reference answer must make none of the listed mistakes
+                if name == "reference":  # the reference makes none of the listed mistakes and hits every point
                     rows.append((q.id, f"reference_mistakes/{lang}", len(grade.mistakes), not grade.mistakes))
+                    short = [k.id for k in grade.key_points if k.verdict != "hit"]
+                    rows.append((q.id, f"reference_points/{lang}", len(short), not short))
     return rows
 
 

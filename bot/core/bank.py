@@ -45,6 +45,9 @@ class Bank:
         scored.sort(key=lambda x: (-x[1], x[0].id))
         return scored[:limit]
 
+    def subtopics(self) -> frozenset[str]:
+        return frozenset(q.subtopic for q in self._by_id.values())
+
     def bars(self) -> tuple[float, float]:
         """(taken as the same question, offered to confirm) for scores from `candidates`."""
         if self.matcher is not None:

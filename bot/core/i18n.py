@@ -237,10 +237,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "发送 /drill 练习。",
     },
     "review.pick": {
-        "en": "Is it one of these bank questions? Then its rubric applies.\n{listing}",
-        "zh": "是题库里的这几道题之一吗？是的话就用该题的评分要点。\n{listing}",
+        "en": "Is it one of these bank questions? Pick it and its rubric applies instead.\n{listing}",
+        "zh": "它是题库里的这几道题之一吗？选中后就改用该题的评分要点。\n{listing}",
     },
     "review.pick_none": {"en": "None of these", "zh": "都不是"},
+    "review.kept_personal": {
+        "en": "Kept as your own question. It is in your deck: send /drill to practise it.",
+        "zh": "已保留为你的个人题目，在题组里，发送 /drill 练习。",
+    },
     "review.personal": {
         "en": "Logged for {company} as a personal question (no close match in the bank). It is in your deck "
         "and due now: send /drill to practise it.",

@@ -8,7 +8,7 @@ from bot.core import commands as c
 from bot.core import srs
 from bot.core.deps import Deps
 from bot.core.i18n import t
-from bot.core.models import InterviewLog, Question, Reminder, ReviewItem, Rubric, Text, User
+from bot.core.models import InterviewLog, Lang, Question, Reminder, ReviewItem, Rubric, Text, User
 from bot.core.replies import Button, Reply
 from bot.core.timeutil import fmt_local, parse_when
 
@@ -67,8 +67,9 @@ async def log_interview(cmd: c.LogInterview, deps: Deps, user: User) -> list[Rep
 
 
 async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:
-    """Log a real interview question: the bank's question when it is clearly the same, a choice of up to
-    three when it may be, else a personal question filed under the nearest bank subtopic."""
+    """Log a real interview question at once: as the bank's question when it is clearly the same, else
+    as a personal question filed under the nearest bank subtopic; when a bank question may be the same,
+    offer up to three to link it to instead (nothing waits on the answer)."""
     lang = user.language
     question_text = cmd.question.strip()
     if not question_text:
@@ -81,37 +82,60 @@ async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:
     sure, unsure = deps.bank.bars()
     best = candidates[0] if candidates else None
     if best is not None and best[1] >= sure:
-        return await _file_review(deps, user, company, question_text, cmd.answer, best[0], best[0])
+        item, question = await _file_review(deps, user, company, question_text, cmd.answer, best[0], best[0])
+        return [_filed_reply(lang, company, question, True)]
+    nearest = best[0] if best else None
+    item, question = await _file_review(deps, user, company, question_text, cmd.answer, None, nearest)
+    filed = _filed_reply(lang, company, question, False)
     offered = [q for q, sim in candidates if sim >= unsure]
-    if offered:
-        await deps.store.set_session(
-            user.id,
-            {
-                "mode": "review_pick",
-                "company": company,
-                "question": question_text,
-                "answer": cmd.answer.strip(),
-                "candidates": [q.id for q in offered],
-            },
-        )
-        rows = [[Button(f"{i + 1}. {_short(q.prompt.get(lang))}", f"rv:{i}")] for i, q in enumerate(offered)]
-        rows.append([Button(t(lang, "review.pick_none"), "rv:none")])
-        listing = "\n".join(f"{i + 1}. {q.prompt.get(lang)}" for i, q in enumerate(offered))
-        return [Reply(t(lang, "review.pick", listing=listing), rows)]
-    return await _file_review(deps, user, company, question_text, cmd.answer, None, best[0] if best else None)
+    if not offered:
+        return [filed]
+    await deps.store.set_session(
+        user.id,
+        {"mode": "review_pick", "item": item.id, "personal": question.id, "candidates": [q.id for q in offered]},
+    )
+    rows = [[Button(f"{i + 1}. {_short(q.prompt.get(lang))}", f"rv:{i}")] for i, q in enumerate(offered)]
+    rows.append([Button(t(lang, "review.pick_none"), "rv:none")])
+    listing = "\n".join(f"{i + 1}. {q.prompt.get(lang)}" for i, q in enumerate(offered))
+    return [filed, Reply(t(lang, "review.pick", listing=listing), rows)]
 
 
 async def pick_review(cmd: c.PickReview, deps: Deps, user: User) -> list[Reply]:
-    """The user's answer to "is it one of these?": a candidate's index, or none of them."""
-    state = await deps.store.get_session(user.id)
+    """ "It is this bank question": link the logged review to it (its card due now, the personal one suspended)."""
+    lang, store, now = user.language, deps.store, deps.clock.now()
+    state = await store.get_session(user.id)
     if state.get("mode") != "review_pick":
-        return [Reply(t(user.language, "flow.expired"))]
-    await deps.store.set_session(user.id, {"mode": "idle"})
+        return [Reply(t(lang, "flow.expired"))]
+    await store.set_session(user.id, {"mode": "idle"})
     ids = [str(i) for i in state.get("candidates", [])]
-    chosen = deps.bank.get(ids[cmd.choice]) if cmd.choice is not None and 0 <= cmd.choice < len(ids) else None
-    nearest = deps.bank.get(ids[0]) if ids else None
-    company, text, answer = str(state["company"]), str(state["question"]), str(state.get("answer", ""))
-    return await _file_review(deps, user, company, text, answer, chosen, nearest)
+    if cmd.choice is None:
+        return [Reply(t(lang, "review.kept_personal"), [[Button("/drill", "next")]])]
+    chosen = deps.bank.get(ids[cmd.choice]) if 0 <= cmd.choice < len(ids) else None
+    items = {i.id: i for i in await store.list_review_items(user.id)}
+    item = items.get(int(state.get("item", 0)))
+    if chosen is None or item is None:
+        return [Reply(t(lang, "flow.expired"))]
+    update = {"question_id": chosen.id, "matched_bank": True, "topic": chosen.topic, "subtopic": chosen.subtopic}
+    if not await store.relink_review_item(item.model_copy(update=update)):
+        return [Reply(t(lang, "flow.expired"))]
+    await _due_now(deps, user, chosen.id, now)
+    personal = await store.card_for_question(user.id, str(state.get("personal", "")))
+    if personal is not None:
+        await store.save_card(personal.model_copy(update={"suspended": True}))
+    return [_filed_reply(lang, item.company, chosen, True)]
+
+
+def _filed_reply(lang: Lang, company: str, question: Question, matched: bool) -> Reply:
+    key = "review.matched" if matched else "review.generated" if question.generated_rubric else "review.personal"
+    return Reply(t(lang, key, company=company, qid=question.id), [[Button("/drill", "next")]])
+
+
+async def _due_now(deps: Deps, user: User, question_id: str, now: datetime) -> None:
+    card = await deps.store.card_for_question(user.id, question_id)
+    if card is None:
+        await deps.store.create_card(user.id, question_id, srs.new_state(now), now, True, now)
+    else:
+        await deps.store.save_card(card.model_copy(update={"due": now, "suspended": False, "personal": True}))
 
 
 def _short(text: str, limit: int = 48) -> str:
@@ -127,15 +151,16 @@ async def _file_review(
     answer: str,
     matched: Question | None,
     nearest: Question | None,
-) -> list[Reply]:
-    """Write the review: the matched bank question's card, or a personal question under `nearest`'s subtopic."""
+) -> tuple[ReviewItem, Question]:
+    """Write the review: the matched bank question's card, or a personal question under `nearest`'s subtopic
+    (a written rubric keeps its own subtopic when it is one of the bank's)."""
     lang, now, store = user.language, deps.clock.now(), deps.store
     if matched is not None:
         question = matched
     else:
         topic, subtopic = (nearest.topic, nearest.subtopic) if nearest else ("other", "interview")
         written = await deps.rubric_writer.write(question_text, lang, user.level) if deps.rubric_writer else None
-        if written is not None and nearest is not None:
+        if written is not None and nearest is not None and written.subtopic not in deps.bank.subtopics():
             written = written.model_copy(update={"topic": topic, "subtopic": subtopic})
         personal = written or Question(
             id="pending",
@@ -150,12 +175,8 @@ async def _file_review(
             personal=True,
         )
         question = await store.add_personal_question(user.id, personal)
-    card = await store.card_for_question(user.id, question.id)
-    if card is None:
-        await store.create_card(user.id, question.id, srs.new_state(now), now, True, now)
-    else:
-        await store.save_card(card.model_copy(update={"due": now, "suspended": False, "personal": True}))
-    await store.add_review_item(
+    await _due_now(deps, user, question.id, now)
+    item = await store.add_review_item(
         ReviewItem(
             id=0,
             user_id=user.id,
@@ -169,5 +190,4 @@ async def _file_review(
             created_at=now,
         )
     )
-    key = "review.matched" if matched else "review.generated" if question.generated_rubric else "review.personal"
-    return [Reply(t(lang, key, company=company, qid=question.id), [[Button("/drill", "next")]])]
+    return item, question

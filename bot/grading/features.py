@@ -347,7 +347,7 @@ class Sentence:
         return frozenset().union(*(c.terms for c in self.clauses)) if self.clauses else frozenset()
 
 
-_EN_BREAK_RE = re.compile(r"\s*,?\s*\b(?:" + "|".join(_EN_BREAKS) + r")\b\s*")
+_EN_BREAK_RE = re.compile(r"\s*,?\s*\b(?:" + "|".join(_EN_BREAKS) + r")\b\s*|,\s+and\s+(?=it\b|they\b|this\b|that\b|we\b|i\b|the\b)")
 _EN_NEG_BREAK_RE = re.compile(r"\s*,?\s*\b(?=(?:" + "|".join(_EN_NEGATED_BREAKS) + r")\b)")
 _ZH_BREAK_RE = re.compile("(?:" + "|".join(_ZH_NEGATED_BREAKS) + ")|(?:" + "|".join(_ZH_BREAKS) + ")")
 _PROBE = re.compile(

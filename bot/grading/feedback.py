@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 
 from bot.core.models import KeyPoint, Lang, Question
 from bot.core.scoring import weights_for
+from bot.grading.features import terms_of
+from bot.grading.normalize import for_matching
 from bot.grading.rubric_match import KeyPointMatch
 
 _LABEL_SPLIT = re.compile(r"[:：]")
@@ -162,9 +164,30 @@ def pressed_key_point(matches: Sequence[KeyPointMatch]) -> KeyPoint | None:
     return top.key_point if top.key_point.weight >= mean_weight else None
 
 
+def related_follow_up(question: Question, point: KeyPoint | None) -> int | None:
+    """The question's hand-written follow-up that is most about `point` (shared terms), if any is."""
+    if point is None or not question.follow_ups:
+        return None
+    wanted = _terms(point.text.en) | _terms(point.text.zh) | _terms(" , ".join(point.keywords.both()))
+    best, best_overlap = None, 1
+    for i, f in enumerate(question.follow_ups):
+        overlap = len(wanted & (_terms(f.en) | _terms(f.zh)))
+        if overlap > best_overlap:
+            best, best_overlap = i, overlap
+    return best
+
+
+def _terms(text: str) -> set[str]:
+    return set(terms_of(for_matching(text))) if text.strip() else set()
+
+
 def follow_up(question: Question, lang: Lang, matches: Sequence[KeyPointMatch], missing_terms: Sequence[str]) -> str:
-    """Press on the most important missed key point; otherwise the question's own first follow-up."""
+    """One of the question's own follow-ups, the one about the weakest important point when there is one;
+    a question without hand-written follow-ups (a personal or batch one) presses on that point."""
     pressed = pressed_key_point(matches)
+    if question.follow_ups:
+        i = related_follow_up(question, pressed)
+        return question.follow_ups[i if i is not None else 0].get(lang)
     if pressed is not None:
         name = label(pressed, lang)
         practical = question.type in ("fault", "open", "case")
@@ -173,8 +196,6 @@ def follow_up(question: Question, lang: Lang, matches: Sequence[KeyPointMatch], 
             return f"你没有提到“{name}”——{ask}"
         ask = "how would you handle that here, and what exactly would you check or set?"
         return f"You didn't mention “{name}” — {ask if practical else 'how does it come into your answer?'}"
-    if question.follow_ups:
-        return question.follow_ups[0].get(lang)
     if lang == "zh":
         return "能结合一个真实案例讲讲吗？当时看到的具体数字是多少？"
     return "Can you walk me through a real case where this happened, with the numbers you saw?"

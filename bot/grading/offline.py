@@ -27,7 +27,7 @@ import math
 from bot.core.models import DIMENSIONS, Grade, KeyPointResult, Lang, Level, Question
 from bot.core.scoring import total_score
 from bot.grading.features import is_cjk
-from bot.grading.feedback import feedback, follow_up, label, pressed_key_point
+from bot.grading.feedback import feedback, follow_up, label, pressed_key_point, related_follow_up
 from bot.grading.injection import strip_injections
 from bot.grading.markers import evidence_level, prose_level, specificity_level, structure_level
 from bot.grading.rubric_match import (
@@ -172,6 +172,8 @@ class OfflineGrader:
         missing = [] if not pq.references else self._missing_terms(pq, view, lang)
         specific = self._unmatched_specific(pq, lang, view)
         pressed = pressed_key_point(matches)  # the follow-up presses on it: its answer is graded on it
+        if question.follow_ups and related_follow_up(question, pressed) is None:
+            pressed = None  # the question's own first follow-up is asked: graded as usual
         point = pressed.text.get(lang) or pressed.text.en if pressed else ""
         return Grade(
             score=total_score(dims, question.type, question.rubric.dimension_weights),

@@ -48,8 +48,16 @@ def mistakes_answer(q: Question, lang: Lang) -> str:
     return end.join(c for c in claims if c) + end.strip()
 
 
+_CONTRAST = re.compile(r"(\binstead of\b|\brather than\b|\bunlike\b|而不是|而非)", re.I)
+
+
 def flip_clause(clause: str, lang: Lang) -> str:
-    """The clause with its stance flipped: its negation dropped if it has one, else one added."""
+    """The clause with its stance flipped: its negation dropped if it has one, else one added.
+
+    "X instead of Y" flips its claim X ("not X instead of Y")."""
+    head, *rest = _CONTRAST.split(clause, maxsplit=1)
+    if rest and head.strip():
+        return flip_clause(head, lang) + "".join(rest)
     if negated(for_matching(clause)):
         if _CJK.search(clause) and (m := _ZH_CUE.search(clause)):
             return clause[: m.start()] + _ZH_UNDO.get(m.group(0), "") + clause[m.end() :]

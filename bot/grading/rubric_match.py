@@ -476,7 +476,7 @@ def reference_similarity(
         # the phrasing that stems and stances do not.
         answer_words = set(view.text.lower().split())
         surface = max(len(ref & answer_words) / len(ref) for ref in pq.reference_words)
-        best = 0.75 * best + 0.25 * surface
+        best = 0.55 * best + 0.45 * surface
     vectors = view.vectors()
     if vectors is not None and ref_vectors is not None and len(vectors):
         n = min(len(view.sentences), MAX_EMBEDDED_SENTENCES)

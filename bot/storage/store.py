@@ -325,6 +325,21 @@ class SqlStore:
         new_id = await self._insert(T.review_items, item.model_dump(exclude={"id"}))
         return item.model_copy(update={"id": new_id})
 
+    async def relink_review_item(self, item: ReviewItem) -> bool:
+        c = T.review_items.c
+        stmt = (
+            sa.update(T.review_items)
+            .where(c.id == item.id, c.user_id == item.user_id)
+            .values(
+                question_id=item.question_id, matched_bank=item.matched_bank, topic=item.topic, subtopic=item.subtopic
+            )
+        )
+
+        async def _unit(conn: AsyncConnection) -> Any:
+            return (await conn.execute(stmt)).rowcount
+
+        return bool(await self.engines.write(_unit))
+
     async def list_review_items(self, user_id: int) -> list[ReviewItem]:
         c = T.review_items.c
         rows = await self._all(sa.select(T.review_items).where(c.user_id == user_id).order_by(c.created_at, c.id))

@@ -1,0 +1,238 @@
+"""The offline grader credits claims, not words (issue: grading you can trust).
+
+Each case is one of the failures the issue names, written as the answer that exposed it: a
+negated claim, a listed mistake in other words, a keyword list, a partly right point, spellings
+that must meet, a Chinese answer to an English rubric, a Chinese step-by-step layout. The
+adversarial probes run over the whole bank in both languages.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.content.loader import load_bank
+from bot.core.models import Grade, Lang
+from bot.grading.batch_question import question_from_row
+from bot.grading.features import terms_of
+from bot.grading.normalize import for_matching
+from bot.grading.offline import OfflineGrader
+from bot.grading.probes import PROBES
+
+grader = OfflineGrader()
+BANK = {q.id: q for q in load_bank().questions}
+
+
+def grade(qid: str, answer: str, lang: Lang = "en") -> Grade:
+    return grader.grade_sync(BANK[qid], answer, lang)
+
+
+def verdict(g: Grade, kp: str) -> str:
+    return next(k.verdict for k in g.key_points if k.id == kp)
+
+
+# --- stance ------------------------------------------------------------------------------------
+
+VALUE_CLIP = {
+    "en": (
+        "Clipping by value clamps each element to [-c, c] element-wise, so the gradient direction changes.",
+        "Clipping by value does not clamp each element to [-c, c] and does not change the gradient direction.",
+    ),
+    "zh": (
+        "按值裁剪把每个元素逐元素截断到 [-c, c]，梯度方向会变。",
+        "按值裁剪不是把每个元素逐元素截断到 [-c, c]，也不改变梯度方向。",  # issue: "不改变方向" met "改变方向"
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_denied_key_point_is_not_credited_and_is_named_as_contradicted(lang: Lang) -> None:
+    right, wrong = VALUE_CLIP[lang]
+    g_right, g_wrong = grade("stab-clip-norm-value-001", right, lang), grade("stab-clip-norm-value-001", wrong, lang)
+    assert verdict(g_right, "value_clip") == "hit" and not g_right.mistakes
+    assert verdict(g_wrong, "value_clip") == "missed"
+    assert any(m.startswith(("Contradicts", "与要点相反")) for m in g_wrong.mistakes)
+    assert g_wrong.score < 10 < g_right.score - 20
+
+
+def test_the_negated_reference_scores_low_and_says_why() -> None:
+    q = BANK["stab-nan-debug-001"]
+    answer = PROBES["negated_reference"][0](q, "en")
+    g = grader.grade_sync(q, answer, "en")
+    assert g.score <= 30
+    assert any("opposite" in m for m in g.mistakes)
+
+
+def test_wrong_claims_in_the_rubrics_words_do_not_pass() -> None:
+    # issue: activation memory said not to depend on sequence length, FlashAttention said to increase the
+    # s x s term, recomputation said to double memory: 76 with 5 of 6 points "covered" before
+    answer = (
+        "Activation memory does not depend on the sequence length at all. FlashAttention increases the "
+        "s x s attention term because it keeps more statistics. Full recomputation doubles the activation "
+        "memory, since every layer is stored twice."
+    )
+    g = grade("pipe-mem-activation-001", answer)
+    assert g.score <= 35
+    assert sum(k.verdict == "hit" for k in g.key_points) <= 1
+
+
+# --- listed mistakes ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "lang"),
+    [
+        ("Failing that, I would restart the whole training run from scratch with a new seed.", "en"),
+        ("实在不行的话，我就直接从头重新训练一遍。", "zh"),
+    ],
+)
+def test_a_listed_mistake_is_found_in_other_words(answer: str, lang: Lang) -> None:
+    g = grade("stab-nan-debug-001", answer, lang)
+    assert BANK["stab-nan-debug-001"].rubric.mistakes.get(lang)[2] in g.mistakes
+
+
+def test_a_sentence_that_states_a_mistake_earns_no_key_point() -> None:
+    q = BANK["stab-nan-debug-001"]
+    stated = "Then I would add gradient clipping to hide the data bug and keep training."
+    g = grader.grade_sync(q, stated, "en")
+    assert q.rubric.mistakes.en[3] in g.mistakes  # "uses clipping to hide a data or code bug"
+    assert all(k.verdict == "missed" for k in g.key_points)
+
+
+# --- keyword lists and single words ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_keyword_list_is_not_an_answer(lang: Lang) -> None:
+    q = BANK["stab-nan-debug-001"]
+    salad = PROBES["keyword_salad"][0](q, lang)
+    g = grader.grade_sync(q, salad, lang)
+    assert g.score <= 25 and g.dimensions["structure"] == 0 and g.dimensions["evidence"] == 0
+    assert ("术语" if lang == "zh" else "list of terms") in g.feedback
+    # the same terms in sentences that make the points are an answer
+    prose = grader.grade_sync(q, q.reference_answer.get(lang), lang)
+    assert prose.score >= 85
+
+
+def test_one_generic_word_is_not_a_point() -> None:
+    g = grade("stab-nan-debug-001", "I would look at the code and print some things.")
+    assert all(k.verdict == "missed" for k in g.key_points)
+
+
+def test_a_partly_right_point_is_partial_and_says_what_is_missing() -> None:
+    # issue: "somehow better for short context" and "an improved NTK" scored 77 with the NTK formula covered
+    answer = (
+        "Position interpolation squeezes the positions into the trained range. NTK is somehow better for short "
+        "context, and YaRN is an improved NTK."
+    )
+    g = grade("pipe-longctx-rope-001", answer)
+    assert verdict(g, "ntk") != "hit" and g.score < 40
+    full = grade(
+        "pipe-longctx-rope-001",
+        "NTK-aware scaling changes the RoPE base instead of the positions: b' = b * s^(d/(d-2)), so the "
+        "high-frequency dimensions stay almost unchanged and the lowest frequency is interpolated by s; it works "
+        "without fine-tuning, and dynamic NTK adjusts the base to the current length.",
+    )
+    assert verdict(full, "ntk") == "hit"
+
+
+def test_a_key_point_that_names_a_number_needs_the_number() -> None:
+    q = question_from_row(
+        "What threshold do you clip the global gradient norm to?",
+        "Clip the global gradient norm to 1.0 with torch.nn.utils.clip_grad_norm_.",
+        ["clip the global gradient norm to 1.0"],
+    )
+    with_number = grader.grade_sync(q, "We clip the global gradient norm to 1.0.", "en")
+    without = grader.grade_sync(q, "We clip the global gradient norm to a threshold.", "en")
+    assert with_number.key_points[0].verdict == "hit" and without.key_points[0].verdict != "hit"
+
+
+# --- normalisation -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("frozen weights", "freeze the weights"),
+        ("biases", "bias"),
+        ("initialise", "initialize"),
+        ("normalisation", "normalization"),
+        ("Young's formula", "young formula"),
+        ("47 % of steps", "47% of steps"),
+        ("micro-batches", "micro batches"),
+        ("microbatches", "micro-batches"),
+        ("Θ(1) memory", "O(1) memory"),
+        ("2,000 GPUs", "2000 GPUs"),
+        ("lr 3e-4", "lr 0.0003"),
+        ("behaviour", "behavior"),
+        ("NaN/Inf", "NaN or Inf"),
+    ],
+)
+def test_spellings_of_one_idea_meet(a: str, b: str) -> None:
+    ta, tb = set(terms_of(for_matching(a), True)), set(terms_of(for_matching(b), True))
+    assert set(terms_of(for_matching(b))) <= ta or set(terms_of(for_matching(a))) <= tb, (ta, tb)
+
+
+@pytest.mark.parametrize(("a", "b"), [("α/r", "α/√r"), ("O(1)", "O(n)")])
+def test_different_formulas_stay_different(a: str, b: str) -> None:
+    assert set(terms_of(for_matching(a))) != set(terms_of(for_matching(b)))
+
+
+# --- the other language, structure, feedback ----------------------------------------------------
+
+
+def test_a_chinese_answer_is_graded_fairly_against_an_english_rubric() -> None:
+    # issue: a concise, correct Chinese answer graded against English key points scored 0-3
+    q = question_from_row(
+        "Why does pre-LN train more stably than post-LN?",
+        "In pre-LN the residual path is an identity from the output to the input, so gradients reach every "
+        "layer without passing through LayerNorm; post-LN normalises after the residual add, which shrinks "
+        "gradients of the lower layers at initialisation and needs warmup.",
+        ["the residual path is an identity so gradients reach every layer", "post-LN needs a learning-rate warmup"],
+    )
+    right = grader.grade_sync(
+        q,
+        "pre-LN 的残差路径从输出到输入是恒等映射，梯度不经过 LayerNorm 就能传到每一层；"
+        "post-LN 在残差相加之后再归一化，初始化时底层梯度很小，所以必须做 warmup。",
+        "zh",
+    )
+    wrong = grader.grade_sync(q, "我喜欢吃火锅，周末去爬山。", "zh")
+    assert right.score >= 45 and wrong.score < 10
+
+
+def test_chinese_step_layout_counts_as_structure() -> None:
+    # issue: 诊断 1)2)3)4) / 处理 / 确认 got structure 41 and was told to organise as diagnose, intervene, verify
+    answer = (
+        "诊断：1）先保存出 NaN 那一步的 batch，检查有没有 NaN/Inf 和越界的 label；2）记录逐层梯度范数和激活最大值，"
+        "用 detect_anomaly 定位反向里第一个出 NaN 的算子；3）看学习率、warmup 和 Adam 的 epsilon；"
+        "4）FP16 下看 loss scale 是不是一直在降。处理：跳过坏 batch，从最近的 checkpoint 恢复，必要时改用 BF16。"
+        "确认：同样的数据顺序复现，修好后观察几千步，loss 和梯度范数都稳定。"
+    )
+    g = grade("stab-nan-debug-001", answer, "zh")
+    assert g.dimensions["structure"] >= 70
+    assert "先诊断、再干预、最后验证" not in g.feedback
+
+
+def test_feedback_never_cuts_a_key_point_and_asks_concept_questions_for_mechanism() -> None:
+    for q in list(BANK.values())[:40]:
+        for lang in ("en", "zh"):
+            g = grader.grade_sync(q, q.reference_answer.get(lang)[:200], lang)
+            assert "…" not in g.feedback, (q.id, g.feedback)
+            if q.type == "concept":
+                assert "real case" not in g.feedback and "真实案例" not in g.feedback
+
+
+# --- the whole bank ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("probe", sorted(PROBES))
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_bank_question_meets_its_probes(probe: str, lang: Lang) -> None:
+    build, goal, kind = PROBES[probe]
+    off: list[tuple[str, int]] = []
+    for q in BANK.values():
+        score = grader.grade_sync(q, build(q, lang), lang).score
+        if (score > goal) if kind == "max" else (score < goal):
+            off.append((q.id, score))
+    assert off == [], f"{probe}/{lang}: goal {'<=' if kind == 'max' else '>='} {goal}"
+
+
