@@ -55,6 +55,12 @@ def _content(action: str, path: str | None, ids: list[str] | None = None) -> int
         from bot.content.probe_report import print_probes
 
         return print_probes(result.questions, ids or [])
+    from bot.grading.prompts import PromptError, load_prompts
+
+    try:
+        load_prompts()
+    except PromptError as err:
+        result.problems.append(str(err))
     for problem in result.problems:
         print(problem)
     if result.problems:
@@ -129,6 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from bot.bootstrap import ContentError
+
     args = build_parser().parse_args(argv)
     cmd = args.cmd or "run"
     if cmd == "content":
@@ -152,8 +160,8 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(_chat(settings, args.user, args.lang))
         else:
             asyncio.run(_run(settings))
-    except SettingsError as err:  # found while building the app (a voice backend without its key...)
-        print(err, file=sys.stderr)
+    except (SettingsError, ContentError) as err:  # found while building the app (a voice backend without its key,
+        print(err, file=sys.stderr)  # a bank file or a prompt that does not validate ...)
         return 2
     return 0
 

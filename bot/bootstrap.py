@@ -19,6 +19,7 @@ from bot.core.timeutil import SystemClock
 from bot.dates import parse_natural
 from bot.grading.factory import llm_grader
 from bot.grading.offline import OfflineGrader
+from bot.grading.prompts import PromptError, load_prompts
 from bot.grading.rubric_writer import LLMRubricWriter
 from bot.speech.factory import build_transcriber
 from bot.storage.engine import Engines, make_engines
@@ -48,6 +49,10 @@ def load_default_bank(settings: Settings) -> Bank:
     result = load_bank(settings.content_dir or DEFAULT_CONTENT_DIR)
     if result.problems:
         raise ContentError("question bank has problems:\n" + "\n".join(result.problems[:20]))
+    try:
+        load_prompts()  # a prompt with a wrong placeholder stops start-up, not the first grading
+    except PromptError as err:
+        raise ContentError(str(err)) from None
     return Bank(result.questions, question_matcher(result.questions))
 
 

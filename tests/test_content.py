@@ -95,3 +95,22 @@ def test_every_bank_subtopic_has_a_display_name_in_both_languages() -> None:
         en, zh = subtopic_name(q.subtopic, "en"), subtopic_name(q.subtopic, "zh")
         assert en != q.subtopic and zh != q.subtopic, q.subtopic  # never the raw id
         assert q.subtopic in acronyms or any("\u4e00" <= ch <= "\u9fff" for ch in zh), q.subtopic
+
+
+def test_prompts_load_and_a_wrong_placeholder_is_refused(tmp_path: Path) -> None:
+    import shutil
+
+    import pytest
+
+    from bot.grading.prompts import PROMPTS_DIR, PromptError, load_prompts
+
+    assert load_prompts().version  # the shipped prompts pass the check
+    broken = tmp_path / "prompts"
+    shutil.copytree(PROMPTS_DIR, broken)
+    question = broken / "question.txt"
+    question.write_text(question.read_text(encoding="utf-8").replace("{mistakes}", "{mistake}"), encoding="utf-8")
+    with pytest.raises(PromptError, match=r"unknown placeholder\(s\) \['mistake'\], missing \['mistakes'\]"):
+        load_prompts(broken)
+    (broken / "question.txt").unlink()
+    with pytest.raises(PromptError, match=r"question\.txt: cannot be read"):
+        load_prompts(broken)

@@ -3,6 +3,7 @@ so provider prompt caching applies, then the per-question part with the answer i
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -12,6 +13,41 @@ from bot.core.models import QUESTION_TYPES, Lang, Level, Question
 PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
 ANSWER_TAG = "candidate_answer"
 LANGUAGE_NAMES = {"zh": "Chinese (简体中文)", "en": "English"}
+
+
+PLACEHOLDERS = {  # every template's placeholders, exactly: a typo ({mistake}) would reach the LLM as text
+    "question.txt": frozenset(
+        [
+            "answer",
+            "difficulty",
+            "key_points",
+            "language_name",
+            "level",
+            "mistakes",
+            "prompt",
+            "qtype",
+            "reference_block",
+            "specifics",
+        ]
+    ),
+    "repair.txt": frozenset(("error",)),
+    "review_rubric.txt": frozenset(("language_name", "question")),
+    "system.txt": frozenset(),
+    **{f"types/{t}.txt": frozenset() for t in QUESTION_TYPES},
+}
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+class PromptError(ValueError):
+    """A prompt file is missing or its placeholders differ from what the code fills in."""
+
+
+def check_placeholders(name: str, text: str) -> None:
+    found = frozenset(_PLACEHOLDER.findall(text))
+    wanted = PLACEHOLDERS[name]
+    if found != wanted:
+        unknown, missing = sorted(found - wanted), sorted(wanted - found)
+        raise PromptError(f"prompts/{name}: unknown placeholder(s) {unknown or '-'}, missing {missing or '-'}")
 
 
 def fill(template: str, **values: object) -> str:
@@ -80,7 +116,13 @@ class PromptSet:
 @lru_cache(maxsize=4)
 def load_prompts(root: Path = PROMPTS_DIR) -> PromptSet:
     def read(name: str) -> str:
-        return (root / name).read_text(encoding="utf-8")
+        try:
+            text = (root / name).read_text(encoding="utf-8")
+        except OSError as err:
+            raise PromptError(f"prompts/{name}: cannot be read ({err.strerror})") from None
+        if name in PLACEHOLDERS:
+            check_placeholders(name, text)
+        return text
 
     return PromptSet(
         version=read("VERSION").strip(),
