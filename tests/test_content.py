@@ -114,3 +114,32 @@ def test_prompts_load_and_a_wrong_placeholder_is_refused(tmp_path: Path) -> None
     (broken / "question.txt").unlink()
     with pytest.raises(PromptError, match=r"question\.txt: cannot be read"):
         load_prompts(broken)
+
+
+def test_a_follow_up_may_carry_its_own_rubric_and_its_answer_is_graded_against_it(tmp_path: Path) -> None:
+    from bot.content.loader import load_file
+    from bot.core.grading_chain import follow_up_question
+
+    data = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
+    data["follow_ups"][0] = {
+        "zh": "你说梯度裁剪到 1.0，这个阈值是怎么定的？",
+        "en": "You clipped at 1.0: how did you choose that threshold?",
+        "key_points": [
+            {"id": "fu-hist", "weight": 2, "text": {"zh": "看健康阶段梯度范数的分布", "en": "look at the gradient-norm distribution of a healthy run"},
+             "keywords": {"zh": ["梯度范数分布"], "en": ["gradient-norm distribution"]}},
+            {"id": "fu-rate", "weight": 1, "text": {"zh": "裁剪只应偶尔触发", "en": "clipping should fire only occasionally"},
+             "keywords": {"zh": ["偶尔触发"], "en": ["only occasionally"]}},
+        ],
+        "reference_answer": {"zh": "看健康阶段的梯度范数分布，让裁剪只偶尔触发。", "en": "From the gradient-norm distribution of a healthy run, so that clipping fires only occasionally."},
+    }  # fmt: skip
+    write(tmp_path, "stability", "stab-nan-debug-001", data)
+    q, problems = load_file(tmp_path / "stability" / "stab-nan-debug-001.yaml")
+    assert q is not None and problems == []
+    fq = follow_up_question(q, None, q.follow_ups[0].en)
+    assert [k.id for k in fq.rubric.key_points] == ["fu-hist", "fu-rate"] and fq.prompt.zh == q.follow_ups[0].zh
+    assert fq.reference_answer == q.follow_ups[0].reference_answer
+    other = follow_up_question(q, None, q.follow_ups[1].en)  # no rubric of its own: the parent's
+    assert other.rubric == q.rubric
+    data["follow_ups"][0]["key_points"] = data["follow_ups"][0]["key_points"][:1]
+    write(tmp_path, "stability", "stab-nan-debug-001", data)
+    assert any("2-4 key points" in p for p in load_file(tmp_path / "stability" / "stab-nan-debug-001.yaml")[1])

@@ -7,6 +7,7 @@ stay under their ceilings (`bot.grading.probes`). Exit status 1 when any probe m
 
 from __future__ import annotations
 
+from bot.core.grading_chain import follow_up_question
 from bot.core.models import LANGS, Question
 from bot.grading.offline import OfflineGrader
 from bot.grading.probes import PROBES
@@ -27,6 +28,14 @@ def probe_rows(questions: list[Question], grader: OfflineGrader | None = None) -
                     rows.append((q.id, f"reference_mistakes/{lang}", len(grade.mistakes), not grade.mistakes))
                     short = [k.id for k in grade.key_points if k.verdict != "hit"]
                     rows.append((q.id, f"reference_points/{lang}", len(short), not short))
+        for i, f in enumerate(q.follow_ups):  # a follow-up's own reference answer makes all its own points
+            if not f.key_points:
+                continue
+            fq = follow_up_question(q, None, f.en)
+            for lang in LANGS:
+                grade = grader.grade_sync(fq, fq.reference_answer.get(lang), lang)
+                short = [k.id for k in grade.key_points if k.verdict != "hit"]
+                rows.append((q.id, f"follow_up_{i + 1}_points/{lang}", len(short), not short))
     return rows
 
 

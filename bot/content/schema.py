@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field, field_validator, model_validator
 
-from bot.core.models import KeyPoint, Question, Text, TextList
+from bot.core.models import FollowUp, KeyPoint, Question, Text, TextList
 
 
 def _nonblank(value: str, what: str) -> str:
@@ -40,7 +40,7 @@ class QuestionFile(Question):
 
     prompt: BankText
     reference_answer: BankText
-    follow_ups: list[Text] = Field(min_length=1, max_length=3)
+    follow_ups: list[FollowUp] = Field(min_length=1, max_length=3)
     sources: list[str] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -56,7 +56,15 @@ class QuestionFile(Question):
         for name in ("specifics", "mistakes"):
             BankTextList.model_validate(getattr(self.rubric, name).model_dump())
         for f in self.follow_ups:
-            BankText.model_validate(f.model_dump())
+            BankText.model_validate(f.model_dump(include={"zh", "en"}))
+            if f.key_points or f.reference_answer is not None:  # a follow-up's own rubric: 2-4 points and a reference
+                if not 2 <= len(f.key_points) <= 4:
+                    raise ValueError(f"follow_ups: a follow-up rubric needs 2-4 key points, has {len(f.key_points)}")
+                for k in f.key_points:
+                    BankKeyPoint.model_validate(k.model_dump())
+                if f.reference_answer is None:
+                    raise ValueError("follow_ups: a follow-up with key points needs a reference_answer")
+                BankText.model_validate(f.reference_answer.model_dump())
         for s in self.sources:
             _nonblank(s, "source")
         return self

@@ -10,7 +10,7 @@ from datetime import datetime
 from enum import IntEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Lang = Literal["zh", "en"]
 LANGS: tuple[Lang, ...] = ("zh", "en")
@@ -61,6 +61,14 @@ class KeyPoint(Strict):
     keywords: TextList = Field(default_factory=TextList)
 
 
+class FollowUp(Text):
+    """A follow-up question (zh/en), with its own short rubric when the bank gives one: the points a good
+    answer to *it* makes, and a short reference answer. Its answer is graded against these."""
+
+    key_points: list[KeyPoint] = Field(default_factory=list)
+    reference_answer: Text | None = None
+
+
 class Rubric(Strict):
     key_points: list[KeyPoint] = Field(default_factory=list)
     specifics: TextList = Field(default_factory=TextList)
@@ -89,7 +97,15 @@ class Question(Strict):
     prompt: Text
     rubric: Rubric
     reference_answer: Text
-    follow_ups: list[Text] = Field(default_factory=list)
+    follow_ups: list[FollowUp] = Field(default_factory=list)
+
+    @field_validator("follow_ups", mode="before")
+    @classmethod
+    def _plain_texts(cls, value: object) -> object:
+        """A plain Text is a follow-up without a rubric of its own."""
+        if isinstance(value, list):
+            return [v.model_dump() if isinstance(v, Text) and not isinstance(v, FollowUp) else v for v in value]
+        return value
     sources: list[str] = Field(default_factory=list)
     personal: bool = False
     generated_rubric: bool = False
