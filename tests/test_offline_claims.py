@@ -236,3 +236,29 @@ def test_every_bank_question_meets_its_probes(probe: str, lang: Lang) -> None:
     assert off == [], f"{probe}/{lang}: goal {'<=' if kind == 'max' else '>='} {goal}"
 
 
+
+
+def test_the_embedding_credits_a_paraphrase_in_the_other_language_with_no_shared_word() -> None:
+    q = question_from_row(
+        "What does clipping by norm do to the gradient?",
+        "It rescales the whole gradient vector, so its direction is kept and only its length shrinks.",
+        ["the whole gradient is rescaled and keeps its direction"],
+    )
+    answer = "整个梯度向量按同一个比例缩小，方向保持不变，只是长度变短。"  # not one word in common
+    with_model = grader.grade_sync(q, answer, "zh")
+    lexical_only = OfflineGrader(semantic=False).grade_sync(q, answer, "zh")
+    assert with_model.key_points[0].verdict != "missed" and with_model.score >= 30
+    assert lexical_only.score < 10 and lexical_only.key_points[0].verdict == "missed"
+
+
+async def test_the_async_grade_passes_the_level_through() -> None:
+    q = BANK["stab-nan-debug-001"]
+    answer = (
+        "First I check the data batch for NaN and out-of-range labels. Then I log per-layer gradient norms and "
+        "lower the learning rate from 3e-4 to 1.5e-4."
+    )
+    for level in ("campus", "researcher"):
+        assert await grader.grade(q, answer, "en", level) == grader.grade_sync(q, answer, "en", level)
+    campus = grader.grade_sync(q, answer, "en", "campus").dimensions["specificity"]
+    researcher = grader.grade_sync(q, answer, "en", "researcher").dimensions["specificity"]
+    assert campus > researcher  # a campus hire is held to a lower bar for numbers

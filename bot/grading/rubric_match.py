@@ -41,6 +41,7 @@ LEX_FROM, LEX_FULL = 0.04, 0.42  # weighted recall of a key point's concepts: no
 LEX_CURVE = 0.6  # concave: a terse but right statement of a long key point is partial, not missed
 SEM_FROM, SEM_FULL = 0.45, 0.72  # cosine of a window and a key point text
 SEM_ONLY_CAP = 0.6  # an embedding match without a lexical anchor is at most partial
+CROSS_CAP, CROSS_DENIED = 0.85, 0.3  # a point only in the other language: the embedding's cap; when the answer negates
 NUMBER_CAP = 0.6  # a key point that names a number, answered without it
 QUESTION_FACTOR = 0.35  # terms the prompt itself uses say little
 LABEL_FACTOR = 0.3  # the words of a key point's label ("Clip by norm: ...") say little too
@@ -50,7 +51,7 @@ ENGAGED = 0.12  # share of a key point's weight a sentence must name (either sta
 MISTAKE_LEX, MISTAKE_LEX_SEM = 0.75, 0.45
 MISTAKE_SEM, MISTAKE_SEM_LEX = 0.72, 0.55
 REF_SEM = 0.3  # share of the whole-answer embedding in the reference similarity
-MAX_EMBEDDED_SENTENCES = 16
+MAX_EMBEDDED_SENTENCES = 12
 SHORT_REFERENCE_SENTENCES = 3
 _QUOTES = re.compile(r"[\"'“”‘’「」『』]")
 _ONLY = re.compile(r"^\s*(?:only says?|only|just|merely|只说|只会|只|仅仅|仅)\s*", re.I)
@@ -73,7 +74,8 @@ class Concepts:
     """A text's weighted terms with their stance, and its keywords."""
 
     terms: dict[tuple[str, bool], float]
-    clauses: tuple[tuple[dict[tuple[str, bool], float], int, bool], ...]  # terms with stance, direction, negated
+    # each clause: its terms with stance, direction, negated, and its weight per term (either stance)
+    clauses: tuple[tuple[dict[tuple[str, bool], float], int, bool, dict[str, float]], ...]
     phrases: tuple[tuple[Phrase, float], ...]
     numbers: frozenset[str]
     direction: int
@@ -85,6 +87,7 @@ class PreparedKeyPoint:
     key_point: KeyPoint
     by_lang: dict[Lang, Concepts]
     texts: tuple[str, ...]  # the key point's texts, for embeddings
+    negated: bool  # the key point's own text holds a negation
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +183,7 @@ class AnswerView:
 
 def concepts(text: str, weights: TermWeights, qterms: frozenset[str], keywords: Sequence[str] = ()) -> Concepts:
     terms: dict[tuple[str, bool], float] = {}
-    clauses: list[tuple[dict[tuple[str, bool], float], int, bool]] = []
+    clauses: list[tuple[dict[tuple[str, bool], float], int, bool, dict[str, float]]] = []
     numbers: set[str] = set()
     direction = 0
     labelled = bool(_LABEL.match(text))
@@ -198,7 +201,10 @@ def concepts(text: str, weights: TermWeights, qterms: frozenset[str], keywords: 
                 terms[key] = max(terms.get(key, 0.0), w)
                 if any(ch.isdigit() for ch in t) and t not in qterms:
                     numbers.add(t)
-            clauses.append((own, c.direction, c.negated))
+            by_term: dict[str, float] = {}
+            for (t, _), w in own.items():
+                by_term[t] = by_term.get(t, 0.0) + w
+            clauses.append((own, c.direction, c.negated, by_term))
     phrases = []
     seen = set()
     for kw in keywords:
@@ -224,7 +230,8 @@ def _prepare_key_point(kp: KeyPoint, weights: TermWeights, qterms: frozenset[str
             continue
         by_lang[lang] = concepts(text, weights, qterms, kws)
     texts = tuple(dict.fromkeys(t for t in (kp.text.en, kp.text.zh) if t.strip()))
-    return PreparedKeyPoint(kp, by_lang, texts)
+    negated_text = any(c.negated for t in texts for s in analyse_reference(t) for c in s.clauses)
+    return PreparedKeyPoint(kp, by_lang, texts, negated_text)
 
 
 _ABSENCE = re.compile(r"^\s*,?\s*(?:without\b|而不|却不|但不|但没有|而没有|却没有|不加|没有)", re.I)
@@ -332,11 +339,14 @@ def match_window(con: Concepts, clauses: Sequence[Clause]) -> WindowMatch:
     rev = False
     for c in clauses:
         seen |= c.terms
-    for own, own_direction, own_negated in con.clauses:
+    for own, own_direction, own_negated, by_term in con.clauses:
         best: Clause | None = None
         best_overlap = 0.0
         for c in clauses:
-            overlap = sum(w for (t, _), w in own.items() if t in c.terms)
+            shared = by_term.keys() & c.terms
+            if not shared:
+                continue
+            overlap = sum(by_term[t] for t in shared)
             if overlap > best_overlap:
                 best, best_overlap = c, overlap
         if best is None:
@@ -397,6 +407,7 @@ def match_key_point(
     vectors = view.vectors() if kp_vectors is not None else None
     sims = cosine_matrix(vectors, kp_vectors).max(axis=1) if vectors is not None and kp_vectors is not None else None
     best, best_i, contradicted, number_seen, anchor = 0.0, -1, False, False, ""
+    cross = all(is_cjk(t) != (view.lang == "zh") for t in pk.texts)
     engaged, conflict = 0.0, 0.0
     n_single = len(view.sentences)
     for w_index, (i, clauses) in enumerate(windows):
@@ -421,7 +432,11 @@ def match_key_point(
         row = view.window_vector_index(kind, i)
         if sims is not None and row is not None and not contra:
             s = _ramp(float(sims[row]), SEM_FROM, SEM_FULL)
-            sem = s if sem_gate and lex >= 0.25 else min(s, SEM_ONLY_CAP) if sem_gate else 0.0
+            if cross:  # the point is written only in the other language: the embedding is the evidence
+                denies = any(c.negated for c in clauses) and not pk.negated
+                sem = min(s, CROSS_CAP) * (CROSS_DENIED if denies else 1.0)
+            else:
+                sem = s if sem_gate and lex >= 0.25 else min(s, SEM_ONLY_CAP) if sem_gate else 0.0
         credit = max(lex, sem)
         if contra:
             contradicted = True
