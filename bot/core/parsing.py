@@ -88,6 +88,17 @@ def parse_line(user_id: int, line: str) -> c.Command:
     return c.Invalid(user_id, "unknown", head.split("@", 1)[0])
 
 
+MAX_ID = 2**63 - 1  # a database id: larger numbers are no id (and overflow a BIGINT)
+
+
+def _id(text: str) -> int:
+    """A non-negative id from a button, or ValueError."""
+    value = int(text)
+    if not 0 <= value <= MAX_ID:
+        raise ValueError(text)
+    return value
+
+
 def parse_action(user_id: int, action: str) -> c.Command:
     """Button actions: `verb` or `verb:arg[:arg]` (see the Button constructors in the service)."""
     verb, _, arg = action.partition(":")
@@ -97,19 +108,19 @@ def parse_action(user_id: int, action: str) -> c.Command:
         if verb == "skip":
             return c.SkipQuestion(user_id)
         if verb == "ref":
-            return c.RevealReference(user_id, int(arg) if arg else None)
+            return c.RevealReference(user_id, _id(arg) if arg else None)
         if verb == "fu":
-            return c.StartFollowUp(user_id, int(arg))
+            return c.StartFollowUp(user_id, _id(arg))
         if verb == "rate":
             attempt, _, rating = arg.partition(":")
-            return c.OverrideRating(user_id, int(attempt), int(rating))
+            return c.OverrideRating(user_id, _id(attempt), int(rating))
         if verb == "set":
             name, _, value = arg.partition(":")
             return c.ChangeSetting(user_id, name, value)
         if verb == "forget":
             return c.ConfirmForget(user_id, arg == "yes")
         if verb == "rv":
-            return c.PickReview(user_id, None if arg == "none" else int(arg))
+            return c.PickReview(user_id, None if arg == "none" else _id(arg))
         if verb == "flow" and arg in ("skip", "ok", "cancel"):
             return c.FlowAction(user_id, arg)
     except ValueError:
