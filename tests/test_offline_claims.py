@@ -262,3 +262,8 @@ async def test_the_async_grade_passes_the_level_through() -> None:
     campus = grader.grade_sync(q, answer, "en", "campus").dimensions["specificity"]
     researcher = grader.grade_sync(q, answer, "en", "researcher").dimensions["specificity"]
     assert campus > researcher  # a campus hire is held to a lower bar for numbers
+
+
+@pytest.mark.parametrize(("a", "b"), [("B initialised to zero", "B initialized to 0"), ("九成的时间", "90% 的时间")])
+def test_number_words_meet_their_digits(a: str, b: str) -> None:
+    assert set(terms_of(for_matching(b))) <= set(terms_of(for_matching(a), True))

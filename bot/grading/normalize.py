@@ -71,6 +71,9 @@ _PERCENT = re.compile(r"(?<=\d)\s+(?=%|percent\b)")
 _PERCENT_WORD = re.compile(r"(?<=\d)percent\b")
 _TIMES = re.compile(r"(?<=\d)\s*x\b")
 _SPACE = re.compile(r"\s+")
+_ZERO = re.compile(r"\bzeros?\b")  # "initialised to zero" meets "B = 0"
+_ZH_TENTHS = re.compile(r"(?<![一二三四五六七八九十])([一二三四五六七八九])成(?=[^功为本果立绩员长熟型分不]|$)")  # 九成 = 90% (not 一成不变)
+_ZH_DIGITS = dict(zip("一二三四五六七八九", "123456789", strict=True))
 
 
 def _british(match: re.Match[str]) -> str:
@@ -84,6 +87,8 @@ def for_matching(text: str) -> str:
     t = _BIG_THETA.sub("O(", t)
     t = _SYMBOL_RE.sub(lambda m: _SYMBOLS[m.group(0)], t.lower())
     t = _ZH_SYNONYM_RE.sub(lambda m: _ZH_SYNONYMS[m.group(0)], t)
+    t = _ZERO.sub("0", t)
+    t = _ZH_TENTHS.sub(lambda m: _ZH_DIGITS[m.group(1)] + "0%", t)
     t = _THOUSANDS.sub("", t)
     t = _PERCENT.sub("", t)
     t = _PERCENT_WORD.sub("%", t)
