@@ -68,3 +68,25 @@ def test_a_huge_number_in_a_button_is_refused_not_raised(action: str) -> None:
 def test_a_rating_override_with_a_huge_attempt_id_is_refused() -> None:
     assert isinstance(parse_action(1, "rate:99999999999999999999999:3"), c.Invalid)
     assert parse_action(1, "rate:12:3") == c.OverrideRating(1, 12, 3)
+
+
+async def test_nul_and_control_characters_are_removed_at_the_edge() -> None:
+    from bot.core.bank import Bank
+    from bot.core.deps import Deps, Limits
+    from bot.core.service import Service, clean_text
+    from tests.conftest import make_question
+    from tests.fakes import FakeClock, FakeGrader, FakeStore
+
+    assert clean_text("a\x00b\x1bc\td\ne") == "abc\td\ne"
+    store = FakeStore()
+    svc = Service(Deps(store=store, bank=Bank([make_question("pipe-a-001")]), grader=FakeGrader(),
+                       clock=FakeClock(), limits=Limits(fuzz=False)))  # fmt: skip
+    uid = (await svc.user_for("test", "nul")).id
+    await svc.handle_text(uid, "/review Acme\x00 | What does ZeRO\x00-3 shard? | I said\x07 params")
+    from bot.core import commands as cmds
+
+    await svc.handle(cmds.LogReview(uid, "Beta\x00", "How is ZeRO-3\x00 sharded?", ""))  # as Discord builds it
+    items = list(store.review_items.values())
+    assert len(items) == 2
+    for item in items:
+        assert "\x00" not in item.company + item.question_text + item.answer_text and "\x07" not in item.answer_text

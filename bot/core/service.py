@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import re
 import weakref
 from asyncio import Lock
 from collections.abc import Awaitable, Callable
@@ -47,6 +49,25 @@ HANDLERS: dict[type[c.Command], Handler] = {
 }
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def clean_text(text: str) -> str:
+    """User text as stored: NUL and other control characters removed (PostgreSQL refuses NUL in text, and
+    no answer needs them); tabs and line breaks stay."""
+    return _CONTROL.sub("", text)
+
+
+def cleaned(cmd: c.Command) -> c.Command:
+    """The command with `clean_text` applied to every text it carries, whichever platform built it."""
+    changes: dict[str, Any] = {
+        f.name: clean_text(v)
+        for f in dataclasses.fields(cmd)
+        if isinstance(v := getattr(cmd, f.name), str) and _CONTROL.search(v)
+    }
+    return dataclasses.replace(cmd, **changes) if changes else cmd
+
+
 class Service:
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
@@ -87,6 +108,7 @@ class Service:
     async def handle(self, cmd: c.Command, user: User | None = None) -> list[Reply]:
         """Run one command. `user` may be passed when the caller has just loaded it (from `user_for`),
         which saves a read on the hot path; otherwise it is loaded here."""
+        cmd = cleaned(cmd)
         lock = self._locks.get(cmd.user_id)
         if lock is None:
             lock = self._locks[cmd.user_id] = Lock()
