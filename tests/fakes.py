@@ -233,6 +233,19 @@ class FakeStore:
     async def list_review_items(self, user_id: int) -> list[ReviewItem]:
         return [x for x in self.review_items.values() if x.user_id == user_id]
 
+    async def log_review(
+        self, item: ReviewItem, personal: Question | None, fsrs: dict[str, Any], now: datetime
+    ) -> tuple[ReviewItem, Question | None]:
+        saved = await self.add_personal_question(item.user_id, personal) if personal is not None else None
+        question_id = saved.id if saved is not None else item.question_id
+        card = await self.card_for_question(item.user_id, question_id)
+        if card is None:
+            await self.create_card(item.user_id, question_id, fsrs, now, True, now)
+        else:
+            await self.save_card(card.model_copy(update={"due": now, "suspended": False, "personal": True}))
+        row = await self.add_review_item(item.model_copy(update={"question_id": question_id}))
+        return row, saved
+
     async def relink_review_item(self, item: ReviewItem) -> bool:
         old = self.review_items.get(item.id)
         if old is None or old.user_id != item.user_id:

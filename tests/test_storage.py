@@ -167,3 +167,34 @@ async def test_a_review_item_is_relinked_only_for_its_own_user(sql: SqlStore) ->
     assert (after.question_id, after.matched_bank, after.subtopic, after.company) == (
         "stab-spike-001", True, "loss-spikes", "A"
     )
+
+
+async def test_a_review_is_logged_whole_or_not_at_all(sql: SqlStore, db_url: str) -> None:
+    """issue (hardening): on a full disk one /review left a card and a personal question but no review entry."""
+    from sqlalchemy import text
+
+    from bot.core.models import ReviewItem
+
+    u = await sql.get_or_create_user("telegram", "atomic", defaults())
+    item = ReviewItem(id=0, user_id=u.id, company="A", question_text="q?", question_id="pending",
+                      matched_bank=False, topic="stability", subtopic="nan-loss", created_at=NOW)  # fmt: skip
+    personal = Question(id="pending", topic="stability", subtopic="nan-loss", type="open", level="engineer",
+                        difficulty=3, prompt=Text.same("q?"), rubric=Rubric(), reference_answer=Text.same(""),
+                        personal=True)  # fmt: skip
+    logged, saved = await sql.log_review(item, personal, srs.new_state(NOW), NOW)
+    assert saved is not None and logged.question_id == saved.id and logged.id > 0
+    assert await sql.card_for_question(u.id, saved.id) is not None
+    # now make the last insert fail, as a full disk would
+    async with sql.engines.writer.begin() as conn:
+        if db_url.startswith("sqlite"):
+            await conn.execute(text("CREATE TRIGGER fail_review BEFORE INSERT ON review_items BEGIN SELECT RAISE(ABORT, 'disk full'); END"))
+        else:
+            await conn.execute(text("CREATE OR REPLACE FUNCTION fail_review() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql"))
+            await conn.execute(text("CREATE TRIGGER fail_review BEFORE INSERT ON review_items FOR EACH ROW EXECUTE FUNCTION fail_review()"))
+    with pytest.raises(Exception, match="disk full"):
+        await sql.log_review(item.model_copy(update={"question_text": "second?"}), personal, srs.new_state(NOW), NOW)
+    assert [i.question_text for i in await sql.list_review_items(u.id)] == ["q?"]
+    assert len(await sql.list_cards(u.id)) == 1  # nothing half-written: no second card ...
+    async with sql.engines.writer.connect() as conn:  # ... and no second personal question
+        n = (await conn.execute(text("SELECT count(*) FROM personal_questions"))).scalar_one()
+    assert n == 1

@@ -365,8 +365,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "lang.zh": {"en": "Chinese (中文)", "zh": "中文"},
     "lang.en": {"en": "English", "zh": "英文 (English)"},
     "error": {
-        "en": "Something went wrong on my side; nothing you sent was lost. Please try again.",
-        "zh": "出了点问题，你发送的内容没有丢失。请重试。",
+        "en": "Something went wrong on my side, so this may not have been saved. Please send it again.",
+        "zh": "我这边出了点问题，这条内容可能没有保存，请再发一次。",
     },
     "review_due_nudge": {
         "en": "{count} questions are due for review. Send /drill when you have ten minutes.",

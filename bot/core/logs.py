@@ -155,9 +155,8 @@ async def _file_review(
     """Write the review: the matched bank question's card, or a personal question under `nearest`'s subtopic
     (a written rubric keeps its own subtopic when it is one of the bank's)."""
     lang, now, store = user.language, deps.clock.now(), deps.store
-    if matched is not None:
-        question = matched
-    else:
+    personal: Question | None = None
+    if matched is None:
         topic, subtopic = (nearest.topic, nearest.subtopic) if nearest else ("other", "interview")
         written = await deps.rubric_writer.write(question_text, lang, user.level) if deps.rubric_writer else None
         if written is not None and nearest is not None and written.subtopic not in deps.bank.subtopics():
@@ -174,20 +173,22 @@ async def _file_review(
             reference_answer=Text.same(""),
             personal=True,
         )
-        question = await store.add_personal_question(user.id, personal)
-    await _due_now(deps, user, question.id, now)
-    item = await store.add_review_item(
-        ReviewItem(
-            id=0,
-            user_id=user.id,
-            company=company,
-            question_text=question_text,
-            answer_text=answer.strip(),
-            question_id=question.id,
-            matched_bank=matched is not None,
-            topic=question.topic,
-            subtopic=question.subtopic,
-            created_at=now,
-        )
+    target = matched or personal
+    assert target is not None
+    item = ReviewItem(
+        id=0,
+        user_id=user.id,
+        company=company,
+        question_text=question_text,
+        answer_text=answer.strip(),
+        question_id=target.id,
+        matched_bank=matched is not None,
+        topic=target.topic,
+        subtopic=target.subtopic,
+        created_at=now,
     )
+    # one transaction: a failure leaves no personal question or card without its review entry
+    item, saved = await store.log_review(item, personal, srs.new_state(now), now)
+    question = matched or saved
+    assert question is not None
     return item, question

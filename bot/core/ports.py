@@ -139,6 +139,13 @@ class Store(Protocol):
     async def list_interviews(self, user_id: int) -> list[InterviewLog]: ...
     async def add_review_item(self, item: ReviewItem) -> ReviewItem: ...
     async def list_review_items(self, user_id: int) -> list[ReviewItem]: ...
+    async def log_review(
+        self, item: ReviewItem, personal: Question | None, fsrs: dict[str, Any], now: datetime
+    ) -> tuple[ReviewItem, Question | None]:
+        """In one transaction: the personal question (when given; it gets its id), the card for the item's
+        question made due now, and the review item pointing at it. All or nothing."""
+        ...
+
     async def relink_review_item(self, item: ReviewItem) -> bool:
         """Point a user's review item at another question (question_id, matched_bank, topic, subtopic);
         False if it is not theirs or gone."""

@@ -325,6 +325,52 @@ class SqlStore:
         new_id = await self._insert(T.review_items, item.model_dump(exclude={"id"}))
         return item.model_copy(update={"id": new_id})
 
+    async def log_review(
+        self, item: ReviewItem, personal: Question | None, fsrs: dict[str, Any], now: datetime
+    ) -> tuple[ReviewItem, Question | None]:
+        cards = T.cards.c
+
+        async def _unit(conn: AsyncConnection) -> Any:
+            saved = None
+            question_id = item.question_id
+            if personal is not None:
+                pid = (
+                    await conn.execute(
+                        T.personal_questions.insert()
+                        .values(user_id=item.user_id, data={}, created_at=now)
+                        .returning(T.personal_questions.c.id)
+                    )
+                ).scalar_one()
+                saved = personal.model_copy(update={"id": f"{PERSONAL_PREFIX}{pid}"})
+                question_id = saved.id
+                await conn.execute(
+                    T.personal_questions.update()
+                    .where(T.personal_questions.c.id == pid)
+                    .values(data=saved.model_dump())
+                )
+            updated = await conn.execute(
+                sa.update(T.cards)
+                .where(cards.user_id == item.user_id, cards.question_id == question_id)
+                .values(due=now, suspended=False, personal=True)
+            )
+            if not updated.rowcount:
+                await conn.execute(
+                    T.cards.insert().values(
+                        user_id=item.user_id, question_id=question_id, fsrs=fsrs, due=now, suspended=False,
+                        is_new=True, personal=True, created_at=now,
+                    )
+                )  # fmt: skip
+            row = item.model_copy(update={"question_id": question_id})
+            new_id = (
+                await conn.execute(
+                    T.review_items.insert().values(**row.model_dump(exclude={"id"})).returning(T.review_items.c.id)
+                )
+            ).scalar_one()
+            return row.model_copy(update={"id": new_id}), saved
+
+        result: tuple[ReviewItem, Question | None] = await self.engines.write(_unit)
+        return result
+
     async def relink_review_item(self, item: ReviewItem) -> bool:
         c = T.review_items.c
         stmt = (
