@@ -30,14 +30,12 @@ from bot.grading.features import is_cjk
 from bot.grading.feedback import feedback, follow_up, label, pressed_key_point, related_follow_up
 from bot.grading.injection import strip_injections
 from bot.grading.markers import evidence_level, prose_level, specificity_level, structure_level
+from bot.grading.mistakes import PreparedMistake, claimed_mistakes, only_mistakes
 from bot.grading.rubric_match import (
     AnswerView,
     KeyPointMatch,
-    PreparedMistake,
     PreparedQuestion,
-    claimed_mistakes,
     match_key_point,
-    only_mistakes,
     prepared,
     reference_similarity,
     specifics_share,

@@ -1,4 +1,4 @@
-"""Match an answer against a question's rubric: key points, specifics, mistakes, reference answer.
+"""Match an answer against a question's rubric: key points, specifics and the reference answer (mistakes: `mistakes`).
 
 A key point is credited for what the answer *asserts*: its terms (weighted by how rare they
 are in the bank, less when the prompt already uses them) found together in one or two
@@ -13,25 +13,16 @@ plus a share of their terms.
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from bot.core.models import LANGS, KeyPoint, Lang, Question, Verdict
-from bot.grading.features import (
-    Clause,
-    Phrase,
-    Sentence,
-    analyse,
-    analyse_reference,
-    is_cjk,
-    quote,
-    terms_of,
-)
+from bot.grading.concepts import Concepts, WindowMatch, concepts, match_window
+from bot.grading.features import Clause, Sentence, analyse, analyse_reference, is_cjk, quote, terms_of
 from bot.grading.markers import evidence_level, sentence_count, specificity_level, structure_level
+from bot.grading.mistakes import PreparedMistake, prepare_mistake
 from bot.grading.normalize import for_matching
 from bot.grading.semantic import Embedder, Vectors, cosine_matrix
 from bot.grading.term_weights import TermWeights
@@ -43,43 +34,11 @@ SEM_FROM, SEM_FULL = 0.45, 0.72  # cosine of a window and a key point text
 SEM_ONLY_CAP = 0.6  # an embedding match without a lexical anchor is at most partial
 CROSS_CAP, CROSS_DENIED = 0.85, 0.3  # a point only in the other language: the embedding's cap; when the answer negates
 NUMBER_CAP = 0.6  # a key point that names a number, answered without it
-QUESTION_FACTOR = 0.35  # terms the prompt itself uses say little
-LABEL_FACTOR = 0.3  # the words of a key point's label ("Clip by norm: ...") say little too
-_LABEL = re.compile(r"^[^:：。.;；]{2,40}[:：]")
 CONTRADICTION = 0.35  # share of a key point's weight named with the opposite stance
 ENGAGED = 0.12  # share of a key point's weight a sentence must name (either stance) to be about it
-MISTAKE_LEX, MISTAKE_LEX_SEM = 0.75, 0.45
-MISTAKE_SEM, MISTAKE_SEM_LEX = 0.72, 0.55
 REF_SEM = 0.3  # share of the whole-answer embedding in the reference similarity
 MAX_EMBEDDED_SENTENCES = 12
 SHORT_REFERENCE_SENTENCES = 3
-_QUOTES = re.compile(r"[\"'“”‘’「」『』]")
-_ONLY = re.compile(r"^\s*(?:only says?|only|just|merely|只说|只会|只|仅仅|仅)\s*", re.I)
-_CLAIM = re.compile(r"^\s*(?:says?|claims?|thinks?|believes?|assumes?|states?|说|认为|以为|觉得|声称)\s*", re.I)
-_OMISSION = re.compile(
-    r"^\s*(?:does not|doesn't|do not|don't|cannot|can't|never|fails? to|forgets?|ignores?|neglects?|misses|"
-    r"overlooks?|has no idea|is unaware|is unable to|unable to|no\b|"
-    r"不知道|不清楚|不了解|不会|不能|不区分|不考虑|说不出|说不清|讲不清|分不清|不懂|忘了|忘记|忽略|忽视|没有|没)",
-    re.I,
-)
-_TAIL = re.compile(
-    r"\s*(?:,?\s*\b(?:without|so that|which|because|instead of|rather than|even though)\b"
-    r"|而不|却不|但不|但没有|而没有|却没有|因为|以为|而非).*$",
-    re.S | re.I,
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Concepts:
-    """A text's weighted terms with their stance, and its keywords."""
-
-    terms: dict[tuple[str, bool], float]
-    # each clause: its terms with stance, direction, negated, and its weight per term (either stance)
-    clauses: tuple[tuple[dict[tuple[str, bool], float], int, bool, dict[str, float]], ...]
-    phrases: tuple[tuple[Phrase, float], ...]
-    numbers: frozenset[str]
-    direction: int
-    total: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,18 +47,6 @@ class PreparedKeyPoint:
     by_lang: dict[Lang, Concepts]
     texts: tuple[str, ...]  # the key point's texts, for embeddings
     negated: bool  # the key point's own text holds a negation
-
-
-@dataclass(frozen=True, slots=True)
-class PreparedMistake:
-    index: int
-    text: str
-    core: str
-    concepts: Concepts
-    only: bool
-    negative: bool
-    refuters: frozenset[str]  # "extends the vocabulary without measuring fertility": naming fertility refutes it
-    cjk: bool  # written in Chinese: matched against Chinese sentences only (the other version covers English)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,46 +128,6 @@ class AnswerView:
 # --- preparation ---------------------------------------------------------------------------------
 
 
-def concepts(text: str, weights: TermWeights, qterms: frozenset[str], keywords: Sequence[str] = ()) -> Concepts:
-    terms: dict[tuple[str, bool], float] = {}
-    clauses: list[tuple[dict[tuple[str, bool], float], int, bool, dict[str, float]]] = []
-    numbers: set[str] = set()
-    direction = 0
-    labelled = bool(_LABEL.match(text))
-    for si, s in enumerate(analyse_reference(text)):
-        for ci, c in enumerate(s.clauses):
-            direction = direction or c.direction
-            own: dict[tuple[str, bool], float] = {}
-            label = labelled and si == 0 and ci == 0  # "Clip by norm: ..." names the topic, it claims nothing
-            for t in c.terms:
-                if t == "x":
-                    continue  # the times sign: "2x" is the number 2
-                w = weights(t) * (QUESTION_FACTOR if t in qterms else 1.0) * (LABEL_FACTOR if label else 1.0)
-                key = (t, t in c.neg)
-                own[key] = w
-                terms[key] = max(terms.get(key, 0.0), w)
-                if any(ch.isdigit() for ch in t) and t not in qterms:
-                    numbers.add(t)
-            by_term: dict[str, float] = {}
-            for (t, _), w in own.items():
-                by_term[t] = by_term.get(t, 0.0) + w
-            clauses.append((own, c.direction, c.negated, by_term))
-    phrases = []
-    seen = set()
-    for kw in keywords:
-        ph = Phrase.of(kw)
-        if not ph.key.strip() or ph.key in seen:
-            continue
-        seen.add(ph.key)
-        if len(ph.terms) == 1 and (next(iter(ph.terms)), ph.negated) in terms:
-            continue  # the same word as the text: counted once
-        w = max((weights(t) * (QUESTION_FACTOR if t in qterms else 1.0) for t in ph.terms), default=0.0)
-        if w > 0:
-            phrases.append((ph, w))
-    total = sum(terms.values()) + sum(w for _, w in phrases)
-    return Concepts(terms, tuple(clauses), tuple(phrases), frozenset(numbers), direction, total)
-
-
 def _prepare_key_point(kp: KeyPoint, weights: TermWeights, qterms: frozenset[str]) -> PreparedKeyPoint:
     by_lang: dict[Lang, Concepts] = {}
     for lang in LANGS:
@@ -232,38 +139,6 @@ def _prepare_key_point(kp: KeyPoint, weights: TermWeights, qterms: frozenset[str
     texts = tuple(dict.fromkeys(t for t in (kp.text.en, kp.text.zh) if t.strip()))
     negated_text = any(c.negated for t in texts for s in analyse_reference(t) for c in s.clauses)
     return PreparedKeyPoint(kp, by_lang, texts, negated_text)
-
-
-_ABSENCE = re.compile(r"^\s*,?\s*(?:without\b|而不|却不|但不|但没有|而没有|却没有|不加|没有)", re.I)
-
-
-def mistake_core(text: str) -> tuple[str, bool, str] | None:
-    """A listed mistake as (the claim an answer would make, "only", what its absence is); None for an omission."""
-    core = _QUOTES.sub("", text).strip()
-    only = bool(_ONLY.match(core))
-    if _OMISSION.match(_ONLY.sub("", core)):
-        return None
-    core = _CLAIM.sub("", _ONLY.sub("", core)).strip()
-    if _OMISSION.match(core):
-        return None
-    tail = _TAIL.search(core)
-    absent = _ABSENCE.sub("", tail.group(0)) if tail and _ABSENCE.match(tail.group(0)) else ""
-    core = core[: tail.start()] if tail else core
-    return (core, only, absent) if core.strip() else None
-
-
-def _prepare_mistake(index: int, text: str, weights: TermWeights) -> PreparedMistake | None:
-    found = mistake_core(text)
-    if found is None:
-        return None
-    core, only, absent = found
-    con = concepts(core, weights, frozenset())
-    n_terms = len({t for t, _ in con.terms})
-    if n_terms < (4 if is_cjk(core) else 3) and not (con.numbers and n_terms >= 2):
-        return None  # too short to match without false alarms
-    negative = any(neg for _, neg in con.terms)
-    refuters = frozenset(t for s in analyse_reference(absent) for t in s.terms) if absent.strip() else frozenset()
-    return PreparedMistake(index, text, core, con, only, negative, refuters, is_cjk(core))
 
 
 def prepare(q: Question, weights: TermWeights) -> PreparedQuestion:
@@ -279,7 +154,7 @@ def prepare(q: Question, weights: TermWeights) -> PreparedQuestion:
         m
         for lang in LANGS
         for i, text in enumerate(r.mistakes.get(lang))
-        if (m := _prepare_mistake(i, text, weights)) is not None
+        if (m := prepare_mistake(i, text, weights)) is not None
     )
     n_spec = max(len(r.specifics.en), len(r.specifics.zh))
     levels: dict[Lang, tuple[float, float, float]] = {}
@@ -314,69 +189,6 @@ def prepared(q: Question, weights: TermWeights) -> PreparedQuestion:
 
 
 # --- matching ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class WindowMatch:
-    recall: float  # weighted, same stance
-    anti: float  # weighted, opposite stance only
-    hits: int  # distinct concepts with the same stance
-    anti_hits: int
-    numbers: bool  # one of the concept's numbers is there
-    reversed: bool  # the opposite direction
-    anchor: str  # a matched phrase, for the quote
-
-
-def match_window(con: Concepts, clauses: Sequence[Clause]) -> WindowMatch:
-    """Align each clause of the rubric text with the answer clause that shares most of its terms;
-    the terms count for it when the two clauses have the same stance, against it when not."""
-    if not con.total:
-        return WindowMatch(0.0, 0.0, 0, 0, False, False, "")
-    hit_w = anti_w = 0.0
-    hits = anti_hits = 0
-    credited: set[tuple[str, bool]] = set()
-    seen: set[str] = set()
-    rev = False
-    for c in clauses:
-        seen |= c.terms
-    for own, own_direction, own_negated, by_term in con.clauses:
-        best: Clause | None = None
-        best_overlap = 0.0
-        for c in clauses:
-            shared = by_term.keys() & c.terms
-            if not shared:
-                continue
-            overlap = sum(by_term[t] for t in shared)
-            if overlap > best_overlap:
-                best, best_overlap = c, overlap
-        if best is None:
-            continue
-        if own_direction and best.direction == -own_direction:
-            rev = rev or sum(1 for t, _ in own if t in best.terms) >= 2  # "increases" where it says "reduces"
-        # A claim's stance is its clause's: "X does not store the matrix" does not say "X stores the matrix",
-        # not even about X.
-        same = best.negated == own_negated or best.probe  # a check of X neither says nor denies X
-        for (t, negated), w in own.items():
-            if t not in best.terms or (t, negated) in credited:
-                continue
-            credited.add((t, negated))
-            if same:
-                hit_w += w
-                hits += 1
-            else:
-                anti_w += w
-                anti_hits += 1
-    anchor = ""
-    for ph, w in con.phrases:
-        if any(ph.in_clause(c) for c in clauses):
-            hit_w += w
-            hits += 1
-            anchor = anchor or ph.source
-        elif any(ph.denied_in(c) for c in clauses):
-            anti_w += w
-            anti_hits += 1
-    numbers = bool(con.numbers & seen)
-    return WindowMatch(hit_w / con.total, anti_w / con.total, hits, anti_hits, numbers, rev, anchor)
 
 
 def _ramp(x: float, start: float, full: float) -> float:
@@ -500,50 +312,3 @@ def reference_similarity(
         sim = float(cosine_matrix(doc, ref_vectors).max())
         best = (1 - REF_SEM) * best + REF_SEM * _ramp(sim, 0.35, 0.85) * min(1.0, best / 0.15 + 0.2)
     return best
-
-
-def claimed_mistakes(
-    pq: PreparedQuestion, view: AnswerView, mistake_vectors: Vectors | None
-) -> tuple[dict[int, PreparedMistake], frozenset[int]]:
-    """Listed mistakes the answer states (one per index, either language), and the sentences that state
-    them, which then earn no key-point credit. Precision over recall."""
-    found: dict[int, PreparedMistake] = {}
-    where: set[int] = set()
-    vectors = view.vectors() if mistake_vectors is not None else None
-    sims = cosine_matrix(vectors, mistake_vectors) if vectors is not None and mistake_vectors is not None else None
-    for j, m in enumerate(pq.mistakes):
-        if m.only:
-            continue
-        for i, s in enumerate(view.sentences):
-            if m.refuters and not m.refuters.isdisjoint(s.terms):
-                continue
-            if m.cjk != is_cjk(s.text) and any(x.cjk != m.cjk for x in pq.mistakes):
-                continue  # the mistake's other-language version is there for this sentence
-            w = match_window(m.concepts, s.clauses)
-            if w.reversed or w.anti > w.recall or (m.concepts.numbers and not w.numbers):
-                continue  # a mistake that names a number is made only with that number
-            row = view.window_vector_index(1, i)
-            sim = float(sims[row, j]) if sims is not None and row is not None else None
-            # The same words can make another claim ("LoRA's best LR is 10x full fine-tuning's"): when the
-            # sentence names a quantity the mistake does not, a lexical match needs the embedding to agree.
-            quantified = any(ch.isdigit() for t in s.terms - m.concepts.numbers for ch in t)
-            agrees = sim is None or sim >= MISTAKE_LEX_SEM or not quantified
-            lexical = w.recall >= MISTAKE_LEX and w.hits >= 2 and agrees
-            if lexical or (sim is not None and w.recall >= MISTAKE_SEM_LEX and sim >= MISTAKE_SEM):
-                found.setdefault(m.index, m)
-                where.add(i)
-    return found, frozenset(where)
-
-
-def only_mistakes(
-    pq: PreparedQuestion, view: AnswerView, kp_coverage: float, already: set[int]
-) -> dict[int, PreparedMistake]:
-    """"Only says X" mistakes: the answer says X and little else."""
-    found: dict[int, PreparedMistake] = {}
-    for m in pq.mistakes:
-        if not m.only or m.index in already or m.index in found:
-            continue
-        whole = match_window(m.concepts, view.clauses)
-        if kp_coverage < 0.3 and whole.recall >= 0.5 and not whole.reversed:
-            found[m.index] = m
-    return found
