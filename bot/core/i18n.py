@@ -157,8 +157,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "grade.header": {"en": "Score: {score}/100 ({rating}){estimate}", "zh": "得分：{score}/100（{rating}）{estimate}"},
     "grade.estimate": {
-        "en": " - offline estimate, keyword-based",
-        "zh": " - 离线估算，基于关键词",
+        "en": " - offline estimate (no AI grader)",
+        "zh": " - 离线估算（未用 AI 评分）",
     },
     "grade.dimensions": {"en": "Dimensions", "zh": "分项"},
     "dim.coverage": {"en": "coverage", "zh": "要点覆盖"},
