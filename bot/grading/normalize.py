@@ -71,7 +71,7 @@ _PERCENT = re.compile(r"(?<=\d)\s+(?=%|percent\b)")
 _PERCENT_WORD = re.compile(r"(?<=\d)percent\b")
 _TIMES = re.compile(r"(?<=\d)\s*x\b")
 _SPACE = re.compile(r"\s+")
-_ZERO = re.compile(r"\bzeros?\b")  # "initialised to zero" meets "B = 0"
+_ZERO = re.compile(r"(?<![-\w])zeros?(?![-\w])")  # "initialised to zero" meets "B = 0"
 _ZH_TENTHS = re.compile(r"(?<![一二三四五六七八九十])([一二三四五六七八九])成(?=[^功为本果立绩员长熟型分不]|$)")  # 九成 = 90% (not 一成不变)
 _ZH_DIGITS = dict(zip("一二三四五六七八九", "123456789", strict=True))
 
