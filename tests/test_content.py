@@ -132,6 +132,7 @@ def test_a_follow_up_may_carry_its_own_rubric_and_its_answer_is_graded_against_i
         ],
         "reference_answer": {"zh": "看健康阶段的梯度范数分布，让裁剪只偶尔触发。", "en": "From the gradient-norm distribution of a healthy run, so that clipping fires only occasionally."},
     }  # fmt: skip
+    data["follow_ups"][1] = {"zh": data["follow_ups"][1]["zh"], "en": data["follow_ups"][1]["en"]}  # no rubric
     write(tmp_path, "stability", "stab-nan-debug-001", data)
     q, problems = load_file(tmp_path / "stability" / "stab-nan-debug-001.yaml")
     assert q is not None and problems == []
@@ -143,3 +144,9 @@ def test_a_follow_up_may_carry_its_own_rubric_and_its_answer_is_graded_against_i
     data["follow_ups"][0]["key_points"] = data["follow_ups"][0]["key_points"][:1]
     write(tmp_path, "stability", "stab-nan-debug-001", data)
     assert any("2-4 key points" in p for p in load_file(tmp_path / "stability" / "stab-nan-debug-001.yaml")[1])
+
+
+def test_every_bank_follow_up_has_its_own_rubric() -> None:
+    for q in load_bank().questions:
+        for f in q.follow_ups:
+            assert 2 <= len(f.key_points) <= 4 and f.reference_answer is not None, (q.id, f.en)
