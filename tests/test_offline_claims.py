@@ -267,3 +267,20 @@ async def test_the_async_grade_passes_the_level_through() -> None:
 @pytest.mark.parametrize(("a", "b"), [("B initialised to zero", "B initialized to 0"), ("九成的时间", "90% 的时间")])
 def test_number_words_meet_their_digits(a: str, b: str) -> None:
     assert set(terms_of(for_matching(b))) <= set(terms_of(for_matching(a), True))
+
+
+def test_every_reference_hits_every_one_of_its_own_points() -> None:
+    """Keyword hygiene (issue: the bank, verified): a rubric only a right answer satisfies is one its own
+    reference satisfies, point by point, in both languages; so for each follow-up and its own rubric."""
+    from bot.core.grading_chain import follow_up_question
+
+    short: list[tuple[str, str, str]] = []
+    for q in BANK.values():
+        for lang in ("en", "zh"):
+            g = grader.grade_sync(q, q.reference_answer.get(lang), lang)
+            short += [(q.id, lang, k.id) for k in g.key_points if k.verdict != "hit"]
+            for f in q.follow_ups:
+                fq = follow_up_question(q, None, f.en)
+                fg = grader.grade_sync(fq, fq.reference_answer.get(lang), lang)
+                short += [(q.id, lang, k.id) for k in fg.key_points if k.verdict != "hit"]
+    assert short == []
