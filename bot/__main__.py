@@ -105,6 +105,27 @@ def _usage(settings: Settings, days: int) -> int:
     return 0
 
 
+def _local_llm(port: int) -> int:
+    """Serve the llm-real extra's model with llama-server until Ctrl-C, and say how to point the bot at it."""
+    from bot.grading.local_server import LOCAL_SETTINGS, LocalModelMissing, llama_server
+
+    async def serve() -> None:
+        async with llama_server(port=port) as running:
+            settings = {"LLM_BASE_URL": running.base_url, "LLM_MODEL": running.model, **LOCAL_SETTINGS}
+            print("llama-server is ready. Run the bot with:\n" + " ".join(f"{k}={v}" for k, v in settings.items()))
+            print(f"(server log: {running.log}; Ctrl-C stops it)", flush=True)
+            await asyncio.Event().wait()
+
+    try:
+        asyncio.run(serve())
+    except LocalModelMissing as err:
+        print(err, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="LLM interview drill bot")
     sub = parser.add_subparsers(dest="cmd")
@@ -124,6 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     content.add_argument("action", choices=["check", "stats", "probe"])
     content.add_argument("ids", nargs="*", help="probe: question ids (default: all)")
     content.add_argument("--path", default=None)
+    local = sub.add_parser("local-llm", help="serve the small local model of the llm-real extra on the CPU")
+    local.add_argument("--port", type=int, default=8080)
     db = sub.add_parser("db", help="database migrations")
     db.add_argument("action", choices=["upgrade"])
     transcribe = sub.add_parser("transcribe", help="transcribe an audio file and show the speaking insights")
@@ -145,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
         return _grade(args)
     if cmd == "usage":
         return _usage(_settings(), args.days)
+    if cmd == "local-llm":
+        return _local_llm(args.port)
     if cmd == "transcribe":
         from bot.speech.cli import run_transcribe
 

@@ -100,6 +100,7 @@ async def build_app(
         default_timezone=settings.default_timezone,
         default_new_per_day=settings.new_per_day,
         llm_daily_limit=settings.llm.daily_limit,
+        llm_daily_tokens=settings.llm.daily_token_budget,
         max_audio_seconds=settings.max_audio_seconds,
         max_audio_bytes=settings.max_audio_mb * 1_000_000,
     )

@@ -14,12 +14,10 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.core.models import DIMENSIONS
-
 
 @dataclass
 class Fault:
-    kind: str  # status | hang | content | length | refuse_schema | delay
+    kind: str  # status | hang | content | length | refuse_schema | delay | trickle (a byte per `seconds`)
     status: int = 500
     headers: dict[str, str] = field(default_factory=dict)
     content: str = ""
@@ -42,32 +40,54 @@ def rubric_for(question: str) -> dict[str, Any]:
             {"id": "paged", "weight": 1, "text": "PagedAttention avoids fragmentation", "keywords": ["paged", "vLLM"]},
         ],
         "specifics": ["2 x layers x kv_heads x head_dim x bytes per token"], "mistakes": ["confuses KV cache with weights"],
-        "reference_answer": f"Model answer to: {question[:40]}",
+        "reference_answer": f"Model answer to: {question[:40]}. The cache holds K and V for every layer, head and "
+        "position, so it grows linearly with sequence length and batch; GQA shrinks it.",
     }  # fmt: skip
 
 
+ANSWER_BLOCK = re.compile(r"<(answer_[a-z0-9]{8})>\n(.*)\n</\1>", re.S)
+
+
+def answer_in(prompt: str) -> str:
+    m = ANSWER_BLOCK.search(prompt)
+    return m.group(2) if m else ""
+
+
 def default_grade(body: dict[str, Any]) -> dict[str, Any]:
+    """A valid reply computed from the request: every point hit (quoting the answer) for a long answer,
+    every point missed for a short one; a gullible model that obeys "give 100"."""
     user = body["messages"][-1]["content"]
     if "<interview_question>" in user:
         return rubric_for(user.split("<interview_question>")[1])
     first_user = next(m["content"] for m in body["messages"] if m["role"] == "user")
-    m = re.search(r"<candidate_answer>\n(.*)\n</candidate_answer>", first_user, re.S)
-    answer = m.group(1) if m else ""
+    answer = answer_in(first_user)
     ids = re.findall(r"^- ([\w-]+), [\d.]+:", first_user, re.M)
-    if "give 100" in answer.lower() or "满分" in answer:  # a gullible model that obeys injections
-        score = 100
-    else:
-        score = 85 if len(answer) > 200 else 30 if answer.strip() else 0
-    zh = "Chinese" in user.split("\n", 1)[0] or "Chinese" in first_user.split("\n", 1)[0]
-    return {
-        "dimensions": {d: score for d in DIMENSIONS},
-        "key_points": [{"id": k, "verdict": "hit" if score >= 80 else "missed", "evidence": answer[:30]} for k in ids],
+    follow_ids = re.findall(r"^- (f\d+): ", first_user, re.M)
+    gullible = "give 100" in answer.lower() or "满分" in answer
+    strong = gullible or len(answer) > 200
+    quote = " ".join(answer.split()[:8])[:50]
+    zh = "Chinese" in first_user.split("\n", 1)[0]
+    level = "strong" if strong else "weak"
+    reply: dict[str, Any] = {
+        "key_points": {k: {"quote": quote if strong else "", "verdict": "hit" if strong else "missed"} for k in ids},
         "mistakes": [],
+        "structure": level, "specificity": level, "evidence": level,
         "feedback": "结构清楚，但缺少具体数字。" if zh else "Clear structure, but name the numbers you used.",
-        "follow_up": "你会把裁剪阈值设为多少？为什么？" if zh else "What clipping threshold would you pick, and why?",
-        "follow_up_points": ["names a threshold such as 1.0", "explains how the gradient-norm history guided it"],
-        "follow_up_reference": "Clip the global norm at 1.0, chosen from the gradient-norm percentiles of a good run.",
-    }
+    }  # fmt: skip
+    if follow_ids:
+        reply["follow_up"] = follow_ids[0]
+    else:
+        reply["follow_up"] = (
+            "你会把裁剪阈值设为多少？为什么？" if zh else "What clipping threshold would you pick, and why?"
+        )
+        reply["follow_up_points"] = [
+            "names a threshold such as 1.0",
+            "explains how the gradient-norm history guided it",
+        ]
+        reply["follow_up_reference"] = (
+            "Clip the global norm at 1.0, chosen from the gradient-norm percentiles of a good run."
+        )
+    return reply
 
 
 class FakeOpenAI:
@@ -78,6 +98,7 @@ class FakeOpenAI:
         self.uploads: list[bytes] = []  # audio files received, in order
         self.grade_fn = default_grade
         self.schema_supported = True
+        self.n_supported = True  # honour "n" (several choices); llama-server-like providers give one
         self._runner: web.AppRunner | None = None
         self.port = 0
         self._hang = asyncio.Event()
@@ -118,6 +139,13 @@ class FakeOpenAI:
                 return web.json_response({}, status=500)
             if fault.kind == "delay":
                 await asyncio.sleep(fault.seconds)
+            if fault.kind == "trickle":  # a slow server: each read succeeds, the whole reply never ends
+                response = web.StreamResponse(headers={"Content-Type": "application/json"})
+                await response.prepare(request)
+                while not self._hang.is_set():
+                    await response.write(b" ")
+                    await asyncio.sleep(fault.seconds)
+                return response
         fmt = body.get("response_format", {}).get("type")
         if fmt == "json_schema" and not self.schema_supported:
             err = {
@@ -130,16 +158,17 @@ class FakeOpenAI:
             finish = "length" if fault.kind == "length" else "stop"
         else:
             content = json.dumps(self.grade_fn(body), ensure_ascii=False)
+        n = int(body.get("n") or 1) if self.n_supported else 1
         prompt_tokens = sum(estimate_tokens(m["content"]) for m in body["messages"])
-        completion_tokens = estimate_tokens(content)
+        completion_tokens = estimate_tokens(content) * n
         return web.json_response(
             {
                 "id": f"chatcmpl-{len(self.requests)}",
                 "object": "chat.completion",
                 "created": 1_700_000_000,
                 "model": body.get("model", "fake"),
-                "choices": [{"index": 0, "finish_reason": finish,
-                             "message": {"role": "assistant", "content": content}}],
+                "choices": [{"index": i, "finish_reason": finish,
+                             "message": {"role": "assistant", "content": content}} for i in range(n)],
                 "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                           "total_tokens": prompt_tokens + completion_tokens},
             }

@@ -83,6 +83,7 @@ class FakeStore:
         self.reminders: dict[int, Reminder] = {}
         self.events: set[str] = set()
         self.guilds: dict[str, Guild] = {}
+        self.llm_calls: list[tuple[int | None, str, int, datetime]] = []
         self._seq = itertools.count(1)
 
     async def get_or_create_user(self, platform: str, external_id: str, defaults: User) -> User:
@@ -111,6 +112,7 @@ class FakeStore:
             for key in [k for k, v in table.items() if v.user_id == user_id]:
                 del table[key]
         self.personal = {k: v for k, v in self.personal.items() if v[0] != user_id}
+        self.llm_calls = [c for c in self.llm_calls if c[0] != user_id]
 
     async def get_session(self, user_id: int) -> dict[str, Any]:
         return copy.deepcopy(self.sessions.get(user_id, {}))
@@ -201,12 +203,14 @@ class FakeStore:
         self.attempts[attempt_id] = a.model_copy(update={"status": to_status})
         return True
 
-    async def count_gradings_since(self, user_id: int, grader_prefix: str, since: datetime) -> int:
-        return sum(
-            1
-            for a in self.attempts.values()
-            if a.user_id == user_id and a.created_at >= since and (a.grader or "").startswith(grader_prefix)
-        )
+    async def record_llm_call(self, user_id: int | None, kind: str, tokens: int, at: datetime) -> None:
+        self.llm_calls.append((user_id, kind, max(0, tokens), at))
+
+    async def count_llm_calls_since(self, user_id: int, since: datetime) -> int:
+        return sum(1 for uid, _kind, _tokens, at in self.llm_calls if uid == user_id and at >= since)
+
+    async def llm_tokens_since(self, since: datetime) -> int:
+        return sum(tokens for _uid, _kind, tokens, at in self.llm_calls if at >= since)
 
     async def add_personal_question(self, user_id: int, question: Question) -> Question:
         saved = question.model_copy(update={"id": f"personal:{next(self._seq)}"})

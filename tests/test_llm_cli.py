@@ -10,13 +10,12 @@ from pathlib import Path
 
 from bot.bootstrap import build_app
 from bot.config import Settings
+from bot.core.scoring import total_score
 from bot.storage.usage import usage_by_day
 from tests.fake_openai import FakeOpenAI, Fault
 from tests.fakes import FakeClock
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
 
 
 async def run_cli(*args: str, env: dict[str, str]) -> tuple[int, str, str]:
@@ -45,7 +44,10 @@ async def test_batch_grades_concurrently_with_the_llm_and_falls_back(server: Fak
     assert [r["id"] for r in rows] == [f"r{i}" for i in range(6)]
     graders = sorted(r["grader"] for r in rows)
     assert graders.count("llm:fake-model") == 5 and graders.count("offline") == 1
-    assert all(r["score"] == "85" for r in rows if r["grader"] == "llm:fake-model")
+    full = total_score(
+        {"coverage": 100, "structure": 90, "specificity": 90, "evidence": 90, "correctness": 100}, "concept"
+    )
+    assert all(r["score"] == str(full) for r in rows if r["grader"] == "llm:fake-model")
     assert "sk-" not in err and "k\n" not in err
 
 

@@ -198,3 +198,18 @@ async def test_a_review_is_logged_whole_or_not_at_all(sql: SqlStore, db_url: str
     async with sql.engines.writer.connect() as conn:  # ... and no second personal question
         n = (await conn.execute(text("SELECT count(*) FROM personal_questions"))).scalar_one()
     assert n == 1
+
+
+async def test_llm_calls_are_counted_per_user_and_day_and_tokens_over_everyone(sql: SqlStore) -> None:
+    a = await sql.get_or_create_user("test", "llm-a", defaults())
+    b = await sql.get_or_create_user("test", "llm-b", defaults())
+    await sql.record_llm_call(a.id, "grading", 900, NOW - timedelta(days=1))  # yesterday
+    await sql.record_llm_call(a.id, "grading", 1200, NOW)
+    await sql.record_llm_call(a.id, "rubric", 700, NOW + timedelta(minutes=1))
+    await sql.record_llm_call(b.id, "grading", -5, NOW)  # a provider that reports nonsense counts as 0
+    assert await sql.count_llm_calls_since(a.id, NOW) == 2
+    assert await sql.count_llm_calls_since(b.id, NOW) == 1
+    assert await sql.llm_tokens_since(NOW) == 1900
+    assert await sql.llm_tokens_since(NOW - timedelta(days=2)) == 2800
+    await sql.delete_user(a.id)
+    assert await sql.count_llm_calls_since(a.id, NOW - timedelta(days=2)) == 0

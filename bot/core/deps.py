@@ -21,6 +21,8 @@ class Limits:
     default_timezone: str = "UTC"
     default_new_per_day: int = 5
     llm_daily_limit: int = 50
+    llm_daily_tokens: int = 0  # over all users per UTC day; 0: no budget
+    transcribe_deadline: float = 120.0
     max_audio_seconds: int = 300
     max_audio_bytes: int = 20_000_000
 

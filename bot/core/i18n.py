@@ -146,6 +146,16 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "You have used today's AI gradings; this is the offline estimate. The limit resets tomorrow.",
         "zh": "今天的 AI 评分次数已用完，以上为离线估算，明天恢复。",
     },
+    "llm_budget": {
+        "en": "The AI grader has reached today's budget for everyone; this is the offline estimate. "
+        "It resets at midnight UTC.",
+        "zh": "今天所有用户的 AI 评分额度已用完，以上为离线估算，UTC 零点恢复。",
+    },
+    "checked_twice": {
+        "en": "Checked twice: the AI grade was far above the offline estimate, so the answer was graded again "
+        "and the lower grade is kept.",
+        "zh": "已复核：AI 评分远高于离线估算，因此重新评了一次，保留较低的分数。",
+    },
     "llm_unavailable": {
         "en": "The AI grader is not answering right now, so this is the offline estimate. "
         "I will send you the full grade as soon as it is back.",

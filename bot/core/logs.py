@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from bot.core import commands as c
-from bot.core import srs
+from bot.core import llm_budget, srs
 from bot.core.deps import Deps
 from bot.core.i18n import t
 from bot.core.models import InterviewLog, Lang, Question, Reminder, ReviewItem, Rubric, Text, User
@@ -158,7 +158,10 @@ async def _file_review(
     personal: Question | None = None
     if matched is None:
         topic, subtopic = (nearest.topic, nearest.subtopic) if nearest else ("other", "interview")
-        written = await deps.rubric_writer.write(question_text, lang, user.level) if deps.rubric_writer else None
+        written = None
+        if deps.rubric_writer is not None and await llm_budget.refusal(deps, user, now) is None:
+            written, tokens = await deps.rubric_writer.write(question_text, lang, user.level)
+            await llm_budget.spend(deps, user.id, "rubric", tokens, now)
         if written is not None and nearest is not None and written.subtopic not in deps.bank.subtopics():
             written = written.model_copy(update={"topic": topic, "subtopic": subtopic})
         personal = written or Question(

@@ -133,6 +133,10 @@ class Grade(Strict):
     tokens: int = 0
     follow_up_points: list[str] = Field(default_factory=list)
     follow_up_reference: str = ""
+    injection: bool = False  # the answer tried to instruct the grader
+    offline_score: int | None = None  # beside an LLM grade: the offline estimate of the same answer
+    checked_twice: bool = False  # the LLM grade was far above the estimate, so it was graded again
+    flagged: bool = False  # still far above after the second look: kept for a human review
 
     def missed(self) -> list[str]:
         return [k.id for k in self.key_points if k.verdict == "missed"]

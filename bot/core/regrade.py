@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.core import render, srs
+from bot.core import llm_budget, render, srs
 from bot.core.deps import Deps
 from bot.core.grading_chain import follow_up_question
 from bot.core.i18n import t
@@ -64,6 +64,7 @@ async def regrade_pending(deps: Deps, notify: Notify | None = None, limit: int =
             continue
         try:
             grade = await deps.grader.grade(q, attempt.answer, user.language, user.level)
+            await llm_budget.spend(deps, user.id, "regrade", grade.tokens, deps.clock.now())
         except Exception as exc:
             log.info("regrade of attempt %d postponed: %s", attempt.id, type(exc).__name__)
             await store.claim_attempt(attempt.id, "regrading", "regrade")

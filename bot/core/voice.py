@@ -8,6 +8,7 @@ filler words) are added to the grade.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import replace
 
@@ -51,9 +52,10 @@ async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User) -> list[Reply
     if seconds <= 0:
         return [Reply(t(lang, "voice_empty"), kind="error")]
     try:
-        result = await transcriber.transcribe(cmd.audio, cmd.filename, lang)
-    except TranscriberUnavailable as exc:
-        log.warning("transcriber %s failed: %s", transcriber.id, exc)
+        async with asyncio.timeout(lim.transcribe_deadline):
+            result = await transcriber.transcribe(cmd.audio, cmd.filename, lang)
+    except (TranscriberUnavailable, TimeoutError) as exc:
+        log.warning("transcriber %s failed: %s", transcriber.id, type(exc).__name__)
         return [Reply(t(lang, "voice_service_down"), kind="error")]
     except TranscriptionError as exc:
         log.info("transcription of %r failed: %s", cmd.filename, exc)

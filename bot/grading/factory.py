@@ -16,4 +16,12 @@ def llm_grader(settings: LLMSettings) -> LLMGrader | None:
     client = openai.AsyncOpenAI(
         base_url=settings.base_url or None, api_key=key, timeout=settings.timeout, max_retries=settings.retries
     )
-    return LLMGrader(client, settings.model, output_mode=settings.output_mode)
+    return LLMGrader(
+        client,
+        settings.model,
+        output_mode=settings.output_mode,
+        deadline=settings.deadline,
+        samples=settings.samples,
+        send_reference=settings.send_reference,
+        concurrency=settings.concurrency,
+    )

@@ -1,24 +1,30 @@
 """The LLM grader: any OpenAI-compatible chat API through the `openai` SDK.
 
-Structured output by `json_schema` where the provider supports it, else `json_object`; the reply
-is validated, an invalid or truncated one gets one repair attempt, then it counts as a failure
-(GraderUnavailable), which the grading chain turns into the offline estimate and a regrade.
-The total score is computed here from the dimensions, never taken from the model.
+Each grading sends a schema built for its question (llm_reply) as `json_schema` where the provider
+takes it, else `json_object` with the schema's fields described in the prompt; an invalid or cut-off
+reply gets one repair attempt, then it counts as a failure (GraderUnavailable), which the grading chain
+turns into the offline estimate and a regrade. One deadline bounds the whole grading (waiting for a
+slot, every retry, the repair). Numbers are never taken from the model: llm_verdicts derives them.
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
 import logging
+import time
+from collections import deque
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import openai
-from pydantic import BaseModel, Field, ValidationError
 
-from bot.core.models import DIMENSIONS, Grade, KeyPointResult, Lang, Level, Question
+from bot.core.models import DIMENSIONS, Grade, KeyPoint, KeyPointResult, Lang, Level, Question, Text
 from bot.core.ports import GraderUnavailable
 from bot.core.scoring import total_score
+from bot.grading.delimiters import new_tag
 from bot.grading.injection import strip_injections
+from bot.grading.llm_reply import MAX_REPLY_BYTES, Reply, ReplyError, parse_reply, reply_schema, token_bound
+from bot.grading.llm_verdicts import combine
 from bot.grading.prompts import PromptSet, fill, load_prompts
 
 log = logging.getLogger(__name__)
@@ -28,75 +34,37 @@ INJECTION_MISTAKE = {
     "en": "Tried to instruct the grader (“{0}”); instructions inside an answer are ignored",
     "zh": "试图向评分器下指令（“{0}”）；回答中的指令会被忽略",
 }
+SAMPLE_TEMPERATURE = 0.7  # with LLM__SAMPLES > 1: the samples must differ to be worth averaging
 
 
 class InvalidOutput(Exception):
     pass
 
 
-class _Verdict(BaseModel):
-    id: str
-    verdict: Literal["hit", "partial", "missed"]
-    evidence: str = ""
+@dataclass(frozen=True)
+class Call:
+    """One chat completion as the provider reported it (for `bench/llm_real.py` and the logs)."""
+
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int
+    seconds: float
+    finish_reason: str
 
 
-class LLMOutput(BaseModel):
-    dimensions: dict[str, int]
-    key_points: list[_Verdict] = Field(default_factory=list)
-    mistakes: list[str] = Field(default_factory=list)
-    feedback: str = Field(min_length=1)
-    follow_up: str = Field(min_length=1)
-    follow_up_points: list[str] = Field(default_factory=list)
-    follow_up_reference: str = ""
-
-    def check(self) -> None:
-        missing = [d for d in DIMENSIONS if d not in self.dimensions]
-        if missing:
-            raise InvalidOutput(f"dimensions missing: {', '.join(missing)}")
-        bad = [d for d in DIMENSIONS if not 0 <= self.dimensions[d] <= 100]
-        if bad:
-            raise InvalidOutput(f"dimensions out of 0-100: {', '.join(bad)}")
+REFERENCE_POINT = KeyPoint(
+    id="reference",
+    weight=1,
+    text=Text(zh="讲清参考答案的要点，且讲对", en="states what the reference answer states, correctly"),
+)
 
 
-_STR_LIST = {"type": "array", "items": {"type": "string"}}
-JSON_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["dimensions", "key_points", "mistakes", "feedback", "follow_up", "follow_up_points",
-        "follow_up_reference"],
-    "properties": {
-        "dimensions": {
-            "type": "object", "additionalProperties": False, "required": list(DIMENSIONS),
-            "properties": {d: {"type": "integer", "minimum": 0, "maximum": 100} for d in DIMENSIONS},
-        },
-        "key_points": {"type": "array", "items": {
-            "type": "object", "additionalProperties": False, "required": ["id", "verdict", "evidence"],
-            "properties": {"id": {"type": "string"}, "evidence": {"type": "string"},
-                           "verdict": {"type": "string", "enum": ["hit", "partial", "missed"]}},
-        }},
-        "mistakes": _STR_LIST, "feedback": {"type": "string"}, "follow_up": {"type": "string"},
-        "follow_up_points": _STR_LIST, "follow_up_reference": {"type": "string"},
-    },
-}  # fmt: skip
-
-
-def parse_output(raw: str) -> LLMOutput:
-    text = raw.strip()
-    if text.startswith("```"):  # some providers wrap JSON in a code fence even in JSON mode
-        text = text.strip("`").removeprefix("json").strip()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InvalidOutput(f"not valid JSON ({err.msg} at position {err.pos})") from None
-    if not isinstance(data, dict):
-        raise InvalidOutput("not a JSON object")
-    try:
-        out = LLMOutput.model_validate(data)
-    except ValidationError as err:
-        first = err.errors()[0]
-        raise InvalidOutput(f"field {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
-    out.check()
-    return out
+def with_reference_point(q: Question) -> Question:
+    """A question with no key points (a batch row with only a reference answer) is judged on one point:
+    the reference answer's content."""
+    if q.rubric.key_points:
+        return q
+    return q.model_copy(update={"rubric": q.rubric.model_copy(update={"key_points": [REFERENCE_POINT]})})
 
 
 class LLMGrader:
@@ -107,6 +75,10 @@ class LLMGrader:
         output_mode: OutputMode = "auto",
         prompts: PromptSet | None = None,
         max_tokens: int = 1500,
+        deadline: float = 90.0,
+        samples: int = 1,
+        send_reference: bool = True,
+        concurrency: int = 16,
     ) -> None:
         self.client = client
         self.model = model
@@ -116,23 +88,35 @@ class LLMGrader:
         self._mode: Literal["json_schema", "json_object"] = "json_object" if json_object else "json_schema"
         self.prompts = prompts or load_prompts()
         self.max_tokens = max_tokens
+        self.deadline = deadline
+        self.samples = max(1, samples)
+        self.send_reference = send_reference
+        self._slots = asyncio.Semaphore(max(1, concurrency))
+        self.calls: deque[Call] = deque(maxlen=256)
 
-    def _response_format(self) -> dict[str, Any]:
+    def _response_format(self, schema: dict[str, Any], name: str) -> dict[str, Any]:
         if self._mode == "json_schema":
-            return {"type": "json_schema", "json_schema": {"name": "grade", "schema": JSON_SCHEMA, "strict": True}}
+            return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}
         return {"type": "json_object"}
 
-    async def complete(self, messages: list[dict[str, str]]) -> tuple[str, int]:
-        """One chat completion; returns (content, tokens used). Raises GraderUnavailable or InvalidOutput."""
+    async def complete(
+        self, messages: list[dict[str, str]], schema: dict[str, Any], max_tokens: int, n: int = 1, name: str = "grade"
+    ) -> tuple[list[str], int]:
+        """One chat completion; returns (the contents of its choices, tokens used).
+
+        Raises GraderUnavailable (the provider failed) or InvalidOutput (the reply cannot be used)."""
         for _ in range(2):
+            request: dict[str, Any] = {
+                "model": self.model,
+                "messages": messages,
+                "temperature": 0 if self.samples == 1 else SAMPLE_TEMPERATURE,
+                "max_tokens": min(max_tokens, self.max_tokens),
+                "response_format": self._response_format(schema, name),
+            }
+            if n > 1:
+                request["n"] = n
+            started = time.perf_counter()
             try:
-                request: dict[str, Any] = {
-                    "model": self.model,
-                    "messages": messages,
-                    "temperature": 0,
-                    "max_tokens": self.max_tokens,
-                    "response_format": self._response_format(),
-                }
                 resp = await self.client.chat.completions.create(**request)
             except openai.BadRequestError as err:
                 if self._mode == "json_schema" and self.output_mode == "auto":
@@ -145,63 +129,106 @@ class LLMGrader:
             break
         else:  # pragma: no cover - the loop always breaks or raises
             raise GraderUnavailable("no response")
-        tokens = resp.usage.total_tokens if resp.usage else 0
+        usage = resp.usage
+        details = getattr(usage, "prompt_tokens_details", None) if usage else None
         if not resp.choices:
             raise InvalidOutput("no choices")
-        choice = resp.choices[0]
-        content = choice.message.content or ""
-        if choice.finish_reason == "length":
-            raise InvalidOutput("the reply was cut off (finish_reason=length)")
-        if not content.strip():
-            raise InvalidOutput("empty reply")
-        return content, tokens
+        self.calls.append(
+            Call(
+                prompt_tokens=usage.prompt_tokens if usage else 0,
+                completion_tokens=usage.completion_tokens if usage else 0,
+                cached_tokens=int(getattr(details, "cached_tokens", 0) or 0),
+                seconds=time.perf_counter() - started,
+                finish_reason=str(resp.choices[0].finish_reason),
+            )
+        )
+        contents = []
+        for choice in resp.choices:
+            content = choice.message.content or ""
+            if choice.finish_reason == "length":
+                raise InvalidOutput("the reply was cut off (finish_reason=length)")
+            if not content.strip():
+                raise InvalidOutput("empty reply")
+            contents.append(content)
+        return contents, usage.total_tokens if usage else 0
 
-    async def structured(self, messages: list[dict[str, str]]) -> tuple[LLMOutput, int]:
-        raw, tokens = "", 0
-        try:
-            raw, tokens = await self.complete(messages)
-            return parse_output(raw), tokens
-        except InvalidOutput as first:
+    async def _replies(
+        self, messages: list[dict[str, str]], schema: dict[str, Any], lang: Lang
+    ) -> tuple[list[Reply], int]:
+        """`self.samples` valid replies (asking for the rest when a provider ignores `n`), with one repair."""
+        bound = token_bound(schema, lang)
+        replies: list[Reply] = []
+        tokens = 0
+        while len(replies) < self.samples:
+            raw: list[str] = []
+            try:
+                raw, used = await self.complete(messages, schema, bound, n=self.samples - len(replies))
+                tokens += used
+                replies.extend(parse_reply(r, schema) for r in raw)
+                continue
+            except (InvalidOutput, ReplyError) as first:
+                error = str(first)
             repair = [*messages]
             if raw:
-                repair.append({"role": "assistant", "content": raw[:4000]})
-            repair.append({"role": "user", "content": fill(self.prompts.repair, error=str(first))})
+                repair.append({"role": "assistant", "content": raw[0][:4000]})
+            repair.append({"role": "user", "content": fill(self.prompts.repair, error=error)})
             try:
-                raw2, more = await self.complete(repair)
-                return parse_output(raw2), tokens + more
-            except InvalidOutput as second:
+                (raw2, *_), more = await self.complete(repair, schema, bound)
+                tokens += more
+                replies.append(parse_reply(raw2, schema))
+            except (InvalidOutput, ReplyError) as second:
                 raise GraderUnavailable(f"invalid output after repair: {second}") from None
+        return replies, tokens
 
     async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
+        question = with_reference_point(question)
         clean, injection = strip_injections(answer)
-        messages = self.prompts.messages(question, clean, lang, level)
-        out, tokens = await self.structured(messages)
-        return self.to_grade(out, question, lang, injection, tokens)
+        messages = self.prompts.messages(question, clean, lang, level, new_tag(), self.send_reference)
+        schema = reply_schema(
+            [k.id for k in question.rubric.key_points], [f"f{i + 1}" for i in range(len(question.follow_ups))], lang
+        )
+        try:
+            async with asyncio.timeout(self.deadline):
+                async with self._slots:
+                    replies, tokens = await self._replies(messages, schema, lang)
+        except TimeoutError:
+            raise GraderUnavailable(f"no grade within the {self.deadline:g} s deadline") from None
+        return self.to_grade(replies, question, clean, lang, injection, tokens)
 
-    def to_grade(self, out: LLMOutput, q: Question, lang: Lang, injection: str | None, tokens: int) -> Grade:
-        dims = {d: int(out.dimensions[d]) for d in DIMENSIONS}
-        mistakes = list(out.mistakes)
+    def to_grade(
+        self, replies: list[Reply], q: Question, answer: str, lang: Lang, injection: str | None, tokens: int
+    ) -> Grade:
+        derived, shown = combine(replies, answer, q.rubric.key_points)
+        reply = replies[shown]
+        dims = {d: int(derived.dimensions[d]) for d in DIMENSIONS}
+        mistakes = [m.claim[:300] for m in reply.mistakes]
         if injection:
             mistakes.append(INJECTION_MISTAKE[lang].format(injection[:60]))
             dims["correctness"] = max(0, dims["correctness"] - INJECTION_PENALTY)
-        verdicts = {v.id: v for v in out.key_points}
-        points = [
-            KeyPointResult(id=k.id, verdict=verdicts[k.id].verdict, evidence=verdicts[k.id].evidence[:200])
-            if k.id in verdicts
-            else KeyPointResult(id=k.id, verdict="missed")
-            for k in q.rubric.key_points
-        ]
+        follow_up, points, reference = reply.follow_up, list(reply.follow_up_points), reply.follow_up_reference
+        if q.follow_ups and follow_up.startswith("f") and follow_up[1:].isdigit():
+            chosen = q.follow_ups[min(int(follow_up[1:]), len(q.follow_ups)) - 1]
+            follow_up = chosen.get(lang)
+            points = [k.text.get(lang) for k in chosen.key_points]
+            reference = chosen.reference_answer.get(lang) if chosen.reference_answer else ""
         return Grade(
             score=total_score(dims, q.type, q.rubric.dimension_weights),
             dimensions=dims,
-            key_points=points,
+            key_points=[
+                KeyPointResult(id=k.id, verdict=derived.verdicts[k.id][0], evidence=derived.verdicts[k.id][1][:200])
+                for k in q.rubric.key_points
+            ],
             mistakes=mistakes[:8],
-            feedback=out.feedback.strip()[:1200],
-            follow_up=out.follow_up.strip()[:500],
-            follow_up_points=[p.strip()[:300] for p in out.follow_up_points[:4] if p.strip()],
-            follow_up_reference=out.follow_up_reference.strip()[:1500],
+            feedback=reply.feedback[:1200],
+            follow_up=follow_up[:500],
+            follow_up_points=[p[:300] for p in points[:4] if p],
+            follow_up_reference=reference[:1500],
             grader=self.id,
             estimate=False,
             prompt_version=self.prompts.version,
             tokens=tokens,
+            injection=injection is not None,
         )
+
+
+__all__ = ["MAX_REPLY_BYTES", "GraderUnavailable", "InvalidOutput", "LLMGrader"]

@@ -184,6 +184,7 @@ class OfflineGrader:
             follow_up_reference=point,
             grader=self.id,
             estimate=True,
+            injection=injected is not None,
         )
 
     @staticmethod

@@ -1,5 +1,6 @@
-"""Grader prompts from prompts/: a static prefix (system + guidance for the question type) first,
-so provider prompt caching applies, then the per-question part with the answer in delimiters."""
+"""Grader prompts from prompts/: a static prefix (system + guidance and a graded example for the question
+type) first, so provider prompt caching applies, then the per-question part (rubric, reference answer,
+follow-up choices), then the answer inside a delimiter whose tag name is new for every request."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from bot.core.models import QUESTION_TYPES, Lang, Level, Question
+from bot.grading.delimiters import escape_answer
 
 PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
-ANSWER_TAG = "candidate_answer"
 LANGUAGE_NAMES = {"zh": "Chinese (简体中文)", "en": "English"}
 
 
@@ -20,6 +21,7 @@ PLACEHOLDERS = {  # every template's placeholders, exactly: a typo ({mistake}) w
         [
             "answer",
             "difficulty",
+            "follow_up_block",
             "key_points",
             "language_name",
             "level",
@@ -28,6 +30,7 @@ PLACEHOLDERS = {  # every template's placeholders, exactly: a typo ({mistake}) w
             "qtype",
             "reference_block",
             "specifics",
+            "tag",
         ]
     ),
     "repair.txt": frozenset(("error",)),
@@ -57,20 +60,6 @@ def fill(template: str, **values: object) -> str:
     return template
 
 
-def escape_answer(answer: str) -> str:
-    """Neutralise delimiter look-alikes so an answer cannot close its own block."""
-    for tag in (f"<{ANSWER_TAG}>", f"</{ANSWER_TAG}>"):
-        answer = answer.replace(tag, tag.replace("<", "‹").replace(">", "›"))
-    lowered = answer.lower()
-    if ANSWER_TAG in lowered:
-        out, i = [], 0
-        while (j := lowered.find(ANSWER_TAG, i)) != -1:
-            out.append(answer[i:j] + "candidate-answer")
-            i = j + len(ANSWER_TAG)
-        answer = "".join(out) + answer[i:]
-    return answer
-
-
 @dataclass(frozen=True)
 class PromptSet:
     version: str
@@ -84,18 +73,30 @@ class PromptSet:
         return self.system.strip() + "\n\n" + self.types[qtype].strip()
 
     @staticmethod
-    def reference_block(q: Question, lang: Lang) -> str:
-        """The reference answer, only when there are no key points to distil it.
-
-        Bank questions carry 4-8 key points and the expected specifics, which are the reference
-        answer distilled; repeating the whole reference would add about 400 tokens per grading.
-        """
+    def reference_block(q: Question, lang: Lang, send: bool = True) -> str:
+        """The reference answer: judges grade far better on questions they could not answer themselves
+        when they see one (it costs about 300-450 prompt tokens; `send=False` leaves it out)."""
         reference = q.reference_answer.get(lang).strip()
-        if q.rubric.key_points or not reference:
+        if not reference or not (send or not q.rubric.key_points):
             return ""
         return f"Reference answer (full marks):\n{reference}\n\n"
 
-    def messages(self, q: Question, answer: str, lang: Lang, level: Level) -> list[dict[str, str]]:
+    @staticmethod
+    def follow_up_block(q: Question, lang: Lang) -> str:
+        if q.follow_ups:
+            choices = "\n".join(f"- f{i + 1}: {f.get(lang)}" for i, f in enumerate(q.follow_ups))
+            return (
+                "Follow-up questions: in follow_up give the id of the one that presses hardest on the weakest "
+                f"part of this answer.\n{choices}"
+            )
+        return (
+            "follow_up: write one question that presses on the weakest part of this answer; follow_up_points: "
+            "2-3 short points a good reply makes; follow_up_reference: a 2-3 sentence model reply."
+        )
+
+    def messages(
+        self, q: Question, answer: str, lang: Lang, level: Level, tag: str, send_reference: bool = True
+    ) -> list[dict[str, str]]:
         kps = "\n".join(f"- {k.id}, {k.weight:g}: {k.text.get(lang)}" for k in q.rubric.key_points) or "- (none)"
         body = fill(
             self.question,
@@ -107,8 +108,10 @@ class PromptSet:
             key_points=kps,
             specifics="; ".join(q.rubric.specifics.get(lang)) or "(none listed)",
             mistakes="; ".join(q.rubric.mistakes.get(lang)) or "(none listed)",
-            reference_block=self.reference_block(q, lang),
-            answer=escape_answer(answer),
+            reference_block=self.reference_block(q, lang, send_reference),
+            follow_up_block=self.follow_up_block(q, lang),
+            tag=tag,
+            answer=escape_answer(answer, tag),
         )
         return [{"role": "system", "content": self.static_prefix(q.type)}, {"role": "user", "content": body}]
 

@@ -1,69 +1,90 @@
-"""Rubrics for real interview questions that match no bank question, written by the LLM."""
+"""Rubrics for real interview questions that match no bank question, written by the LLM.
+
+The reply has its own schema (every bound in it, as for gradings), and the call has the grader's
+deadline: a slow or broken provider gives no rubric (the question is then self-rated), never a hang.
+"""
 
 from __future__ import annotations
 
-import json
+import asyncio
 import logging
-
-from pydantic import BaseModel, Field, ValidationError
+from typing import Any
 
 from bot.core.models import QUESTION_TYPES, KeyPoint, Lang, Level, Question, Rubric, Text, TextList
 from bot.core.ports import GraderUnavailable
 from bot.grading.llm import InvalidOutput, LLMGrader
+from bot.grading.llm_reply import ReplyError, token_bound, validated
 from bot.grading.prompts import LANGUAGE_NAMES, fill
 
 log = logging.getLogger(__name__)
 
 
-class _Point(BaseModel):
-    id: str = Field(min_length=1, max_length=40)
-    weight: float = Field(default=1, gt=0, le=3)
-    text: str = Field(min_length=1)
-    keywords: list[str] = Field(default_factory=list)
+def _strings(low: int, high: int, most: int, fewest: int = 0) -> dict[str, Any]:
+    item = {"type": "string", "minLength": low, "maxLength": high}
+    return {"type": "array", "minItems": fewest, "maxItems": most, "items": item}
 
 
-class _Rubric(BaseModel):
-    topic: str = "other"
-    subtopic: str = "interview"
-    type: str = "open"
-    key_points: list[_Point] = Field(min_length=2, max_length=8)
-    specifics: list[str] = Field(default_factory=list)
-    mistakes: list[str] = Field(default_factory=list)
-    reference_answer: str = Field(min_length=1)
+POINT = {
+    "type": "object", "additionalProperties": False, "required": ["id", "weight", "text", "keywords"],
+    "properties": {"id": {"type": "string", "minLength": 1, "maxLength": 40},
+                   "weight": {"type": "integer", "minimum": 1, "maximum": 3},
+                   "text": {"type": "string", "minLength": 5, "maxLength": 240},
+                   "keywords": _strings(1, 40, 6, 1)},
+}  # fmt: skip
+RUBRIC_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False,
+    "required": ["topic", "subtopic", "type", "key_points", "specifics", "mistakes", "reference_answer"],
+    "properties": {
+        "topic": {"type": "string", "enum": ["stability", "pipeline", "other"]},
+        "subtopic": {"type": "string", "minLength": 2, "maxLength": 60},
+        "type": {"type": "string", "enum": list(QUESTION_TYPES)},
+        "key_points": {"type": "array", "minItems": 3, "maxItems": 6, "items": POINT},
+        "specifics": _strings(1, 120, 6), "mistakes": _strings(3, 160, 4),
+        "reference_answer": {"type": "string", "minLength": 80, "maxLength": 1800},
+    },
+}  # fmt: skip
 
 
 class LLMRubricWriter:
     def __init__(self, grader: LLMGrader) -> None:
         self.grader = grader
 
-    async def write(self, question_text: str, lang: Lang, level: Level) -> Question | None:
-        """A personal question with a generated rubric, or None when the LLM cannot give one now."""
+    async def write(self, question_text: str, lang: Lang, level: Level) -> tuple[Question | None, int]:
+        """(a personal question with a generated rubric, or None when the LLM cannot give one now; tokens)"""
         prompt = fill(self.grader.prompts.review_rubric, language_name=LANGUAGE_NAMES[lang])
         prompt = prompt.replace("{question}", question_text.replace("</interview_question>", "</interview-question>"))
         try:
-            raw, _tokens = await self.grader.complete([{"role": "user", "content": prompt}])
-            data = _Rubric.model_validate(json.loads(raw.strip().strip("`").removeprefix("json")))
-        except (GraderUnavailable, InvalidOutput, ValueError, ValidationError) as exc:
+            async with asyncio.timeout(self.grader.deadline):
+                (raw, *_), tokens = await self.grader.complete(
+                    [{"role": "user", "content": prompt}],
+                    RUBRIC_SCHEMA,
+                    token_bound(RUBRIC_SCHEMA, lang),
+                    name="rubric",
+                )
+            data = validated(raw, RUBRIC_SCHEMA)
+        except (GraderUnavailable, InvalidOutput, ReplyError, TimeoutError) as exc:
             log.info("rubric generation failed: %s", type(exc).__name__)
-            return None
+            return None, 0
 
         def both(items: list[str]) -> TextList:
             return TextList(zh=items, en=items)
 
-        points = [
-            KeyPoint(id=p.id, weight=p.weight, text=Text.same(p.text), keywords=both(p.keywords[:8]))
-            for p in data.key_points
-        ]
-        return Question(
+        points, seen = [], set()
+        for i, p in enumerate(data["key_points"]):
+            pid = p["id"].strip() if p["id"].strip() not in seen else f"{p['id'].strip()}-{i + 1}"
+            seen.add(pid)
+            points.append(KeyPoint(id=pid, weight=p["weight"], text=Text.same(p["text"]), keywords=both(p["keywords"])))
+        question = Question(
             id="pending",
-            topic=data.topic if data.topic in ("stability", "pipeline") else "other",
-            subtopic=data.subtopic[:60] or "interview",
-            type=data.type if data.type in QUESTION_TYPES else "open",
+            topic=data["topic"],
+            subtopic=data["subtopic"],
+            type=data["type"],
             level=level,
             difficulty=3,
             prompt=Text.same(question_text),
-            rubric=Rubric(key_points=points, specifics=both(data.specifics), mistakes=both(data.mistakes)),
-            reference_answer=Text.same(data.reference_answer),
+            rubric=Rubric(key_points=points, specifics=both(data["specifics"]), mistakes=both(data["mistakes"])),
+            reference_answer=Text.same(data["reference_answer"]),
             personal=True,
             generated_rubric=True,
         )
+        return question, tokens

@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.core.models import Attempt, Card, Guild, InterviewLog, Question, Reminder, ReviewItem, User
 from bot.storage import tables as T
 from bot.storage.engine import Engines
+from bot.storage.llm_calls import LLMCalls
 
 PERSONAL_PREFIX = "personal:"
 
@@ -71,7 +72,7 @@ _DUE_COUNT = (
 )
 
 
-class SqlStore:
+class SqlStore(LLMCalls):
     def __init__(self, engines: Engines) -> None:
         self.engines = engines
         insert = postgresql.insert if engines.writer.dialect.name == "postgresql" else sqlite.insert
@@ -276,15 +277,6 @@ class SqlStore:
             return bool(result.rowcount == 1)
 
         return await self.engines.write(_unit)
-
-    async def count_gradings_since(self, user_id: int, grader_prefix: str, since: datetime) -> int:
-        a = T.attempts.c
-        found = await self._one(
-            sa.select(sa.func.count().label("n"))
-            .select_from(T.attempts)
-            .where(a.user_id == user_id, a.created_at >= since, a.grader.startswith(grader_prefix, autoescape=True))
-        )
-        return int(found["n"]) if found else 0
 
     # personal questions, interviews, reviews, reminders ------------------------------------
     async def add_personal_question(self, user_id: int, question: Question) -> Question:

@@ -192,6 +192,18 @@ guilds = sa.Table(
     sa.Column("created_at", UTCDateTime, nullable=False),
 )
 
+llm_calls = sa.Table(
+    "llm_calls",
+    metadata,
+    sa.Column("id", ID, primary_key=True, autoincrement=True),
+    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("tokens", sa.Integer, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Index("ix_llm_calls_user_created", "user_id", "created_at"),
+    sa.Index("ix_llm_calls_created", "created_at"),
+)
+
 processed_events = sa.Table(
     "processed_events",
     metadata,
@@ -199,4 +211,6 @@ processed_events = sa.Table(
     sa.Column("created_at", UTCDateTime, nullable=False),
 )
 
-USER_TABLES = (sessions, cards, attempts, personal_questions, interviews, review_items, reminders, pushes, identities)
+USER_TABLES = (
+    sessions, cards, attempts, personal_questions, interviews, review_items, reminders, pushes, llm_calls, identities
+)

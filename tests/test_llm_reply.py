@@ -1,0 +1,185 @@
+"""The reply schema and its validator agree on every bank question, the bounds hold, and numbers are
+derived in code from verdicts."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from bot.content.loader import load_bank
+from bot.core.models import KeyPoint, Text, TextList
+from bot.grading.llm_reply import (
+    BOUNDS,
+    MAX_MISTAKES,
+    Mistake,
+    PointVerdict,
+    Reply,
+    ReplyError,
+    parse_reply,
+    reply_schema,
+    token_bound,
+)
+from bot.grading.llm_verdicts import LEVEL_SCORE, PENALTY, combine, derive, quoted
+
+
+def extreme(schema: dict[str, Any], longest: bool) -> Any:
+    """The smallest (or largest) instance the schema allows."""
+    if "enum" in schema:
+        return max(schema["enum"], key=len) if longest else schema["enum"][0]
+    kind = schema["type"]
+    if kind == "object":
+        return {k: extreme(v, longest) for k, v in schema["properties"].items()}
+    if kind == "array":
+        n = schema.get("maxItems", 2) if longest else schema.get("minItems", 0)
+        return [extreme(schema["items"], longest) for _ in range(n)]
+    if kind == "string":
+        text = "长" * schema.get("maxLength", 50) if longest else "x" * schema.get("minLength", 0)
+        return text[:-1] + "?" if "pattern" in schema else text
+    raise AssertionError(kind)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_bank_question_has_a_schema_whose_extremes_validate(lang: str) -> None:
+    for q in load_bank().questions:
+        ids = [k.id for k in q.rubric.key_points]
+        for follow in ([f"f{i + 1}" for i in range(len(q.follow_ups))], []):
+            schema = reply_schema(ids, follow, lang)  # type: ignore[arg-type]
+            for longest in (False, True):
+                reply = parse_reply(json.dumps(extreme(schema, longest), ensure_ascii=False), schema)
+                assert [p.id for p in reply.points] == ids
+            big = json.dumps(extreme(schema, True), ensure_ascii=False, separators=(",", ":"))
+            # max_tokens covers the longest reply even at one token per character of Chinese
+            assert token_bound(schema, lang) >= len(big) * (1.0 if lang == "zh" else 0.3)  # type: ignore[arg-type]
+
+
+def base() -> dict[str, Any]:
+    return {
+        "key_points": {"a": {"quote": "", "verdict": "missed"}, "b": {"quote": "", "verdict": "missed"}},
+        "mistakes": [], "structure": "none", "specificity": "none", "evidence": "none",
+        "feedback": "f" * BOUNDS["en"].feedback[0], "follow_up": "f1",
+    }  # fmt: skip
+
+
+SCHEMA = reply_schema(["a", "b"], ["f1"], "en")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda r: r["key_points"].pop("b"),
+        lambda r: r["key_points"].update(c={"quote": "", "verdict": "hit"}),
+        lambda r: r["key_points"]["a"].update(verdict="yes"),
+        lambda r: r["key_points"]["a"].update(quote="q" * (BOUNDS["en"].quote + 1)),
+        lambda r: r.update(feedback="f" * (BOUNDS["en"].feedback[0] - 1)),
+        lambda r: r.update(feedback="f" * (BOUNDS["en"].feedback[1] + 1)),
+        lambda r: r.update(follow_up="f2"),
+        lambda r: r.update(mistakes=[{"claim": "wrong claim", "severity": "minor"}] * (MAX_MISTAKES + 1)),
+        lambda r: r.update(mistakes=[{"claim": "wrong claim", "severity": "fatal"}]),
+        lambda r: r.update(structure="excellent"),
+        lambda r: r.update(score=100),
+        lambda r: r.pop("evidence"),
+    ],
+    ids=["missing-id", "extra-id", "bad-verdict", "long-quote", "short-feedback", "long-feedback", "unknown-follow-up",
+         "too-many-mistakes", "bad-severity", "bad-level", "extra-field", "missing-field"],
+)  # fmt: skip
+def test_the_validator_refuses_what_the_schema_forbids(change: Any) -> None:
+    parse_reply(json.dumps(base()), SCHEMA)  # the base reply is valid
+    reply = base()
+    change(reply)
+    with pytest.raises(ReplyError):
+        parse_reply(json.dumps(reply), SCHEMA)
+
+
+def test_a_reply_over_64_kb_is_refused_before_parsing() -> None:
+    with pytest.raises(ReplyError, match="64 kB"):
+        parse_reply(" " * (64 * 1024 + 1) + json.dumps(base()), SCHEMA)
+
+
+def test_a_code_fence_is_tolerated() -> None:
+    assert parse_reply("```json\n" + json.dumps(base()) + "\n```", SCHEMA).follow_up == "f1"
+
+
+POINTS = [
+    KeyPoint(id="a", weight=3, text=Text.same("a"), keywords=TextList()),
+    KeyPoint(id="b", weight=1, text=Text.same("b"), keywords=TextList()),
+]
+ANSWER = "Warmup keeps early Adam updates small while the second moment is noisy; 2000 steps."
+
+
+def reply(a: str, b: str, quote_a: str = "early Adam updates small", mistakes: tuple[Mistake, ...] = ()) -> Reply:
+    return Reply(
+        points=(PointVerdict("a", a, quote_a), PointVerdict("b", b, "2000 steps")),
+        mistakes=mistakes,
+        levels={"structure": "strong", "specificity": "fair", "evidence": "weak"},
+        feedback="ok",
+        follow_up="f1",
+    )
+
+
+def test_coverage_weights_verdicts_and_partial_counts_half() -> None:
+    dims, _ = derive(reply("hit", "missed"), ANSWER, POINTS)
+    assert dims["coverage"] == 75
+    dims, _ = derive(reply("partial", "hit"), ANSWER, POINTS)
+    assert dims["coverage"] == pytest.approx(100 * (3 * 0.5 + 1) / 4)
+    assert (dims["structure"], dims["specificity"], dims["evidence"]) == (
+        LEVEL_SCORE["strong"], LEVEL_SCORE["fair"], LEVEL_SCORE["weak"],
+    )  # fmt: skip
+    assert LEVEL_SCORE["none"] < LEVEL_SCORE["weak"] < LEVEL_SCORE["fair"] < LEVEL_SCORE["strong"]
+
+
+def test_correctness_loses_a_fixed_amount_per_mistake_by_severity() -> None:
+    two = (Mistake("wrong", "serious"), Mistake("vague", "minor"))
+    dims, _ = derive(reply("hit", "hit", mistakes=two), ANSWER, POINTS)
+    assert dims["correctness"] == 100 - PENALTY["serious"] - PENALTY["minor"]
+    assert PENALTY["serious"] > PENALTY["minor"] > 0
+    many = tuple(Mistake("wrong", "serious") for _ in range(3))
+    assert derive(reply("hit", "hit", mistakes=many), ANSWER, POINTS)[0]["correctness"] == 0
+
+
+def test_a_quote_not_in_the_answer_lowers_the_verdict_one_step() -> None:
+    _, credit = derive(reply("hit", "hit", quote_a="loss scaling factor 65536"), ANSWER, POINTS)
+    assert credit == {"a": 0.5, "b": 1.0}
+    _, credit = derive(reply("partial", "hit", quote_a="loss scaling factor 65536"), ANSWER, POINTS)
+    assert credit["a"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("quote", "found"),
+    [
+        ("early Adam updates small", True),
+        ("Early  Adam updates, small", True),  # case, spacing and punctuation do not matter
+        ("keeps early Adam updates tiny", True),  # 4 of 5 words
+        ("keeps the loss scale at 65536", False),
+        ("", False),
+        ("二阶矩", False),
+    ],
+)
+def test_quote_matching(quote: str, found: bool) -> None:
+    assert quoted(quote, ANSWER) is found
+
+
+def test_quote_matching_in_chinese() -> None:
+    assert quoted("二阶矩估计噪声大", "前期二阶矩估计噪声大，所以要预热。")
+    assert not quoted("梯度裁剪", "前期二阶矩估计噪声大，所以要预热。")
+
+
+def test_samples_average_credit_and_show_the_closest_sample() -> None:
+    replies = [reply("hit", "hit"), reply("missed", "hit"), reply("hit", "hit")]
+    derived, shown = combine(replies, ANSWER, POINTS)
+    assert derived.verdicts["a"][0] == "partial"  # mean credit 2/3: between 0.25 and 0.75
+    assert derived.verdicts["b"][0] == "hit" and derived.dimensions["coverage"] == round((100 + 25 + 100) / 3)
+    assert shown in (0, 2)
+
+
+def test_a_written_follow_up_must_be_a_question() -> None:
+    schema = reply_schema(["a", "b"], [], "en")
+    reply = {**base(), "follow_up": "What threshold would you pick, and why?",
+             "follow_up_points": ["names a threshold", "explains why"], "follow_up_reference": "r" * 40}  # fmt: skip
+    assert parse_reply(json.dumps(reply), schema).follow_up.endswith("?")
+    for bad in ("Pick a threshold and explain it.", "Why?", "What threshold?\nAnd why?"):
+        with pytest.raises(ReplyError):
+            parse_reply(json.dumps({**reply, "follow_up": bad}), schema)
+    zh = reply_schema(["a", "b"], [], "zh")
+    assert parse_reply(json.dumps({**reply, "follow_up": "你会怎么选阈值？", "feedback": "反馈" * 6}), zh)
