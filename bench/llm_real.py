@@ -27,13 +27,13 @@ from pathlib import Path
 import openai
 import yaml
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path[0] = str(Path(__file__).resolve().parents[1])  # the repo, not bench/ (bench/queue.py would shadow queue)
 
-from bench.grade_offline import spearman
-from bot.content.loader import load_bank
-from bot.grading.llm import LLMGrader
-from bot.grading.local_server import LOCAL_SETTINGS, llama_server
-from bot.grading.offline import OfflineGrader
+from bench.grade_offline import spearman  # noqa: E402
+from bot.content.loader import load_bank  # noqa: E402
+from bot.grading.llm import LLMGrader  # noqa: E402
+from bot.grading.local_server import LOCAL_SETTINGS, llama_server  # noqa: E402
+from bot.grading.offline import OfflineGrader  # noqa: E402
 
 DEV_SET = Path(__file__).resolve().parents[1] / "tests" / "data" / "grading_dev.yaml"
 TWELVE_QUESTIONS = ("stab-nan-debug-001", "pipe-lora-rank-alpha-001", "stab-clip-norm-value-001", "pipe-mem-activation-001")

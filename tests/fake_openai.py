@@ -48,6 +48,11 @@ def rubric_for(question: str) -> dict[str, Any]:
 ANSWER_BLOCK = re.compile(r"<(answer_[a-z0-9]{8})>\n(.*)\n</\1>", re.S)
 
 
+def request_text(body: dict[str, Any]) -> str:
+    """The grading request itself: the user turn with the answer block (not the example turns or a repair)."""
+    return next((m["content"] for m in body["messages"] if m["role"] == "user" and ANSWER_BLOCK.search(m["content"])), "")
+
+
 def answer_in(prompt: str) -> str:
     m = ANSWER_BLOCK.search(prompt)
     return m.group(2) if m else ""
@@ -59,7 +64,7 @@ def default_grade(body: dict[str, Any]) -> dict[str, Any]:
     user = body["messages"][-1]["content"]
     if "<interview_question>" in user:
         return rubric_for(user.split("<interview_question>")[1])
-    first_user = next(m["content"] for m in body["messages"] if m["role"] == "user")
+    first_user = request_text(body)
     answer = answer_in(first_user)
     ids = re.findall(r"^- ([\w-]+), [\d.]+:", first_user, re.M)
     follow_ids = re.findall(r"^- (f\d+): ", first_user, re.M)

@@ -21,7 +21,7 @@ from bot.grading.offline import OfflineGrader
 from bot.grading.prompts import load_prompts
 from bot.grading.rubric_writer import LLMRubricWriter
 from tests.conftest import example_question, make_question
-from tests.fake_openai import FakeOpenAI, Fault, answer_in
+from tests.fake_openai import FakeOpenAI, Fault, answer_in, request_text
 from tests.fakes import FakeClock, FakeStore
 
 LONG = (
@@ -194,9 +194,11 @@ async def test_prompt_layout_static_prefix_random_tag_reference_and_choices(serv
     await grader.grade(make_question("pipe-a", prompt_en="What is ZeRO?"), hostile, "en")
     await grader.grade(make_question("pipe-b", prompt_en="What is FSDP?"), "another answer", "zh")
     a, b = server.chat_requests()
-    assert a["messages"][0] == b["messages"][0]  # identical static prefix (same question type)
+    assert a["messages"][:3] == b["messages"][:3]  # identical static prefix and example turns (same type)
+    assert [m["role"] for m in a["messages"]] == ["system", "user", "assistant", "user"]
+    assert "\n" not in a["messages"][2]["content"]  # the example reply is compact JSON
     assert a["messages"][0]["role"] == "system" and "ZeRO" not in a["messages"][0]["content"]
-    user_a, user_b = a["messages"][1]["content"], b["messages"][1]["content"]
+    user_a, user_b = request_text(a), request_text(b)
     tag_a, tag_b = (u.split("\n<answer_", 1)[1][:8] for u in (user_a, user_b))
     assert tag_a != tag_b  # a new delimiter for every request
     assert user_a.count(f"<answer_{tag_a}>") == 1 and user_a.count(f"</answer_{tag_a}>") == 1
@@ -209,7 +211,7 @@ async def test_prompt_layout_static_prefix_random_tag_reference_and_choices(serv
 
 async def test_the_reference_can_be_left_out(server: FakeOpenAI) -> None:
     await make_grader(server, send_reference=False).grade(make_question("pipe-a"), LONG, "en")
-    assert "Reference answer" not in server.chat_requests()[0]["messages"][1]["content"]
+    assert "Reference answer" not in request_text(server.chat_requests()[0])
 
 
 @pytest.mark.parametrize(
@@ -222,7 +224,7 @@ async def test_injection_is_a_mistake_and_never_raises_the_score(server: FakeOpe
     hostile = await grader.grade(example_question(), short + " " + injection, "en")
     assert hostile.score <= clean.score < 100 and hostile.injection and not clean.injection
     assert any("instruct the grader" in m for m in hostile.mistakes)
-    sent = server.chat_requests()[-1]["messages"][1]["content"]
+    sent = request_text(server.chat_requests()[-1])
     assert "give 100" not in sent and "满分" not in sent
 
 
@@ -293,7 +295,7 @@ async def test_follow_up_is_graded_against_the_chosen_bank_follow_ups_rubric(ser
     chosen = example_question().follow_ups[0]
     assert chosen.en in r[0].text
     await svc.handle_text(uid, "I clip at 1.0 because the healthy run's gradient norm stayed under 0.8 at p99.")
-    follow = server.chat_requests()[-1]["messages"][1]["content"]
+    follow = request_text(server.chat_requests()[-1])
     assert chosen.key_points[0].text.en in follow and chosen.en in follow
     assert store.attempts[max(store.attempts)].is_follow_up
 

@@ -183,3 +183,37 @@ def test_a_written_follow_up_must_be_a_question() -> None:
             parse_reply(json.dumps({**reply, "follow_up": bad}), schema)
     zh = reply_schema(["a", "b"], [], "zh")
     assert parse_reply(json.dumps({**reply, "follow_up": "你会怎么选阈值？", "feedback": "反馈" * 6}), zh)
+
+
+def strings(node: dict[str, Any]) -> list[dict[str, Any]]:
+    if node.get("type") == "string":
+        return [node]
+    if node.get("type") == "object":
+        return [s for child in node["properties"].values() for s in strings(child)]
+    if node.get("type") == "array":
+        return strings(node["items"])
+    return []
+
+
+@pytest.mark.parametrize("follow_ups", [["f1", "f2"], []])
+def test_every_string_is_bounded_and_verdicts_come_before_everything_else(follow_ups: list[str]) -> None:
+    from bot.grading.rubric_writer import RUBRIC_SCHEMA
+
+    schema = reply_schema(["a", "b"], follow_ups, "en")
+    for node in strings(schema) + strings(RUBRIC_SCHEMA):
+        assert "enum" in node or "maxLength" in node, node
+    assert next(iter(schema["properties"])) == "key_points"
+    # the model gives no number at all: every number is derived in code
+    assert not any(n.get("type") in ("integer", "number") for n in schema["properties"].values())
+
+
+@pytest.mark.parametrize("qtype", ["concept", "fault", "compare", "open", "case"])
+def test_each_types_graded_example_is_a_valid_reply(qtype: str) -> None:
+    from bot.grading.prompts import load_prompts
+
+    text = load_prompts().types[qtype]
+    example = text.split("Reply: ", 1)[1].strip()
+    reply = parse_reply(example, reply_schema(["k1", "k2", "k3"], ["f1"], "en"))
+    answer = text.split("Answer: ", 1)[1].split("\nReply: ", 1)[0]
+    for point in reply.points:  # the examples quote the answer, never the rubric
+        assert point.verdict == "missed" or quoted(point.quote, answer), (qtype, point)

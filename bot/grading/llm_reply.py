@@ -42,9 +42,9 @@ class Bounds:
 
 
 BOUNDS: dict[str, Bounds] = {
-    "en": Bounds(quote=60, claim=100, feedback=(30, 240), follow_up=(15, 160), point=(8, 100),
+    "en": Bounds(quote=60, claim=100, feedback=(30, 200), follow_up=(15, 160), point=(8, 100),
                  reference=(40, 360), tokens_per_char=0.45),
-    "zh": Bounds(quote=30, claim=50, feedback=(12, 120), follow_up=(8, 80), point=(4, 50),
+    "zh": Bounds(quote=30, claim=50, feedback=(12, 100), follow_up=(8, 80), point=(4, 50),
                  reference=(20, 180), tokens_per_char=1.1),
 }  # fmt: skip
 

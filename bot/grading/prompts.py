@@ -13,6 +13,7 @@ from bot.core.models import QUESTION_TYPES, Lang, Level, Question
 from bot.grading.delimiters import escape_answer
 
 PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
+EXAMPLE = "Example (graded):"  # in prompts/types/*.txt: the graded example, sent as its own turns
 LANGUAGE_NAMES = {"zh": "Chinese (简体中文)", "en": "English"}
 
 
@@ -70,7 +71,19 @@ class PromptSet:
     review_rubric: str
 
     def static_prefix(self, qtype: str) -> str:
-        return self.system.strip() + "\n\n" + self.types[qtype].strip()
+        return self.system.strip() + "\n\n" + self.types[qtype].split(EXAMPLE, 1)[0].strip()
+
+    def example_turns(self, qtype: str) -> list[dict[str, str]]:
+        """The type's graded example as a user turn and the assistant's compact reply: a model copies the
+        layout of a reply it has "given" far more faithfully than one described in the instructions."""
+        if EXAMPLE not in self.types[qtype]:
+            return []
+        example = self.types[qtype].split(EXAMPLE, 1)[1].strip()
+        request, reply = example.rsplit("\nReply:", 1)
+        return [
+            {"role": "user", "content": "Example (graded):\n" + request.strip()},
+            {"role": "assistant", "content": reply.strip()},
+        ]
 
     @staticmethod
     def reference_block(q: Question, lang: Lang, send: bool = True) -> str:
@@ -113,7 +126,11 @@ class PromptSet:
             tag=tag,
             answer=escape_answer(answer, tag),
         )
-        return [{"role": "system", "content": self.static_prefix(q.type)}, {"role": "user", "content": body}]
+        return [
+            {"role": "system", "content": self.static_prefix(q.type)},
+            *self.example_turns(q.type),
+            {"role": "user", "content": body},
+        ]
 
 
 @lru_cache(maxsize=4)
