@@ -1,10 +1,20 @@
-"""The stricter schema of a shipped bank question file (design section 10)."""
+"""The stricter schema of a shipped bank question file (design section 10).
+
+A key point (of the rubric or of a follow-up's own rubric) may carry `prompt_keywords: {zh: [...], en: [...]}`:
+the keywords that may echo the question's prompt because the point genuinely needs that term (keyword
+hygiene, issue #14; enforced by tests/test_content_hygiene.py). Every listed item must be one of the
+point's keywords in the same language. The grader does not read the field: `to_question` drops it.
+"""
 
 from __future__ import annotations
 
-from pydantic import Field, field_validator, model_validator
+from typing import Any
+
+from pydantic import Field, ValidationError, field_validator, model_validator
 
 from bot.core.models import FollowUp, KeyPoint, Question, Text, TextList
+
+PROMPT_KEYWORDS = "prompt_keywords"
 
 
 def _nonblank(value: str, what: str) -> str:
@@ -35,6 +45,27 @@ class BankKeyPoint(KeyPoint):
     keywords: BankTextList
 
 
+def _marked(raw_kp: dict[str, Any], where: str) -> tuple[str, TextList] | None:
+    """Pop a raw key point's `prompt_keywords` and check it: a zh/en list of its own keywords."""
+    if PROMPT_KEYWORDS not in raw_kp:
+        return None
+    mark = raw_kp.pop(PROMPT_KEYWORDS)
+    kp_id = str(raw_kp.get("id", "?"))
+    try:
+        allowed = TextList.model_validate(mark)
+    except ValidationError as err:
+        raise ValueError(f"{where} '{kp_id}': {PROMPT_KEYWORDS} must be {{zh: [...], en: [...]}}") from err
+    keywords = raw_kp.get("keywords") or {}
+    for lang in ("zh", "en"):
+        own = (keywords.get(lang) or []) if isinstance(keywords, dict) else []
+        stray = [k for k in allowed.get(lang) if k not in own]
+        if stray:
+            raise ValueError(f"{where} '{kp_id}': {PROMPT_KEYWORDS}.{lang} {stray} not among its keywords.{lang}")
+    if not allowed.both():
+        raise ValueError(f"{where} '{kp_id}': {PROMPT_KEYWORDS} is empty")
+    return kp_id, allowed
+
+
 class QuestionFile(Question):
     """A question as shipped in content/: both languages, 4-8 key points, sources."""
 
@@ -42,6 +73,46 @@ class QuestionFile(Question):
     reference_answer: BankText
     follow_ups: list[FollowUp] = Field(min_length=1, max_length=3)
     sources: list[str] = Field(min_length=1)
+    # key point id -> the keywords it may share with the prompt (from each key point's `prompt_keywords`)
+    prompt_keywords: dict[str, TextList] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _prompt_keywords(cls, data: Any) -> Any:
+        """Take each key point's `prompt_keywords` out of the raw file (the core model has no such field)."""
+        if not isinstance(data, dict):
+            return data
+        if PROMPT_KEYWORDS in data:
+            raise ValueError(f"{PROMPT_KEYWORDS} belongs on a key point, not on the question")
+        data = dict(data)
+        points: list[tuple[str, list[Any], Any]] = []  # (where, the list, its owner to write back)
+        rubric = data.get("rubric")
+        if isinstance(rubric, dict) and isinstance(rubric.get("key_points"), list):
+            rubric = data["rubric"] = dict(rubric)
+            points.append(("rubric.key_points", rubric["key_points"], rubric))
+        follow_ups = data.get("follow_ups")
+        if isinstance(follow_ups, list):
+            follow_ups = data["follow_ups"] = [dict(f) if isinstance(f, dict) else f for f in follow_ups]
+            for i, f in enumerate(follow_ups):
+                if isinstance(f, dict) and isinstance(f.get("key_points"), list):
+                    points.append((f"follow_ups.{i}.key_points", f["key_points"], f))
+        marks: dict[str, TextList] = {}
+        ids: list[str] = []
+        for where, kps, owner in points:
+            copies = [dict(k) if isinstance(k, dict) else k for k in kps]
+            owner["key_points"] = copies
+            for k in copies:
+                if not isinstance(k, dict):
+                    continue
+                ids.append(str(k.get("id")))
+                found = _marked(k, where)
+                if found is not None:
+                    marks[found[0]] = found[1]
+        doubled = sorted({i for i in marks if ids.count(i) > 1})
+        if doubled:
+            raise ValueError(f"{PROMPT_KEYWORDS}: key point id(s) {doubled} used more than once in the file")
+        data[PROMPT_KEYWORDS] = marks
+        return data
 
     @model_validator(mode="after")
     def _rubric(self) -> QuestionFile:
@@ -69,5 +140,9 @@ class QuestionFile(Question):
             _nonblank(s, "source")
         return self
 
+    def allowed_echoes(self, key_point_id: str) -> TextList:
+        """The keywords of a key point that may echo the prompt (its `prompt_keywords`)."""
+        return self.prompt_keywords.get(key_point_id, TextList())
+
     def to_question(self) -> Question:
-        return Question.model_validate(self.model_dump())
+        return Question.model_validate(self.model_dump(exclude={PROMPT_KEYWORDS}))
