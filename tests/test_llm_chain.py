@@ -161,3 +161,36 @@ async def test_a_rubric_with_repeated_ids_gets_distinct_ones(server: FakeOpenAI)
     assert question is not None
     ids = [k.id for k in question.rubric.key_points]
     assert len(set(ids)) == len(ids) == 3
+
+
+async def test_the_budget_counts_the_users_local_day_and_stops_at_the_budget_exactly() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from bot.core import llm_budget
+    from bot.core.models import User
+    from tests.fakes import FakeGrader
+
+    store, clock = FakeStore(), FakeClock(datetime(2026, 3, 2, 1, 0, tzinfo=UTC))  # 09:00 in Shanghai
+    deps = Deps(store=store, bank=Bank([example_question()]), grader=FakeGrader(), clock=clock,
+                limits=Limits(llm_daily_limit=1, llm_daily_tokens=500))  # fmt: skip
+    shanghai = User(id=1, timezone="Asia/Shanghai", created_at=clock.now())
+    utc = User(id=2, created_at=clock.now())
+    # 23:30 UTC yesterday is 07:30 today in Shanghai, but yesterday in UTC
+    await store.record_llm_call(1, "grading", 10, clock.now() - timedelta(hours=1, minutes=30))
+    await store.record_llm_call(2, "grading", 10, clock.now() - timedelta(hours=1, minutes=30))
+    assert await llm_budget.refusal(deps, shanghai, clock.now()) == "llm_limit"
+    assert await llm_budget.refusal(deps, utc, clock.now()) is None
+    await store.record_llm_call(3, "grading", 499, clock.now())
+    assert await llm_budget.refusal(deps, utc, clock.now()) is None  # 499 of 500 tokens today (UTC)
+    await store.record_llm_call(3, "grading", 1, clock.now())  # exactly the budget
+    assert await llm_budget.refusal(deps, utc, clock.now()) == "llm_budget"
+
+
+async def test_a_failed_grading_is_recorded_as_a_grading_with_no_tokens(server: FakeOpenAI) -> None:
+    store, clock = FakeStore(), FakeClock()
+    svc = service(server, store, clock)
+    uid = (await svc.user_for("test", "1")).id
+    await svc.handle_text(uid, "/drill")
+    server.script.append(Fault("status", 500))
+    await svc.handle_text(uid, LONG)
+    assert [(u, kind, tokens) for u, kind, tokens, _at in store.llm_calls] == [(uid, "grading", 0)]

@@ -217,3 +217,18 @@ def test_each_types_graded_example_is_a_valid_reply(qtype: str) -> None:
     answer = text.split("Answer: ", 1)[1].split("\nReply: ", 1)[0]
     for point in reply.points:  # the examples quote the answer, never the rubric
         assert point.verdict == "missed" or quoted(point.quote, answer), (qtype, point)
+
+
+def test_a_quote_cut_mid_word_by_its_length_bound_still_counts() -> None:
+    assert quoted("early Adam upd", ANSWER)  # the grammar stops a quote at maxLength, mid-word
+    assert not quoted("early Adam upd", "late Adam steps")
+
+
+def test_sample_thresholds_and_the_shown_quote() -> None:
+    hit, miss = reply("hit", "hit"), reply("missed", "hit")
+    three_of_four, _ = combine([hit, hit, hit, miss], ANSWER, POINTS)
+    one_of_four, _ = combine([hit, miss, miss, miss], ANSWER, POINTS)
+    none, _ = combine([miss, miss], ANSWER, POINTS)
+    assert three_of_four.verdicts["a"] == ("hit", "early Adam updates small")  # mean credit 0.75
+    assert one_of_four.verdicts["a"] == ("partial", "early Adam updates small")  # 0.25
+    assert none.verdicts["a"] == ("missed", "")
