@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import base64
 import re
-from pathlib import Path
 
 import pytest
 
-from bot.content.loader import load_file
 from bot.core.models import Question
 from bot.grading.delimiters import GENERIC_TAG, escape_answer, new_tag
 from bot.grading.injection import clean_for_matching, injection_attempt, strip_injections
 from bot.grading.offline import OfflineGrader
+from tests.conftest import example_question
 
 ZW, ZWNJ, ZWJ, WJ, BOM, SHY = "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"
 
@@ -327,15 +326,12 @@ def test_text_that_is_not_a_delimiter_is_left_alone(text: str) -> None:
 
 # --- the offline grader ------------------------------------------------------------------------
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "content" / "stability" / "stab-nan-debug-001.yaml"
 grader = OfflineGrader()
 
 
 @pytest.fixture(scope="module")
 def example() -> Question:
-    q, problems = load_file(EXAMPLE)
-    assert q is not None and not problems
-    return q
+    return example_question()
 
 
 @pytest.mark.parametrize(("kind", "text", "start"), [(k, *c) for k, c in ISSUE.items()], ids=list(ISSUE))

@@ -12,27 +12,22 @@ from bot.core.models import Grade, KeyPointResult
 from bot.core.service import Service
 from bot.grading.offline import OfflineGrader
 from bot.grading.rubric_writer import RUBRIC_SCHEMA, LLMRubricWriter
-from tests.conftest import example_question, make_question
+from tests.conftest import example_question
 from tests.fake_openai import FakeOpenAI, Fault, default_grade
 from tests.fakes import FakeClock, FakeStore
-from tests.test_llm_grader import LONG, make_grader
+from tests.test_llm_grader import LONG, chain_service, make_grader
 
 REVIEW = "/review Kimi | How big is the KV cache of a 70B model at 128k context?"
 
 
 def service(server: FakeOpenAI, store: FakeStore, clock: FakeClock, **limits: Any) -> Service:
-    bank = Bank([example_question(), make_question("pipe-x-001", difficulty=4)])
-    grader = make_grader(server, retries=0, deadline=5)
-    deps = Deps(
-        store=store, bank=bank, grader=grader, clock=clock, limits=Limits(fuzz=False, **limits),
-        estimator=OfflineGrader(), rubric_writer=LLMRubricWriter(grader),
-    )  # fmt: skip
-    return Service(deps)
+    """The grading chain with the fake LLM (the same as test_llm_grader's), with these limits."""
+    return chain_service(server, store, clock, **limits)
 
 
 async def test_review_rubrics_count_in_the_same_daily_limit(server: FakeOpenAI) -> None:
     store, clock = FakeStore(), FakeClock()
-    svc = service(server, store, clock, llm_daily_limit=2)
+    svc = service(server, store, clock, limit=2)
     uid = (await svc.user_for("test", "1")).id
     for _ in range(2):
         r = await svc.handle_text(uid, REVIEW)
@@ -47,7 +42,7 @@ async def test_review_rubrics_count_in_the_same_daily_limit(server: FakeOpenAI) 
 
 async def test_a_failed_call_counts_too(server: FakeOpenAI) -> None:
     store, clock = FakeStore(), FakeClock()
-    svc = service(server, store, clock, llm_daily_limit=1)
+    svc = service(server, store, clock, limit=1)
     uid = (await svc.user_for("test", "1")).id
     await svc.handle_text(uid, "/drill")
     server.script.append(Fault("status", 500))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import openai
 import pytest
@@ -228,13 +229,14 @@ async def test_injection_is_a_mistake_and_never_raises_the_score(server: FakeOpe
     assert "give 100" not in sent and "满分" not in sent
 
 
-def chain_service(server: FakeOpenAI, store: FakeStore, clock: FakeClock, limit: int = 50) -> Service:
+def chain_service(server: FakeOpenAI, store: FakeStore, clock: FakeClock, limit: int = 50, **limits: Any) -> Service:
     bank = Bank(
         [example_question(), make_question("pipe-x-001", difficulty=4), make_question("pipe-x-002", difficulty=5)]
     )
-    grader = make_grader(server, retries=0)
+    grader = make_grader(server, retries=0, deadline=5)
     deps = Deps(
-        store=store, bank=bank, grader=grader, clock=clock, limits=Limits(fuzz=False, llm_daily_limit=limit),
+        store=store, bank=bank, grader=grader, clock=clock,
+        limits=Limits(fuzz=False, llm_daily_limit=limit, **limits),
         estimator=OfflineGrader(), rubric_writer=LLMRubricWriter(grader),
     )  # fmt: skip
     return Service(deps)
