@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# bench/ holds a queue.py that would shadow the stdlib module: import from the project root instead.
+# import the project from the repository root, not from bench/
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 
 import discord  # noqa: E402
@@ -66,7 +66,7 @@ async def run(users: int, latency: float) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp}/bot.db", _env_file=None)  # type: ignore[call-arg]
         app = await build_app(settings, grader=SlowGrader(latency))
-        runtime = DiscordRuntime(app, DiscordSettings(token=SecretStr("bench"), sync_commands=False))
+        runtime = DiscordRuntime(app.service, DiscordSettings(token=SecretStr("bench"), sync_commands=False))
         await runtime.client.login("bench")
         state = runtime.client._connection
 

@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# bench/queue.py would shadow the stdlib module `queue`: put the repo root first instead of bench/.
+# import the project from the repository root, not from bench/
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 from bot.storage.engine import make_engines  # noqa: E402

@@ -27,7 +27,7 @@ from pathlib import Path
 import openai
 import yaml
 
-sys.path[0] = str(Path(__file__).resolve().parents[1])  # the repo, not bench/ (bench/queue.py would shadow queue)
+sys.path[0] = str(Path(__file__).resolve().parents[1])  # import the project from the repository root
 
 from bench.grade_offline import spearman  # noqa: E402
 from bot.content.loader import load_bank  # noqa: E402

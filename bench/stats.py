@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-# bench/queue.py is named like the stdlib module `queue` (which aiosqlite imports): drop this folder from the path.
+# import the project from the repository root, not from bench/
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)
 

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-# bench/ holds a queue.py that would shadow the stdlib module: import from the project root instead.
+# import the project from the repository root, not from bench/
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 
 import httpx  # noqa: E402
@@ -121,7 +121,7 @@ async def make_runtime(
     app = await build_app(settings, grader=SlowGrader(latency), fuzz=False)
     if store == "memory":  # the adapter's own cost, without the database's
         app.service.deps.store = FakeStore()
-    return app, TelegramRuntime(app, settings.telegram)
+    return app, TelegramRuntime(app.service, settings.telegram)
 
 
 async def load_run(

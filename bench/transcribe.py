@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# bench/queue.py would shadow the stdlib `queue` that threads need: put the repository root first instead.
+# import the project from the repository root, not from bench/
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)
 sys.path.insert(0, str(ROOT))  # for tests.fixtures (the packaged model)

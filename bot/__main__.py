@@ -158,8 +158,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from bot.bootstrap import ContentError
-
     args = build_parser().parse_args(argv)
     cmd = args.cmd or "run"
     if cmd == "content":
@@ -174,20 +172,38 @@ def main(argv: list[str] | None = None) -> int:
         from bot.speech.cli import run_transcribe
 
         return run_transcribe(_settings(), args.file, args.lang, args.backend, args.model)
+    from bot.logging_setup import configure_logging, level_of
+    from bot.storage.sqlite_file import DatabaseUnavailable, check_writable
+
     settings = _settings()
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    console = cmd == "chat" or (cmd == "run" and not (settings.telegram.token or settings.discord.token))
+    # the terminal chat shows warnings only; elsewhere LOG_LEVEL (libraries at INFO), secrets redacted
+    configure_logging(settings, level=max(logging.WARNING, level_of(settings.log_level)) if console else None)
+    try:
+        check_writable(settings.database_url)  # before the slow imports: a read-only file gets one line at once
+    except DatabaseUnavailable as err:  # read-only, cannot be opened, not a database
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    return _serve(cmd, args, settings)
+
+
+def _serve(cmd: str, args: argparse.Namespace, settings: Settings) -> int:
+    from bot.bootstrap import ContentError
+    from bot.storage.sqlite_file import DatabaseFileGone
+
     try:
         if cmd == "db":
             asyncio.run(_db_upgrade(settings))
         elif cmd == "chat":
-            logging.getLogger().setLevel(logging.WARNING)
             asyncio.run(_chat(settings, args.user, args.lang))
         else:
             asyncio.run(_run(settings))
     except (SettingsError, ContentError) as err:  # found while building the app (a voice backend without its key,
         print(err, file=sys.stderr)  # a bank file or a prompt that does not validate ...)
         return 2
+    except DatabaseFileGone as err:  # the SQLite file was deleted or replaced while the bot ran
+        print(f"error: {err}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 
 from bot.config import Settings
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
@@ -14,19 +15,26 @@ from bot.core.bank import Bank
 from bot.core.deps import Deps, Limits
 from bot.core.models import Question
 from bot.core.ports import ChartRenderer, Clock, Grader, QuestionMatcher, Transcriber
+from bot.core.regrade import regrade_pending
 from bot.core.service import Service
 from bot.core.timeutil import SystemClock
 from bot.dates import parse_natural
+from bot.delivery import NotifierRouter
 from bot.grading.factory import llm_grader
 from bot.grading.offline import OfflineGrader
 from bot.grading.prompts import PromptError, load_prompts
 from bot.grading.rubric_writer import LLMRubricWriter
+from bot.platforms.base import UPLOAD_LIMITS
+from bot.scheduling.dispatcher import Dispatcher
+from bot.scheduling.scheduler import Scheduler
 from bot.speech.factory import build_transcriber
 from bot.storage.engine import Engines, make_engines
 from bot.storage.migrate import upgrade
+from bot.storage.pushes import PushStore
 from bot.storage.store import SqlStore
 
 log = logging.getLogger(__name__)
+REGRADE_EVERY_S = 60.0
 
 
 class ContentError(Exception):
@@ -103,6 +111,13 @@ async def build_app(
         llm_daily_tokens=settings.llm.daily_token_budget,
         max_audio_seconds=settings.max_audio_seconds,
         max_audio_bytes=settings.max_audio_mb * 1_000_000,
+        rate_per_minute=settings.rate_per_minute,
+        rate_burst=settings.rate_burst,
+        max_reviews_per_day=settings.max_reviews_per_day,
+        max_reviews=settings.max_reviews,
+        max_interviews_per_day=settings.max_interviews_per_day,
+        max_interviews=settings.max_interviews,
+        upload_limits=UPLOAD_LIMITS,
     )
     llm = llm_grader(settings.llm) if grader is None else None
     offline = OfflineGrader()
@@ -124,3 +139,30 @@ async def build_app(
         log.info("voice answers transcribed by %s", transcriber.id)
     log.info("bank: %d questions; database: %s", len(bank), engines.writer.url.render_as_string(hide_password=True))
     return App(settings, engines, store, bank, Service(deps))
+
+
+def build_scheduler(app: App, router: NotifierRouter, settings: Settings, *, pushes: bool) -> Scheduler:
+    """The one background loop: pushes (daily drills, reminders, nudges, summaries, study-server posts) through
+    the platforms' notifiers when `pushes`, and the LLM regrade round when an LLM grades."""
+    deps = app.service.deps
+    dispatcher = None
+    if pushes:
+
+        async def pause(user_id: int) -> None:
+            await app.service.set_paused(user_id, True)
+
+        dispatcher = Dispatcher(
+            deps,
+            PushStore(app.engines),
+            router,
+            pause,
+            skip_if_practised=settings.skip_push_if_practised,
+            stale_after=timedelta(seconds=settings.scheduler_stale_seconds),
+            post_channel=router.post_channel if router.channels is not None else None,
+        )
+
+    async def regrade() -> int:
+        return await regrade_pending(deps, router)
+
+    regrades = regrade if deps.estimator is not None else None  # without an LLM nothing is queued for one
+    return Scheduler(dispatcher, settings.scheduler_tick_seconds, regrades, REGRADE_EVERY_S)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal
 
@@ -26,6 +27,8 @@ class TelegramSettings(BaseModel):
     webhook_secret: SecretStr | None = None
     concurrent_updates: int = Field(default=256, ge=1, le=100_000)
     """Updates processed at once (each chat's own updates stay in order)."""
+    chat_queue: int = Field(default=32, ge=1, le=10_000)
+    """Updates of one chat in flight at once; past it the chat's new updates are skipped, and the user told."""
     connection_pool_size: int | None = Field(default=None, ge=1)
     """HTTP connections for sending; default concurrent_updates + 16."""
     rate_limit: float = Field(default=30.0, ge=0)
@@ -74,6 +77,8 @@ class Settings(BaseSettings):
     max_answer_chars: int = Field(default=6000, ge=100, le=100_000)
     content_dir: Path | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_library_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] | None = None
+    """The libraries' loggers (telegram, discord, httpx, sqlalchemy ...); default: LOG_LEVEL but at least INFO."""
     scheduler_enabled: bool = True
     scheduler_tick_seconds: float = Field(default=30.0, ge=1, le=600)
     scheduler_stale_seconds: float = Field(default=300.0, ge=1)
@@ -105,6 +110,18 @@ class Settings(BaseSettings):
     transcribe_max_concurrent: int = Field(default=1, ge=1, le=16)
     max_audio_seconds: int = Field(default=300, ge=1, le=3600)
     max_audio_mb: int = Field(default=20, ge=1, le=2000)
+    max_reviews_per_day: int = Field(default=50, ge=1, le=100_000)
+    """/review entries one user may log a local day..."""
+    max_reviews: int = Field(default=2000, ge=1, le=1_000_000)
+    """...and in all (each may carry a 6,000-character answer: this bounds a user's /export)."""
+    max_interviews_per_day: int = Field(default=20, ge=1, le=100_000)
+    """/interview logs one user may add a local day..."""
+    max_interviews: int = Field(default=500, ge=1, le=1_000_000)
+    """...and in all."""
+    rate_per_minute: int = Field(default=30, ge=0, le=10_000)
+    """Messages (texts, buttons, voice notes) one user may send a minute on Telegram or Discord; 0: no limit."""
+    rate_burst: int = Field(default=12, ge=1, le=10_000)
+    """...and at once, before the per-minute rate applies."""
 
     @field_validator("default_timezone")
     @classmethod
@@ -144,8 +161,10 @@ class SettingsError(Exception):
 
 
 def load_settings() -> Settings:
+    """Settings from the environment and the dotenv file `ENV_FILE` names (default `.env`; empty: none)."""
+    env_file = os.environ.get("ENV_FILE", ".env") or None
     try:
-        return Settings()
+        return Settings(_env_file=env_file)
     except ValidationError as err:
         lines = []
         for e in err.errors():

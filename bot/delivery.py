@@ -5,32 +5,45 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from bot.core.ports import Notifier, Store
+from bot.core.ports import AboutToSend, ChannelPoster, Delivery, Notifier, Store
 from bot.core.replies import Reply
 
 log = logging.getLogger(__name__)
 
 
 class NotifierRouter:
-    """Sends to the first of the user's platforms that has a notifier (in registration order)."""
+    """Sends to the first of the user's platforms that has a notifier (in registration order), and
+    posts in study-server channels through the platform that has them."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.notifiers: dict[str, Notifier] = {}
+        self.channels: ChannelPoster | None = None
 
-    def add(self, notifier: Notifier) -> None:
+    def add(self, notifier: Notifier, channels: ChannelPoster | None = None) -> None:
         self.notifiers[notifier.platform] = notifier
+        if channels is not None:
+            self.channels = channels
 
-    async def __call__(self, user_id: int, replies: Sequence[Reply]) -> bool:
+    async def __call__(
+        self, user_id: int, replies: Sequence[Reply], about_to_send: AboutToSend | None = None
+    ) -> Delivery:
         identities = dict(await self.store.identities(user_id))
         user = None
         for platform, notifier in self.notifiers.items():
-            if platform in identities and getattr(notifier, "requires_opt_in", False):
+            if platform not in identities:
+                continue
+            if notifier.requires_opt_in:
                 user = user or await self.store.get_user(user_id)
                 if user is None or not user.dm_opt_in:
                     continue
-            if platform in identities:
-                await notifier.send(identities[platform], replies)
-                return True
+            return await notifier.send(identities[platform], replies, about_to_send)
         log.info("user %d has no platform to notify", user_id)
-        return False
+        return Delivery.NO_ROUTE
+
+    async def post_channel(
+        self, channel_id: str, replies: Sequence[Reply], about_to_send: AboutToSend | None = None
+    ) -> Delivery:
+        if self.channels is None:
+            return Delivery.NO_ROUTE
+        return await self.channels.post_channel(channel_id, replies, about_to_send)

@@ -2,7 +2,8 @@
 
 The bot owns the event loop: each platform is started and stopped by hand (no run_polling() or
 bot.run()), so Telegram, Discord and background work (the LLM regrade worker, the scheduler)
-share one asyncio loop.
+share one asyncio loop. If the SQLite file is deleted or replaced under it, the bot stops (DatabaseFileGone)
+rather than go on acknowledging writes that are lost.
 """
 
 from __future__ import annotations
@@ -12,66 +13,18 @@ import contextlib
 import logging
 import signal
 import sys
-from collections.abc import Sequence
-from datetime import timedelta
+from collections.abc import Coroutine
 from pathlib import Path
 
-from bot.bootstrap import App, build_app
+from bot.bootstrap import App, build_app, build_scheduler
 from bot.config import Settings
-from bot.core.regrade import regrade_pending
-from bot.core.replies import Reply
 from bot.delivery import NotifierRouter
 from bot.platforms.base import PlatformRuntime
-from bot.platforms.console.chat import ConsoleChat, run_console
-from bot.scheduling.dispatcher import Dispatcher
+from bot.platforms.console.chat import run_console
 from bot.scheduling.scheduler import Scheduler
-from bot.storage.pushes import PushStore
+from bot.storage.engine import Engines
 
 log = logging.getLogger(__name__)
-REGRADE_EVERY_S = 60.0
-
-
-class ConsoleNotifier:
-    """Pushes to the terminal user by printing (the console's identity is 'local')."""
-
-    platform = "console"
-
-    def __init__(self, chat: ConsoleChat) -> None:
-        self.chat = chat
-
-    async def send(self, external_id: str, replies: Sequence[Reply]) -> None:
-        self.chat.render(list(replies))
-
-
-async def regrade_loop(app: App, router: NotifierRouter, every: float = REGRADE_EVERY_S) -> None:
-    deps = app.service.deps
-    if deps.estimator is None:
-        return  # no LLM configured: nothing is ever queued for an LLM regrade
-    while True:
-        try:
-            await regrade_pending(deps, router)
-        except Exception:
-            log.exception("regrade round failed")
-        await asyncio.sleep(every)
-
-
-def build_scheduler(app: App, router: NotifierRouter, settings: Settings) -> Scheduler:
-    """Daily drills, reminders, nudges and weekly summaries, pushed through the platforms' notifiers."""
-
-    async def pause(user_id: int) -> None:
-        await app.service.set_paused(user_id, True)
-
-    discord = router.notifiers.get("discord")
-    dispatcher = Dispatcher(
-        app.service.deps,
-        PushStore(app.engines),
-        router,
-        pause,
-        skip_if_practised=settings.skip_push_if_practised,
-        stale_after=timedelta(seconds=settings.scheduler_stale_seconds),
-        post_channel=getattr(discord, "post_channel", None),
-    )
-    return Scheduler(dispatcher, settings.scheduler_tick_seconds)
 
 
 def platform_runtimes(app: App, settings: Settings) -> list[PlatformRuntime]:
@@ -79,11 +32,11 @@ def platform_runtimes(app: App, settings: Settings) -> list[PlatformRuntime]:
     if settings.telegram.token:
         from bot.platforms.telegram.runtime import TelegramRuntime
 
-        runtimes.append(TelegramRuntime(app, settings.telegram))
+        runtimes.append(TelegramRuntime(app.service, settings.telegram))
     if settings.discord.token:
         from bot.platforms.discord.runtime import DiscordRuntime
 
-        runtimes.append(DiscordRuntime(app, settings.discord))
+        runtimes.append(DiscordRuntime(app.service, settings.discord))
     return runtimes
 
 
@@ -96,12 +49,31 @@ async def wait_for_stop_signal() -> None:
     await stop.wait()
 
 
+async def until_database_lost(work: Coroutine[object, object, None], engines: Engines) -> None:
+    """Run `work` (the platforms' lifetime, or the terminal chat) until it ends or the SQLite file is
+    deleted or replaced; then raise DatabaseFileGone, so the bot stops instead of losing every later write."""
+    guard = engines.file_guard
+    if guard is None:
+        await work
+        return
+    main = asyncio.ensure_future(work)
+    lost = asyncio.ensure_future(guard.lost.wait())
+    try:
+        await asyncio.wait({main, lost}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        main.cancel()  # a no-op when it has ended
+        lost.cancel()
+        await asyncio.gather(main, lost, return_exceptions=True)
+    if guard.gone is not None:
+        raise guard.gone
+    main.result()
+
+
 async def serve(
     settings: Settings, console_only: bool = False, console_user: str = "local", console_lang: str | None = None
 ) -> None:
     app = await build_app(settings)
     router = NotifierRouter(app.store)
-    tasks: list[asyncio.Task[None]] = []
     scheduler: Scheduler | None = None
     started: list[PlatformRuntime] = []
     try:
@@ -109,25 +81,19 @@ async def serve(
         for runtime in runtimes:
             await runtime.start()
             started.append(runtime)
-            router.add(runtime.notifier)
+            router.add(runtime.notifier, runtime.channels)
             log.info("%s is up", runtime.name)
-        tasks.append(asyncio.create_task(regrade_loop(app, router)))
-        if started and settings.scheduler_enabled:
-            scheduler = build_scheduler(app, router, settings)
-            scheduler.start()
+        scheduler = build_scheduler(app, router, settings, pushes=bool(started) and settings.scheduler_enabled)
+        scheduler.start()
         if started:
-            await wait_for_stop_signal()
+            await until_database_lost(wait_for_stop_signal(), app.engines)
         else:
-            logging.getLogger().setLevel(logging.WARNING)
             exports = Path("data") / "exports"
-            await run_console(app.service, console_user, sys.stdin, sys.stdout, exports, console_lang, router)
+            chat = run_console(app.service, console_user, sys.stdin, sys.stdout, exports, console_lang, router)
+            await until_database_lost(chat, app.engines)
     finally:
         if scheduler is not None:
             await scheduler.stop()  # before the platforms: sends under way finish and are marked
-        for task in tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
         for runtime in reversed(started):
             try:
                 await runtime.stop()

@@ -22,7 +22,7 @@ from bot.core.models import (
     ReviewItem,
     User,
 )
-from bot.core.ports import Transcription, TranscriptionError
+from bot.core.ports import Transcription, TranscriptionError, WriteFailed
 from bot.core.scoring import total_score
 
 
@@ -84,6 +84,7 @@ class FakeStore:
         self.events: set[str] = set()
         self.guilds: dict[str, Guild] = {}
         self.llm_calls: list[tuple[int | None, str, int, datetime]] = []
+        self.fail_review_insert = False
         self._seq = itertools.count(1)
 
     async def get_or_create_user(self, platform: str, external_id: str, defaults: User) -> User:
@@ -173,6 +174,14 @@ class FakeStore:
         self.attempts[saved.id] = saved
         return saved.model_copy(deep=True)
 
+    async def open_attempt(
+        self, attempt: Attempt, session_was: dict[str, Any], session: dict[str, Any]
+    ) -> Attempt | None:
+        if self.sessions.get(attempt.user_id, {}) != session_was:
+            return None
+        self.sessions[attempt.user_id] = copy.deepcopy(session)
+        return await self.add_attempt(attempt)
+
     async def get_attempt(self, attempt_id: int) -> Attempt | None:
         a = self.attempts.get(attempt_id)
         return a.model_copy(deep=True) if a else None
@@ -221,6 +230,9 @@ class FakeStore:
         found = self.personal.get(question_id)
         return found[1] if found else None
 
+    async def list_personal_questions(self, user_id: int) -> list[Question]:
+        return [q for uid, q in self.personal.values() if uid == user_id]
+
     async def add_interview(self, log: InterviewLog) -> InterviewLog:
         saved = log.model_copy(update={"id": next(self._seq)})
         self.interviews[saved.id] = saved
@@ -240,15 +252,32 @@ class FakeStore:
     async def log_review(
         self, item: ReviewItem, personal: Question | None, fsrs: dict[str, Any], now: datetime
     ) -> tuple[ReviewItem, Question | None]:
-        saved = await self.add_personal_question(item.user_id, personal) if personal is not None else None
-        question_id = saved.id if saved is not None else item.question_id
-        card = await self.card_for_question(item.user_id, question_id)
-        if card is None:
-            await self.create_card(item.user_id, question_id, fsrs, now, True, now)
-        else:
-            await self.save_card(card.model_copy(update={"due": now, "suspended": False, "personal": True}))
-        row = await self.add_review_item(item.model_copy(update={"question_id": question_id}))
+        """As one transaction: with `fail_review_insert` set, the last of the three writes fails and the
+        first two are rolled back."""
+        before = (dict(self.personal), dict(self.cards), dict(self.review_items))
+        try:
+            saved = await self.add_personal_question(item.user_id, personal) if personal is not None else None
+            question_id = saved.id if saved is not None else item.question_id
+            card = await self.card_for_question(item.user_id, question_id)
+            if card is None:
+                await self.create_card(item.user_id, question_id, fsrs, now, True, now)
+            else:
+                await self.save_card(card.model_copy(update={"due": now, "suspended": False, "personal": True}))
+            if self.fail_review_insert:
+                raise WriteFailed("review_items: disk full")
+            row = await self.add_review_item(item.model_copy(update={"question_id": question_id}))
+        except Exception:
+            self.personal, self.cards, self.review_items = before
+            raise
         return row, saved
+
+    async def count_review_items(self, user_id: int, since: datetime | None = None) -> int:
+        rows = self.review_items.values()
+        return sum(1 for x in rows if x.user_id == user_id and (since is None or x.created_at >= since))
+
+    async def count_interviews(self, user_id: int, since: datetime | None = None) -> int:
+        rows = self.interviews.values()
+        return sum(1 for x in rows if x.user_id == user_id and (since is None or x.created_at >= since))
 
     async def relink_review_item(self, item: ReviewItem) -> bool:
         old = self.review_items.get(item.id)
@@ -283,12 +312,17 @@ class FakeStore:
         return [g.model_copy() for _, g in sorted(self.guilds.items()) if g.enabled or not enabled_only]
 
     async def leaderboard(self, source: str, since: datetime, limit: int = 10) -> list[tuple[int, int, int]]:
-        totals: dict[int, list[int]] = {}
+        best: dict[tuple[int, str], int] = {}
         for a in self.attempts.values():
-            if a.source == source and a.created_at >= since and not a.is_follow_up and a.grade is not None:
-                entry = totals.setdefault(a.user_id, [0, 0])
-                entry[0] += a.grade.score
-                entry[1] += 1
+            counted = a.source == source and a.created_at >= since and not a.is_follow_up
+            if counted and a.grade is not None and not a.question_id.startswith("personal:"):
+                key = (a.user_id, a.question_id)
+                best[key] = max(best.get(key, a.grade.score), a.grade.score)
+        totals: dict[int, list[int]] = {}
+        for (uid, _qid), score in best.items():
+            entry = totals.setdefault(uid, [0, 0])
+            entry[0] += score
+            entry[1] += 1
         rows = sorted(totals.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
         return [(uid, points, answers) for uid, (points, answers) in rows[:limit]]
 
@@ -333,3 +367,20 @@ class FakeChartRenderer:
         if self.fail:
             raise RuntimeError("renderer broke")
         return self.PNG
+
+
+class FakeRubricWriter:
+    """Writes a four-point rubric for any question, as the LLM does for /review; `None` when `fail` is set."""
+
+    def __init__(self) -> None:
+        self.fail = False
+        self.calls: list[str] = []
+
+    async def write(self, question_text: str, lang: Lang, level: Level) -> tuple[Question | None, int]:
+        from tests.conftest import make_question
+
+        self.calls.append(question_text)
+        if self.fail:
+            return None, 0
+        q = make_question("written", prompt_en=question_text, prompt_zh=question_text)
+        return q.model_copy(update={"personal": True, "generated_rubric": True}), 10

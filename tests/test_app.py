@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from io import StringIO
@@ -13,6 +12,7 @@ import pytest
 from bot.bootstrap import build_app
 from bot.config import Settings, SettingsError, load_settings
 from bot.platforms.console.chat import ConsoleChat, read_messages
+from tests.bot_env import bot_env
 from tests.fakes import FakeClock, FakeGrader
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,6 +63,19 @@ def test_flat_token_variables_fill_the_platform_sections(monkeypatch: pytest.Mon
     assert s.llm.api_key is not None and "sk-test" not in repr(s)
 
 
+def test_env_file_chooses_the_dotenv_file_and_empty_reads_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DEFAULT_LANGUAGE", raising=False)
+    (tmp_path / ".env").write_text("DEFAULT_LANGUAGE=zh\n", encoding="utf-8")
+    (tmp_path / "other.env").write_text("DEFAULT_LANGUAGE=en\nNEW_PER_DAY=7\n", encoding="utf-8")
+    monkeypatch.delenv("ENV_FILE", raising=False)
+    assert load_settings().default_language == "zh"  # .env by default
+    monkeypatch.setenv("ENV_FILE", "other.env")
+    assert load_settings().new_per_day == 7
+    monkeypatch.setenv("ENV_FILE", "")
+    assert load_settings().default_language == "en"  # none read: the default
+
+
 def test_multi_line_messages_between_fences() -> None:
     text = '/drill\n"""\nline one\n\nline three\n"""\n/stats\n'
     assert read_messages(StringIO(text)) == ["/drill", "line one\n\nline three", "/stats"]
@@ -104,7 +117,7 @@ def test_scripted_terminal_session(tmp_path: Path) -> None:
             "/stats",
         ]
     )
-    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", "LOG_LEVEL": "WARNING"}
+    env = bot_env(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", LOG_LEVEL="WARNING")
     result = subprocess.run(
         [sys.executable, "-m", "bot", "chat"], input=script, capture_output=True, text=True, cwd=tmp_path, env=env,
         timeout=120,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import csv
 import logging
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 from bot.content.loader import load_bank
 from bot.core.models import Grade, Lang, Level, Question
 from bot.grading.batch import BatchInputError, fallback_reason, read_rows, run_batch
+from tests.bot_env import bot_env
 from tests.fakes import FakeGrader
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +30,7 @@ def grade(
     src, out = tmp_path / "in.csv", tmp_path / "out.csv"
     src.write_bytes(content)
     cmd = [sys.executable, "-m", "bot", "grade", "--input", str(src), "--output", str(out)]
-    return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=120, env=env), out
+    return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=120, env=env or bot_env()), out
 
 
 def test_grades_and_keeps_other_columns(tmp_path: Path) -> None:
@@ -233,7 +233,7 @@ def test_fallback_reason_never_carries_the_answer_or_a_key(tmp_path: Path, caplo
 
 def test_cli_logs_llm_fallbacks_to_stderr_without_the_key(tmp_path: Path) -> None:
     # nothing listens on port 9: every row is a connection error, graded offline
-    env = {**os.environ, "LLM_BASE_URL": "http://127.0.0.1:9/v1", "LLM_MODEL": "m", "LLM_API_KEY": SECRET,
+    env = {**bot_env(), "LLM_BASE_URL": "http://127.0.0.1:9/v1", "LLM_MODEL": "m", "LLM_API_KEY": SECRET,
            "LLM__RETRIES": "0", "LLM__TIMEOUT": "5"}  # fmt: skip
     content = write_csv(tmp_path / "src.csv", [["question_id", "answer"], [NAN_ID, nan_reference()]])
     result, out = grade(tmp_path, content, env)

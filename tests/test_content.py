@@ -9,6 +9,7 @@ from pathlib import Path
 import yaml
 
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
+from tests.bot_env import bot_env
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = DEFAULT_CONTENT_DIR / "stability" / "stab-nan-debug-001.yaml"
@@ -56,15 +57,19 @@ def test_checker_names_file_field_and_problem(tmp_path: Path) -> None:
     assert "stab-near-001.yaml: prompt: near-duplicate" in text
 
     cli = subprocess.run([sys.executable, "-m", "bot", "content", "check", "--path", str(tmp_path)],
-                         capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+                         capture_output=True, text=True, cwd=ROOT, env=bot_env())  # fmt: skip
     assert cli.returncode == 1 and "stab-bad-001.yaml" in cli.stdout
 
 
 def test_check_cli_passes_on_the_shipped_bank() -> None:
-    cli = subprocess.run([sys.executable, "-m", "bot", "content", "check"], capture_output=True, text=True, cwd=ROOT)
+    cli = subprocess.run(
+        [sys.executable, "-m", "bot", "content", "check"], capture_output=True, text=True, cwd=ROOT, env=bot_env()
+    )
     assert cli.returncode == 0, cli.stdout
     assert "questions OK (" in cli.stdout and "with a verified: record)" in cli.stdout
-    stats = subprocess.run([sys.executable, "-m", "bot", "content", "stats"], capture_output=True, text=True, cwd=ROOT)
+    stats = subprocess.run(
+        [sys.executable, "-m", "bot", "content", "stats"], capture_output=True, text=True, cwd=ROOT, env=bot_env()
+    )
     assert "by subtopic:" in stats.stdout and "by difficulty:" in stats.stdout
 
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from bot.core.models import User
+from bot.core.ports import AboutToSend, Delivery
 from bot.core.replies import Reply
 from bot.delivery import NotifierRouter
 from tests.fakes import FakeStore
@@ -17,8 +18,11 @@ class Recorder:
         self.requires_opt_in = requires_opt_in
         self.sent: list[tuple[str, str]] = []
 
-    async def send(self, external_id: str, replies: Sequence[Reply]) -> None:
+    async def send(
+        self, external_id: str, replies: Sequence[Reply], about_to_send: AboutToSend | None = None
+    ) -> Delivery:
         self.sent.append((external_id, replies[0].text))
+        return Delivery.DELIVERED
 
 
 async def test_router_picks_the_users_platform_and_respects_dm_opt_in() -> None:
@@ -30,8 +34,8 @@ async def test_router_picks_the_users_platform_and_respects_dm_opt_in() -> None:
     router = NotifierRouter(store)  # type: ignore[arg-type]
     router.add(telegram)
     router.add(discord)
-    assert await router(tg_user.id, [Reply("hi")])
-    assert not await router(dc_user.id, [Reply("hi")])  # not opted in: no DM
+    assert await router(tg_user.id, [Reply("hi")]) is Delivery.DELIVERED
+    assert await router(dc_user.id, [Reply("hi")]) is Delivery.NO_ROUTE  # not opted in: no DM
     await store.save_user(dc_user.model_copy(update={"dm_opt_in": True}))
-    assert await router(dc_user.id, [Reply("hello")])
+    assert await router(dc_user.id, [Reply("hello")]) is Delivery.DELIVERED
     assert telegram.sent == [("100", "hi")] and discord.sent == [("200", "hello")]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import csv
-import os
 import sys
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from bot.bootstrap import build_app
 from bot.config import Settings
 from bot.core.scoring import total_score
 from bot.storage.usage import usage_by_day
+from tests.bot_env import bot_env
 from tests.fake_openai import FakeOpenAI, Fault
 from tests.fakes import FakeClock
 
@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 async def run_cli(*args: str, env: dict[str, str]) -> tuple[int, str, str]:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", *args, cwd=ROOT, env={**os.environ, **env},
+        sys.executable, "-m", "bot", *args, cwd=ROOT, env={**bot_env(), **env},
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     out, err = await asyncio.wait_for(proc.communicate(), 120)

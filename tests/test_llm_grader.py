@@ -11,7 +11,7 @@ import pytest
 
 from bot.core.bank import Bank
 from bot.core.deps import Deps, Limits
-from bot.core.ports import GraderUnavailable
+from bot.core.ports import Delivery, GraderUnavailable
 from bot.core.regrade import regrade_pending
 from bot.core.replies import Reply
 from bot.core.scoring import total_score
@@ -255,8 +255,9 @@ async def test_failure_shows_the_estimate_then_regrades_once(server: FakeOpenAI)
 
     sent: list[tuple[int, list[Reply]]] = []
 
-    async def notify(user_id: int, replies: list[Reply]) -> None:
+    async def notify(user_id: int, replies: list[Reply]) -> Delivery:
         sent.append((user_id, replies))
+        return Delivery.DELIVERED
 
     server.script.append(Fault("status", 503))
     assert await regrade_pending(svc.deps, notify) == 0  # still down: stays queued
@@ -267,6 +268,43 @@ async def test_failure_shows_the_estimate_then_regrades_once(server: FakeOpenAI)
     assert done.status == "graded" and done.grader == "llm:fake-model" and done.grade and done.grade.score == FULL
     assert sent[0][0] == uid and "graded in full" in sent[0][1][0].text and f"Score: {FULL}/100" in sent[0][1][0].text
     assert len(server.chat_requests()) == 3
+
+
+async def test_a_regrade_keeps_the_rating_the_user_chose_themselves(server: FakeOpenAI) -> None:
+    store, clock = FakeStore(), FakeClock()
+    svc = chain_service(server, store, clock)
+    uid = (await svc.user_for("test", "1")).id
+    await svc.handle_text(uid, "/drill")
+    server.script.append(Fault("status", 500))
+    await svc.handle_text(uid, LONG)  # the offline estimate, queued for a regrade
+    (attempt,) = store.attempts.values()
+    await svc.handle_action(uid, f"rate:{attempt.id}:1")  # the user says: Again
+    card = store.cards[attempt.card_id or 0]
+    due_before = card.due
+
+    async def notify(user_id: int, replies: list[Reply]) -> Delivery:
+        return Delivery.DELIVERED
+
+    assert await regrade_pending(svc.deps, notify) == 1
+    done = store.attempts[attempt.id]
+    assert done.status == "graded" and done.grade is not None and done.grade.score == FULL  # the LLM's grade...
+    assert done.rating == 1 and store.cards[card.id].due == due_before  # ...but the user's own rating stands
+
+
+async def test_a_regrade_for_a_user_who_blocked_the_bot_pauses_them(server: FakeOpenAI) -> None:
+    store, clock = FakeStore(), FakeClock()
+    svc = chain_service(server, store, clock)
+    uid = (await svc.user_for("test", "1")).id
+    await svc.handle_text(uid, "/drill")
+    server.script.append(Fault("status", 500))
+    await svc.handle_text(uid, LONG)
+
+    async def unreachable(user_id: int, replies: list[Reply]) -> Delivery:
+        return Delivery.UNREACHABLE
+
+    assert await regrade_pending(svc.deps, unreachable) == 1
+    user = await store.get_user(uid)
+    assert user is not None and user.paused  # the regrade is kept; pushes stop until they are back
 
 
 async def test_daily_limit_falls_back_to_offline_with_a_message(server: FakeOpenAI) -> None:

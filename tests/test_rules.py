@@ -10,7 +10,7 @@ from bot.core import commands as c
 from bot.core import srs
 from bot.core.models import Rating, User
 from bot.core.parsing import parse_action
-from bot.core.schedule import in_quiet_hours
+from bot.core.push_rules import in_quiet_hours
 from bot.core.scoring import rating_from_score
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
@@ -11,22 +12,23 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.bootstrap import App, build_app
+from bot.bootstrap import App, build_app, build_scheduler
 from bot.config import Settings
-from bot.core.ports import RecipientUnavailable
+from bot.core.ports import AboutToSend, Delivery
 from bot.core.replies import Reply
-from bot.core.wire import reached_wire
-from bot.scheduling.dispatcher import Dispatcher
-from bot.scheduling.scheduler import JOB_ID, Scheduler
+from bot.delivery import NotifierRouter
+from bot.grading.offline import OfflineGrader
+from bot.scheduling.dispatcher import MAX_ATTEMPTS, Dispatcher
+from bot.scheduling.scheduler import JOB_ID, REGRADE_JOB_ID, Scheduler
 from bot.storage.pushes import PushStore
 from tests.fakes import FakeClock, FakeGrader
 
 
 class Outbox:
-    """A recording sender that calls `reached_wire()` as a platform adapter does. Users in `blocked`
-    raise like a Telegram 403, `crash_on` like a dead network (before the request leaves),
-    `refused_after_wire` like an error answer, and `hang_after_wire` never get an answer (the
-    process dies there when the test cancels the tick)."""
+    """A recording sender that calls `about_to_send` and reports as a platform adapter does. Users in
+    `blocked` are unreachable like a Telegram 403, `crash_on` raise like a dead network (before the
+    request leaves), `refused_after_wire` get an error answer (FAILED), and `hang_after_wire` never
+    get an answer (the process dies there when the test cancels the tick)."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[int, list[Reply], datetime]] = []
@@ -35,6 +37,7 @@ class Outbox:
         self.refused_after_wire: set[int] = set()
         self.hang_after_wire: set[int] = set()
         self.on_the_wire: list[int] = []
+        self.tried: Counter[int] = Counter()  # send calls per user, failed ones included
         self.progress = asyncio.Event()  # set whenever a request leaves or a message is recorded
         self.release = asyncio.Event()  # lets the `hang_after_wire` requests complete
         self.clock: FakeClock | None = None
@@ -44,21 +47,23 @@ class Outbox:
             self.progress.clear()
             await asyncio.wait_for(self.progress.wait(), 10)
 
-    async def __call__(self, user_id: int, replies: list[Reply]) -> bool:
+    async def __call__(self, user_id: int, replies: list[Reply], about_to_send: AboutToSend | None) -> Delivery:
+        self.tried[user_id] += 1
         if user_id in self.crash_on:
             raise ConnectionError("network down")
-        await reached_wire()
+        if about_to_send is not None:
+            await about_to_send()
         self.on_the_wire.append(user_id)
         self.progress.set()
         if user_id in self.blocked:
-            raise RecipientUnavailable("blocked")
+            return Delivery.UNREACHABLE
         if user_id in self.refused_after_wire:
-            raise ConnectionError("connection reset by peer")
+            return Delivery.FAILED
         if user_id in self.hang_after_wire:
             await self.release.wait()
         self.sent.append((user_id, replies, self.clock.now() if self.clock else datetime.now(UTC)))
         self.progress.set()
-        return True
+        return Delivery.DELIVERED
 
     def count(self, kind_text: str = "") -> Counter[int]:
         return Counter(u for u, r, _ in self.sent if kind_text in r[0].text)
@@ -167,7 +172,7 @@ async def test_daily_push_opens_the_question_for_answering(app: App) -> None:
     uid = await add_user(app, "u", "UTC")
     outbox = Outbox()
     await dispatcher(app, outbox).tick()
-    (_, replies, _), = [s for s in outbox.sent if s[1][0].kind == "daily"]
+    ((_, replies, _),) = [s for s in outbox.sent if s[1][0].kind == "daily"]
     assert replies[0].kind == "daily" and replies[0].text.startswith("Your daily drill:") and replies[0].ask_text
     answer = await app.service.handle_text(uid, "my answer to the pushed question")
     assert answer[0].kind == "grade"
@@ -192,9 +197,11 @@ async def test_blocked_users_are_paused_and_not_retried(app: App) -> None:
     outbox.blocked.add(uid)
     d = dispatcher(app, outbox)
     report = await d.tick()
-    assert report.failed == 1
+    assert (report.paused, report.failed, report.sent) == (1, 0, 0)
     user = await app.store.get_user(uid)
     assert user is not None and user.paused
+    states = await PushStore(app.engines).push_states()
+    assert [v for k, v in states.items() if k.startswith("daily:")] == ["paused"]  # recorded as paused, not sent
     clock.advance(days=1)
     outbox.blocked.clear()
     await d.tick()
@@ -254,7 +261,9 @@ async def test_post_interview_reminders_then_one_more_only_if_nothing_logged(app
     assert not outbox.sent
     clock.current = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
     await d.tick()
-    assert sorted(u for u, r, _ in outbox.sent if "How did your interview at Moonshot" in r[0].text) == sorted([quiet, busy])
+    assert sorted(u for u, r, _ in outbox.sent if "How did your interview at Moonshot" in r[0].text) == sorted(
+        [quiet, busy]
+    )
     await app.service.handle_text(busy, "/review Moonshot | How do you pick the warmup length?")
     clock.current = datetime(2026, 3, 3, 12, 0, tzinfo=UTC)
     await d.tick()
@@ -310,11 +319,47 @@ async def test_apscheduler_runs_the_tick_as_one_interval_job(app: App) -> None:
         assert job is not None and job.trigger.interval == timedelta(seconds=30)
         assert len(s.aps.get_jobs()) == 1
         d = s.dispatcher
+        assert d is not None
         async with d._lock:  # a round in progress: another tick returns at once instead of overlapping
             assert d.busy
             await asyncio.wait_for(s.tick(), 1)
     finally:
         s.shutdown()
+
+
+async def test_the_regrade_round_is_a_job_on_the_same_scheduler(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="bot.scheduling.scheduler")
+    rounds: list[int] = []
+
+    async def regrade() -> int:
+        rounds.append(len(rounds))
+        if len(rounds) == 1:
+            raise RuntimeError("the LLM is down")
+        return 2
+
+    s = Scheduler(None, regrade=regrade, regrade_every_s=60)
+    s.start()
+    try:
+        job = s.aps.get_job(REGRADE_JOB_ID)
+        assert job is not None and job.trigger.interval == timedelta(seconds=60) and job.max_instances == 1
+        assert s.aps.get_job(JOB_ID) is None  # no chat platform: no pushes, the regrades still run
+        await job.func()  # the job's own callable, as APScheduler calls it
+        assert "regrade round failed" in caplog.text  # logged; the next round tries again
+        await job.func()
+        assert "regraded 2 answers" in caplog.text and rounds == [0, 1]
+    finally:
+        s.shutdown()
+
+
+async def test_the_composition_root_adds_the_regrade_job_only_with_an_llm(app: App) -> None:
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    router = NotifierRouter(app.store)
+    plain = build_scheduler(app, router, settings, pushes=True)
+    assert plain.regrade is None and plain.dispatcher is not None  # no LLM: nothing is ever queued for one
+    app.service.deps.estimator = OfflineGrader()  # as when an LLM grades and the offline grader stands by
+    with_llm = build_scheduler(app, router, settings, pushes=False)
+    assert with_llm.regrade is not None and with_llm.dispatcher is None
+    assert await with_llm.regrade() == 0  # a real round on the real database: nothing queued yet
 
 
 async def test_study_server_daily_question_is_posted_once_in_its_timezone(app: App) -> None:
@@ -323,13 +368,20 @@ async def test_study_server_daily_question_is_posted_once_in_its_timezone(app: A
     clock = clock_of(app)
     clock.current = datetime(2026, 3, 2, 0, 0, tzinfo=UTC)
     await app.store.save_guild(
-        Guild(id="g1", channel_id="c1", daily_time="09:00", timezone="Asia/Shanghai", language="zh", created_at=clock.now())
+        Guild(
+            id="g1",
+            channel_id="c1",
+            daily_time="09:00",
+            timezone="Asia/Shanghai",
+            language="zh",
+            created_at=clock.now(),
+        )
     )
     posts: list[tuple[str, list[Reply], datetime]] = []
 
-    async def post_channel(channel_id: str, replies: list[Reply]) -> bool:
+    async def post_channel(channel_id: str, replies: list[Reply], about_to_send: AboutToSend | None) -> Delivery:
         posts.append((channel_id, replies, clock.now()))
-        return True
+        return Delivery.DELIVERED
 
     d = dispatcher(app, Outbox(), post_channel=post_channel)
     await run_ticks(d, clock, hours=30)
@@ -424,3 +476,43 @@ async def test_stopping_finishes_the_sends_under_way_and_claims_nothing_more(app
     assert [daily[u] for u in ids[:2]] == ["sent", "sent"]
     assert all(daily[u] in (None, "claimed") for u in ids[2:])  # never "sending": nothing in doubt
     assert (await d.tick()).sent == 0  # a stopped dispatcher starts no new round
+
+
+async def test_a_push_that_keeps_failing_is_given_up_after_max_attempts(app: App) -> None:
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    uid = await add_user(app, "flaky", "UTC")
+    outbox = Outbox()
+    outbox.crash_on = {uid}  # every send fails before it leaves: the claim goes stale and is retried
+    d = dispatcher(app, outbox)
+    for _ in range(MAX_ATTEMPTS + 3):
+        await d.tick()
+        clock.advance(minutes=6)
+    assert outbox.tried[uid] == 1 + MAX_ATTEMPTS  # the first try and MAX_ATTEMPTS retries, then given up
+    assert (await PushStore(app.engines).push_states())[f"daily:{uid}:2026-03-02"] == "failed"
+    outbox.crash_on.clear()
+    await d.tick()
+    assert outbox.count("Your daily drill")[uid] == 0  # not sent later either
+
+
+async def test_a_reminder_that_may_have_left_when_the_process_died_is_never_sent_again(app: App) -> None:
+    clock = clock_of(app)
+    clock.current = datetime(2026, 3, 2, 0, 0, tzinfo=UTC)
+    uid = await add_user(app, "asked", "UTC", daily="23:59")
+    await app.service.handle_text(uid, "/interview Moonshot | RE | 2026-03-02 10:00")
+    clock.current = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+    outbox = Outbox()
+    outbox.hang_after_wire = {uid}
+    dying = asyncio.create_task(dispatcher(app, outbox).tick())
+    await outbox.wait(lambda: uid in outbox.on_the_wire)
+    dying.cancel()  # the process dies with the reminder's request in flight
+    with pytest.raises(asyncio.CancelledError):
+        await dying
+    (reminder,) = await app.store.list_reminders(uid)
+    assert reminder.state == "sending"
+    outbox.hang_after_wire.clear()
+    restarted = dispatcher(app, outbox)
+    clock.advance(minutes=6)
+    await restarted.tick()
+    (reminder,) = [r for r in await app.store.list_reminders(uid) if r.kind == "post_interview"]
+    assert reminder.state == "unconfirmed" and not outbox.sent  # it may have arrived: never sent twice

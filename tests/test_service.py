@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
+import pytest
+
+from bot.core import srs
 from bot.core.models import Rating
 from bot.core.service import Service
 from tests.fakes import FakeClock, FakeGrader, FakeStore
@@ -287,12 +290,41 @@ async def test_export_contains_all_the_users_data(service: Service, store: FakeS
     assert len(data["cards"]) == 2 and len(data["personal_questions"]) == 1 and len(data["review_items"]) == 1
 
 
+async def test_a_handler_that_raises_gets_an_error_reply_and_is_logged(
+    service: Service, store: FakeStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    uid = await new_user(service)
+
+    async def broken(user_id: int) -> dict[str, object]:
+        raise RuntimeError("database went away")
+
+    store.get_session = broken  # type: ignore[method-assign]
+    (r,) = await service.handle_text(uid, "an answer")
+    assert r.kind == "error" and r.text.startswith("Something went wrong on my side")
+    assert "handler failed for FreeText" in caplog.text
+
+
 async def test_unknown_buttons_and_commands_do_not_crash(service: Service) -> None:
     uid = await new_user(service)
-    for action in ("rate:x:y", "fu:", "bogus", "ref:99999"):
-        r = await service.handle_action(uid, action)
-        assert r and r[0].text
+    for action in ("rate:x:y", "fu:", "bogus"):
+        (r,) = await service.handle_action(uid, action)
+        assert r.text == f"Unknown command {action}. Send /help to see what I can do." and r.kind == "error"
+    (r,) = await service.handle_action(uid, "ref:99999")  # someone else's or no attempt: nothing to reveal
+    assert r.text == "There is no open question. Send /drill to get one."
+    (r,) = await service.handle_text(uid, "/bogus")
+    assert r.text.startswith("Unknown command /bogus.")
     r = await service.handle_text(uid, "/settings level wizard")
     assert "campus" in r[0].text
     r = await service.handle_text(uid, "/settings new 500")
     assert "0 to 50" in r[0].text
+
+
+async def test_a_due_card_whose_question_left_the_bank_is_suspended_and_skipped(
+    service: Service, store: FakeStore, clock: FakeClock
+) -> None:
+    uid = await new_user(service)
+    gone = await store.create_card(uid, "stab-removed-001", srs.new_state(clock.now()), clock.now(), False, clock.now())
+    (r, *_) = await service.handle_text(uid, "/drill")
+    assert "stab-removed-001" not in r.text and "Question" in r.text  # a question that exists is served
+    assert store.cards[gone.id].suspended
+    assert (await store.get_session(uid))["card_id"] != gone.id

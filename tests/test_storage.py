@@ -174,6 +174,7 @@ async def test_a_review_is_logged_whole_or_not_at_all(sql: SqlStore, db_url: str
     from sqlalchemy import text
 
     from bot.core.models import ReviewItem
+    from bot.core.ports import WriteFailed
 
     u = await sql.get_or_create_user("telegram", "atomic", defaults())
     item = ReviewItem(id=0, user_id=u.id, company="A", question_text="q?", question_id="pending",
@@ -191,8 +192,9 @@ async def test_a_review_is_logged_whole_or_not_at_all(sql: SqlStore, db_url: str
         else:
             await conn.execute(text("CREATE OR REPLACE FUNCTION fail_review() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql"))
             await conn.execute(text("CREATE TRIGGER fail_review BEFORE INSERT ON review_items FOR EACH ROW EXECUTE FUNCTION fail_review()"))
-    with pytest.raises(Exception, match="disk full"):
+    with pytest.raises(WriteFailed) as failed:  # the core's own error: the write was rolled back
         await sql.log_review(item.model_copy(update={"question_text": "second?"}), personal, srs.new_state(NOW), NOW)
+    assert "disk full" in str(failed.value.__cause__)
     assert [i.question_text for i in await sql.list_review_items(u.id)] == ["q?"]
     assert len(await sql.list_cards(u.id)) == 1  # nothing half-written: no second card ...
     async with sql.engines.writer.connect() as conn:  # ... and no second personal question

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime, timedelta
 
 from bot.core.models import DIMENSIONS, Attempt, Grade, Guild, User
 from bot.storage.store import SqlStore
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
-SOURCE = "discord:guild:900"
-
-
+SOURCE = "discord:guild:900:daily"
+QUESTION_IDS = itertools.count(1)
 
 
 async def test_guilds_are_saved_updated_and_listed(sql: SqlStore) -> None:
@@ -31,13 +31,20 @@ def graded(score: int) -> Grade:
 
 
 async def add(
-    sql: SqlStore, uid: int, score: int | None, when: datetime, source: str | None = SOURCE, **kw: object
+    sql: SqlStore,
+    uid: int,
+    score: int | None,
+    when: datetime,
+    source: str | None = SOURCE,
+    question_id: str | None = None,
+    **kw: object,
 ) -> None:
+    """One attempt; each on its own question unless `question_id` is given."""
     attempt = Attempt(
         id=0,
         user_id=uid,
         card_id=None,
-        question_id="q",
+        question_id=question_id or f"q{next(QUESTION_IDS)}",
         answer="a",
         status="graded" if score is not None else "self",
         grade=graded(score) if score is not None else None,
@@ -75,3 +82,19 @@ async def test_leaderboard_ties_go_to_more_answers_then_the_earlier_member(sql: 
     await add(sql, ids[0], 100, NOW)
     rows = await sql.leaderboard(SOURCE, NOW - timedelta(days=1))
     assert rows == [(ids[1], 100, 2), (ids[0], 100, 1), (ids[2], 100, 1)]
+
+
+async def test_leaderboard_counts_each_members_best_answer_per_question_once(sql: SqlStore) -> None:
+    """issue #16: ten answers to one question made ten times the points; a personal question scored."""
+    a, b = [(await sql.get_or_create_user("discord", str(n), User(id=0, created_at=NOW))).id for n in range(2)]
+    for _ in range(10):
+        await add(sql, a, 100, NOW, question_id="pipe-zero-001")  # the reference answer pasted ten times
+    for score in (40, 90, 60):
+        await add(sql, b, score, NOW, question_id="pipe-zero-001")
+    await add(sql, b, 55, NOW, question_id="stab-nan-debug-001")  # another day's question counts too
+    await add(sql, a, 100, NOW, question_id="personal:7")  # a question the member wrote: never
+    await add(sql, b, 100, NOW, question_id="pipe-zero-001", is_follow_up=True)
+    assert await sql.leaderboard(SOURCE, NOW - timedelta(days=1)) == [(b, 145, 2), (a, 100, 1)]
+    await add(sql, a, 100, NOW - timedelta(days=3), question_id="stab-nan-debug-001")  # before this window
+    assert await sql.leaderboard(SOURCE, NOW - timedelta(days=1)) == [(b, 145, 2), (a, 100, 1)]
+    assert await sql.leaderboard(SOURCE, NOW - timedelta(days=7)) == [(a, 200, 2), (b, 145, 2)]

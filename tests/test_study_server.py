@@ -7,9 +7,10 @@ from datetime import UTC, datetime, timedelta
 from bot.core import commands as c
 from bot.core.deps import Deps
 from bot.core.models import Guild
+from bot.core.replies import Reply
 from bot.core.service import Service
-from bot.core.study_server import daily_post, daily_question, server_source
-from tests.fakes import FakeClock, FakeGrader, FakeStore
+from bot.core.study_server import board_source, daily_post, daily_question, server_source
+from tests.fakes import FakeClock, FakeGrader, FakeRubricWriter, FakeStore
 
 GUILD = "900"
 
@@ -114,10 +115,15 @@ async def test_answer_in_a_server_creates_the_card_and_schedules_it(
     assert card is not None and card.due > clock.now() and not card.is_new
 
 
-async def answer_in(service: Service, uid: int, server: str, text: str = "answer") -> None:
-    q = daily_question(service.deps, server, service.deps.clock.now().date())
+async def answer_in(service: Service, uid: int, server: str, text: str = "answer", days_ago: int = 0) -> list[Reply]:
+    """Answer the question of the day (of `days_ago` days before today) in `server`, set up on UTC if new."""
+    store = service.deps.store
+    if await store.get_guild(server) is None:
+        await store.save_guild(guild(tz="UTC").model_copy(update={"id": server}))
+    day = service.deps.clock.now().date() - timedelta(days=days_ago)
+    q = daily_question(service.deps, server, day)
     assert q is not None
-    await service.handle(c.AnswerServerQuestion(uid, "discord", server, q.id, text))
+    return await service.handle(c.AnswerServerQuestion(uid, "discord", server, q.id, text))
 
 
 async def test_leaderboard_counts_this_server_only_by_week_and_month(
@@ -138,7 +144,7 @@ async def test_leaderboard_counts_this_server_only_by_week_and_month(
     await service.handle_text(cid, "a DM answer")  # nor do answers outside the server
     r = await service.handle(c.ShowLeaderboard(ann, "discord", GUILD, mention="<@{id}>"))
     week, month = r[0].text.split("\n\n")
-    assert "since 2026-03-02" in week and "1. <@22>: 60 points (1 answers)" in week and "<@11>" not in week
+    assert "since 2026-03-02" in week and "1. <@22>: 60 points (questions answered: 1)" in week and "<@11>" not in week
     assert "since 2026-03-01" in month
     assert month.index("<@11>: 90 points") < month.index("<@22>: 60 points") and "<@33>" not in month
     other = await service.handle(c.ShowLeaderboard(ann, "discord", "other-server", mention="<@{id}>"))
@@ -152,10 +158,10 @@ async def test_leaderboard_skips_follow_ups_and_shows_an_empty_board(service: Se
     await answer_in(service, uid, GUILD)
     attempt = max(store.attempts.values(), key=lambda a: a.id)
     await service.handle_action(uid, f"fu:{attempt.id}")
-    await service.handle(c.SubmitAnswer(uid, "the follow-up answer", source=server_source("discord", GUILD)))
+    await service.handle(c.SubmitAnswer(uid, "the follow-up answer", source=board_source("discord", GUILD)))
     assert max(store.attempts.values(), key=lambda a: a.id).is_follow_up
     r = await service.handle(c.ShowLeaderboard(uid, "discord", GUILD))
-    assert "1. 11：70 分（作答 1 次）" in r[0].text
+    assert "1. 11：70 分（答题 1 道）" in r[0].text
 
 
 async def test_a_member_who_left_shows_as_former_member(service: Service, store: FakeStore) -> None:
@@ -176,3 +182,78 @@ async def test_daily_dm_is_a_setting(service: Service, store: FakeStore) -> None
     assert r[0].kind == "error" and store.users[uid].dm_opt_in
     await service.handle(c.ChangeSetting(uid, "dm_opt_in", "off"))
     assert not store.users[uid].dm_opt_in
+
+
+async def board(service: Service, uid: int, server: str = GUILD) -> str:
+    return (await service.handle(c.ShowLeaderboard(uid, "discord", server, mention="<@{id}>")))[0].text
+
+
+async def test_ten_answers_to_the_question_of_the_day_count_once_at_their_best(
+    service: Service, grader: FakeGrader, deps: Deps
+) -> None:
+    """issue #16: pasting the reference answer into the daily form 10 times made 1,000 points."""
+    uid, other = await member(service, "11"), await member(service, "22")
+    q = daily_question(deps, GUILD, service.deps.clock.now().date())
+    assert q is not None
+    grader.score = 100
+    for _ in range(10):
+        await answer_in(service, uid, GUILD, q.reference_answer.en)
+    week = (await board(service, uid)).split("\n\n")[0]
+    assert "1. <@11>: 100 points (questions answered: 1)" in week
+    for score in (40, 90, 60):  # the best answer counts, not the first or the last
+        grader.score = score
+        await answer_in(service, other, GUILD)
+    week = (await board(service, uid)).split("\n\n")[0]
+    assert "2. <@22>: 90 points (questions answered: 1)" in week
+    grader.score = 50  # yesterday's question is another question: it counts, once, too
+    await answer_in(service, other, GUILD, days_ago=1)
+    assert "1. <@22>: 140 points (questions answered: 2)" in await board(service, uid)
+
+
+async def test_a_personal_question_or_a_deck_question_answered_in_a_server_scores_nothing(
+    service: Service, store: FakeStore, deps: Deps
+) -> None:
+    """issue #16: /answer in a server on a question the member wrote with /review scored on the board."""
+    await store.save_guild(guild(tz="UTC"))
+    deps.rubric_writer = FakeRubricWriter()
+    uid = await member(service, "11")
+    await service.handle_text(uid, "/review Acme | How would you shard a 70B model's optimizer state on 64 GPUs?")
+    r = await service.handle_text(uid, "/drill")  # the personal question is due first
+    card = store.cards[store.sessions[uid]["card_id"]]
+    assert card.question_id.startswith("personal:") and "70B" in r[0].text
+    here = server_source("discord", GUILD)  # as Discord's /answer in a server builds it
+    r = await service.handle(c.SubmitAnswer(uid, "ZeRO stage 1 across the data-parallel ranks.", source=here))
+    assert r[0].kind == "grade" and "Score: 70/100" in r[0].text
+    await service.handle_text(uid, "/drill")  # a bank question of the member's own deck, answered there too
+    assert not store.cards[store.sessions[uid]["card_id"]].question_id.startswith("personal:")
+    r = await service.handle(c.SubmitAnswer(uid, "An answer.", source=here))
+    assert r[0].kind == "grade" and "Score: 70/100" in r[0].text
+    assert (await board(service, uid)).count("No graded answers yet.") == 2
+    # and were a personal question's answer to carry the board's own source, it still would not count
+    personal = next(a for a in store.attempts.values() if a.question_id.startswith("personal:"))
+    store.attempts[personal.id] = personal.model_copy(update={"source": board_source("discord", GUILD)})
+    assert (await board(service, uid)).count("No graded answers yet.") == 2
+
+
+async def test_only_the_current_question_of_the_day_scores_and_an_older_one_says_so(
+    service: Service, store: FakeStore, grader: FakeGrader
+) -> None:
+    uid = await member(service, "11")
+    for days_ago, score in ((0, 70), (1, 60), (2, 90), (5, 80)):
+        grader.score = score
+        r = await answer_in(service, uid, GUILD, days_ago=days_ago)
+        assert r[0].kind == "grade" and f"Score: {score}/100" in r[0].text
+        assert ("earns none" in r[0].text) is (days_ago >= 2), days_ago  # graded all the same, and told
+    week = (await board(service, uid)).split("\n\n")[0]
+    assert "1. <@11>: 130 points (questions answered: 2)" in week  # today's and yesterday's only
+    sources = sorted(str(a.source) for a in store.attempts.values())
+    assert sources == ["discord:guild:900"] * 2 + ["discord:guild:900:daily"] * 2
+
+
+async def test_an_answer_in_a_server_that_was_never_set_up_scores_nothing(service: Service, deps: Deps) -> None:
+    uid = await member(service, "11")
+    q = daily_question(deps, "never-set-up", service.deps.clock.now().date())
+    assert q is not None
+    r = await service.handle(c.AnswerServerQuestion(uid, "discord", "never-set-up", q.id, "An answer."))
+    assert r[0].kind == "grade" and "earns none" in r[0].text
+    assert "No graded answers yet." in await board(service, uid, "never-set-up")

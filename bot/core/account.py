@@ -1,16 +1,17 @@
-"""The user's own data: /stats (text and chart), /export as JSON, /forget after a confirmation."""
+"""The user's own data: /stats (text and chart), /export as JSON (zipped or split to fit the platform), /forget."""
 
 from __future__ import annotations
 
-import json
+import asyncio
 from typing import Any
 
 from bot.core import commands as c
+from bot.core import export_files
 from bot.core.deps import Deps
 from bot.core.i18n import t
 from bot.core.models import User
 from bot.core.progress_report import progress_reply
-from bot.core.replies import Attachment, Button, Reply
+from bot.core.replies import Button, Reply
 
 
 async def show_stats(cmd: c.ShowStats, deps: Deps, user: User) -> list[Reply]:
@@ -37,22 +38,31 @@ async def confirm_forget(cmd: c.ConfirmForget, deps: Deps, user: User) -> list[R
 
 
 async def export_data(cmd: c.ExportData, deps: Deps, user: User) -> list[Reply]:
+    """All the user's data as JSON; zipped, or split into zips, when it is over their platform's upload limit."""
     store = deps.store
     attempts = await store.list_attempts(user.id)
     cards = await store.list_cards(user.id)
-    personal = [
-        await store.get_personal_question(x.question_id) for x in cards if x.question_id.startswith("personal:")
-    ]
+    personal = await store.list_personal_questions(user.id)
+    identities = await store.identities(user.id)
     data: dict[str, Any] = {
         "user": user.model_dump(mode="json"),
-        "identities": [{"platform": p, "id": i} for p, i in await store.identities(user.id)],
+        "identities": [{"platform": p, "id": i} for p, i in identities],
         "cards": [x.model_dump(mode="json") for x in cards],
         "attempts": [a.model_dump(mode="json") for a in attempts],
-        "personal_questions": [q.model_dump(mode="json") for q in personal if q is not None],
+        "personal_questions": [q.model_dump(mode="json") for q in personal],
         "interviews": [x.model_dump(mode="json") for x in await store.list_interviews(user.id)],
         "review_items": [x.model_dump(mode="json") for x in await store.list_review_items(user.id)],
         "reminders": [x.model_dump(mode="json") for x in await store.list_reminders(user.id)],
     }
-    blob = json.dumps(data, ensure_ascii=False, indent=2).encode("utf-8")
-    name = f"drill-export-{user.id}.json"
-    return [Reply(t(user.language, "export.done", n=len(attempts)), file=Attachment(name, blob, "application/json"))]
+    limits = deps.limits.upload_limits
+    limit = min((limits[p] for p, _ in identities if p in limits), default=None)
+    packed = await asyncio.to_thread(export_files.pack, data, f"drill-export-{user.id}", limit)
+    lang, files, n = user.language, packed.files, len(attempts)
+    if len(files) == 1 and files[0].mime == export_files.JSON_MIME:
+        return [Reply(t(lang, "export.done", n=n), file=files[0])]
+    sizes = {"mb": f"{packed.raw_bytes / 1e6:.1f}", "limit": f"{(limit or 0) / 1e6:g}"}
+    if len(files) == 1:
+        return [Reply(t(lang, "export.zipped", n=n, **sizes), file=files[0])]
+    first = Reply(t(lang, "export.split", n=n, parts=len(files), **sizes), file=files[0])
+    rest = [Reply(t(lang, "export.part", part=k, parts=len(files)), file=f) for k, f in enumerate(files[1:], 2)]
+    return [first, *rest]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -25,6 +25,14 @@ class Limits:
     transcribe_deadline: float = 120.0
     max_audio_seconds: int = 300
     max_audio_bytes: int = 20_000_000
+    rate_per_minute: int = 30  # messages a user may send a minute on a chat platform; 0: no limit
+    rate_burst: int = 12  # ...and at once
+    max_reviews_per_day: int = 50  # /review entries one user may log a local day...
+    max_reviews: int = 2000  # ...and in all
+    max_interviews_per_day: int = 20  # /interview logs one user may add a local day...
+    max_interviews: int = 500  # ...and in all
+    upload_limits: Mapping[str, int] = field(default_factory=dict)
+    """The largest file each platform takes from a bot, in bytes, by platform name (none: no limit)."""
 
 
 @dataclass

@@ -99,7 +99,7 @@ async def submit_answer(
         return [Reply(t(lang, "no_open_question"))]
     now = deps.clock.now()
     follow_up = mode == "follow_up"
-    attempt = await store.add_attempt(
+    attempt = await store.open_attempt(
         Attempt(
             id=0,
             user_id=user.id,
@@ -113,20 +113,38 @@ async def submit_answer(
             is_follow_up=follow_up,
             source=cmd.source,
             created_at=now,
-        )
+        ),
+        session,
+        {"mode": "grading", "card_id": card.id},  # claimed: a second process answering this session gets None
     )
+    if attempt is None:
+        return [Reply(t(lang, "already_grading"))]
+    try:
+        return await _grade_claimed(deps, user, attempt, card, q, session)
+    except Exception:  # the answer is kept: graded again later, and the session is not left claimed
+        await store.finish_attempt(attempt.model_copy(update={"status": "regrade"}), None, _idle(attempt))
+        raise
+
+
+def _idle(attempt: Attempt) -> dict[str, Any]:
+    return {"mode": "idle", "last_attempt": attempt.id}
+
+
+async def _grade_claimed(
+    deps: Deps, user: User, attempt: Attempt, card: Card, q: Question, session: dict[str, Any]
+) -> list[Reply]:
+    store, lang, now = deps.store, user.language, attempt.created_at
+    follow_up = attempt.is_follow_up
     if follow_up:
         parent = await store.get_attempt(int(session.get("parent", 0)))
         q = follow_up_question(q, parent.grade if parent else None, str(session["text"]))
     elif not q.rubric.key_points and not q.reference_answer.get(lang).strip():
-        await store.finish_attempt(attempt.model_copy(update={"status": "self"}), None)
-        await store.set_session(user.id, {"mode": "idle", "last_attempt": attempt.id})
+        await store.finish_attempt(attempt.model_copy(update={"status": "self"}), None, _idle(attempt))
         return [Reply(t(lang, "self_rate"), [render.rating_buttons(attempt.id, lang)], kind="grade")]
-    outcome = await grade_answer(deps, q, cmd.text.strip(), user, now)
+    outcome = await grade_answer(deps, q, attempt.answer, user, now)
     grade = outcome.grade
     if grade is None:
-        await store.finish_attempt(attempt.model_copy(update={"status": "regrade"}), None)
-        await store.set_session(user.id, {"mode": "idle", "last_attempt": attempt.id})
+        await store.finish_attempt(attempt.model_copy(update={"status": "regrade"}), None, _idle(attempt))
         return [Reply(t(lang, "grading_failed"), [[Button(t(lang, "btn.next"), "next")]], kind="error")]
     rating = rating_from_score(grade.score)
     new_card = None if follow_up else _reviewed(card, rating, now, deps, user)
@@ -142,7 +160,7 @@ async def submit_answer(
             "graded_at": now,
         }
     )
-    await store.finish_attempt(done, new_card, {"mode": "idle", "last_attempt": attempt.id})
+    await store.finish_attempt(done, new_card, _idle(attempt))
     due = fmt_local((new_card or card).due, user.timezone)
     text = render.grade_text(grade, q, lang, rating, due)
     if outcome.notice:

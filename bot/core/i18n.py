@@ -196,6 +196,20 @@ MESSAGES: dict[str, dict[str, str]] = {
     "btn.other": {"en": "Other (type it)", "zh": "其他（手动输入）"},
     "btn.save": {"en": "Save", "zh": "保存"},
     "progress": {"en": "Working on it...", "zh": "正在处理，请稍候…"},
+    "slow_down": {
+        "en": "That is more messages than I can read at once, so I did not read this one. "
+        "Please send it again in {seconds} s.",
+        "zh": "消息发得太快了，这条我没有读取。请 {seconds} 秒后再发一次。",
+    },
+    "already_grading": {
+        "en": "Your answer to this question is being graded already; the result comes in a moment.",
+        "zh": "这道题你的回答已经在评分了，结果马上就到。",
+    },
+    "busy_chat": {
+        "en": "I am still working through your earlier messages, so I skipped the ones you sent since. "
+        "Wait for my reply, then send them again.",
+        "zh": "我还在处理你之前发的消息，之后发来的这几条我跳过了。请等我回复后再发一次。",
+    },
     "unsupported_message": {
         "en": "I can read text and voice messages. Send your answer as text or as a voice note.",
         "zh": "我能读取文字和语音消息。请用文字或语音发送你的回答。",
@@ -287,6 +301,28 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Log the questions you were asked with /review company | question.",
         "zh": "用 /review 公司 | 问题 记录你被问到的题目。",
     },
+    "cap.review_day": {
+        "en": "You have logged {limit} interview questions today, the most for one day, so this one was not "
+        "saved. Please log it again tomorrow.",
+        "zh": "你今天已经记录了 {limit} 道面试题，达到了每天的上限，这一道没有保存。请明天再记录。",
+    },
+    "cap.review_total": {
+        "en": "You have logged {limit} interview questions, the most I keep for one person, so this one was not "
+        "saved. /export gives you a copy of everything; /forget deletes it all so you can start over.",
+        "zh": "你已经记录了 {limit} 道面试题，达到了每人的上限，这一道没有保存。/export 可以导出你的全部数据；"
+        "/forget 会删除全部数据，之后可以重新开始。",
+    },
+    "cap.interview_day": {
+        "en": "You have logged {limit} interviews today, the most for one day, so this one was not saved. "
+        "Please log it again tomorrow.",
+        "zh": "你今天已经记录了 {limit} 场面试，达到了每天的上限，这一场没有保存。请明天再记录。",
+    },
+    "cap.interview_total": {
+        "en": "You have logged {limit} interviews, the most I keep for one person, so this one was not saved. "
+        "/export gives you a copy of everything; /forget deletes it all so you can start over.",
+        "zh": "你已经记录了 {limit} 场面试，达到了每人的上限，这一场没有保存。/export 可以导出你的全部数据；"
+        "/forget 会删除全部数据，之后可以重新开始。",
+    },
     "forget.confirm": {
         "en": "This deletes ALL your data: settings, deck, answers, interview logs. It cannot be undone. Are you sure?",
         "zh": "这将删除你的全部数据：设置、题组、作答记录、面试记录，且无法恢复。确定吗？",
@@ -300,6 +336,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Here is all your data as JSON ({n} answers).",
         "zh": "这是你的全部数据（JSON，共 {n} 条作答）。",
     },
+    "export.zipped": {
+        "en": "Here is all your data ({n} answers): {mb} MB of JSON, zipped to fit the {limit} MB upload limit.",
+        "zh": "这是你的全部数据（共 {n} 条作答）：JSON 有 {mb} MB，为了不超过 {limit} MB 的上传上限，已压缩为 zip。",
+    },
+    "export.split": {
+        "en": "Here is all your data ({n} answers): {mb} MB of JSON, more than fits under the {limit} MB upload "
+        "limit even zipped, so it comes in {parts} zip files. Each holds one complete JSON file with part of the "
+        "records; this is part 1.",
+        "zh": "这是你的全部数据（共 {n} 条作答）：JSON 有 {mb} MB，压缩后仍超过 {limit} MB 的上传上限，"
+        "所以分成 {parts} 个 zip 文件发送。每个文件都是完整的 JSON，包含一部分记录；这是第 1 部分。",
+    },
+    "export.part": {"en": "Your data, part {part} of {parts}.", "zh": "你的数据，第 {part} 部分，共 {parts} 部分。"},
     "voice_unavailable": {
         "en": "Voice answers are not enabled on this bot. Please type your answer.",
         "zh": "本机器人暂未开启语音作答，请用文字回答。",
@@ -310,12 +358,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "这个音频有 {size} MB，上限是 {limit} MB。请发送更短的录音。",
     },
     "voice_too_long": {
-        "en": "That recording is {seconds} seconds long; the limit is {limit} seconds. Please keep it shorter.",
-        "zh": "这段录音有 {seconds} 秒，上限是 {limit} 秒。请缩短后再发。",
+        # no {seconds}: the length is counted only just past the limit (a longer file is not read to its end)
+        "en": "That recording is longer than the limit of {limit} seconds. Please keep it shorter, or type your answer.",
+        "zh": "这段录音超过了 {limit} 秒的上限。请缩短后再发，或直接输入文字回答。",
     },
     "voice_unreadable": {
-        "en": "I could not read that audio file. Please send a voice message again, or type your answer.",
-        "zh": "无法读取这段音频。请重新发送语音，或直接输入文字回答。",
+        "en": "I could not read that audio file. I read voice messages and OGG, WebM, MP3, WAV, FLAC or M4A files. "
+        "Please send it again, or type your answer.",
+        "zh": "无法读取这段音频。支持语音消息，以及 OGG、WebM、MP3、WAV、FLAC、M4A 格式的音频文件。"
+        "请重新发送，或直接输入文字回答。",
     },
     "voice_silent": {
         "en": "I could not hear any words in that recording. Please try again, or type your answer.",
@@ -377,6 +428,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "error": {
         "en": "Something went wrong on my side, so this may not have been saved. Please send it again.",
         "zh": "我这边出了点问题，这条内容可能没有保存，请再发一次。",
+    },
+    "error.not_saved": {
+        "en": "Saving failed on my side, so this was NOT saved. Please send it again.",
+        "zh": "我这边保存失败，这条内容没有保存，请再发一次。",
     },
     "review_due_nudge": {
         "en": "{count} questions are due for review. Send /drill when you have ten minutes.",

@@ -173,9 +173,13 @@ FEATURE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "server.daily": {"en": "Question of the day · {date}", "zh": "每日一题 · {date}"},
     "server.daily_hint": {
-        "en": "Press Answer to reply. Only you will see your grade, and its points count toward this "
-        "server's /leaderboard.",
-        "zh": "点击“回答”作答。评分只有你自己能看到，得分计入本服务器的 /leaderboard 排行榜。",
+        "en": "Press Answer to reply. Only you will see your grade; your best score on each day's question "
+        "counts once toward this server's /leaderboard.",
+        "zh": "点击“回答”作答。评分只有你自己能看到；每天这道题取你的最高分，计入本服务器的 /leaderboard 排行榜一次。",
+    },
+    "server.not_scored": {
+        "en": "Only today's and yesterday's questions of the day earn leaderboard points, so this answer earns none.",
+        "zh": "只有今天和昨天的每日一题计入排行榜积分，这次作答不计分。",
     },
     "server.question_gone": {
         "en": "That question is no longer in the question bank.",
@@ -190,8 +194,8 @@ FEATURE_MESSAGES: dict[str, dict[str, str]] = {
     "board.week": {"en": "This week in this server (since {since}):", "zh": "本服务器本周排行（自 {since} 起）："},
     "board.month": {"en": "This month (since {since}):", "zh": "本月排行（自 {since} 起）："},
     "board.line": {
-        "en": "{rank}. {name}: {points} points ({answers} answers)",
-        "zh": "{rank}. {name}：{points} 分（作答 {answers} 次）",
+        "en": "{rank}. {name}: {points} points (questions answered: {answers})",
+        "zh": "{rank}. {name}：{points} 分（答题 {answers} 道）",
     },
     "board.empty": {"en": "No graded answers yet.", "zh": "还没有人作答。"},
     "board.someone": {"en": "a former member", "zh": "已离开的成员"},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Literal
 
 from bot.core import commands as c
 from bot.core import llm_budget, srs
@@ -10,7 +11,7 @@ from bot.core.deps import Deps
 from bot.core.i18n import t
 from bot.core.models import InterviewLog, Lang, Question, Reminder, ReviewItem, Rubric, Text, User
 from bot.core.replies import Button, Reply
-from bot.core.timeutil import fmt_local, parse_when
+from bot.core.timeutil import fmt_local, parse_when, start_of_local_day
 
 POST_INTERVIEW_DELAY = timedelta(hours=2)
 
@@ -22,6 +23,21 @@ def _too_long(deps: Deps, user: User, *fields: str) -> Reply | None:
                 t(user.language, "answer_too_long", length=len(value), limit=deps.limits.max_answer_chars),
                 kind="error",
             )
+    return None
+
+
+async def over_cap(deps: Deps, user: User, kind: Literal["review", "interview"], now: datetime) -> Reply | None:
+    """The caps on what one user logs (their /export must stay small enough to send): None while the user
+    may log one more `kind` now, else the reply saying which cap was reached; nothing is saved past one."""
+    lim, store = deps.limits, deps.store
+    if kind == "review":
+        count, total, per_day = store.count_review_items, lim.max_reviews, lim.max_reviews_per_day
+    else:
+        count, total, per_day = store.count_interviews, lim.max_interviews, lim.max_interviews_per_day
+    if await count(user.id) >= total:
+        return Reply(t(user.language, f"cap.{kind}_total", limit=total), kind="error")
+    if await count(user.id, start_of_local_day(now, user.timezone)) >= per_day:
+        return Reply(t(user.language, f"cap.{kind}_day", limit=per_day), kind="error")
     return None
 
 
@@ -41,6 +57,9 @@ async def log_interview(cmd: c.LogInterview, deps: Deps, user: User) -> list[Rep
     at = read_when(deps, cmd.when, now, user.timezone)
     if at is None:
         return [Reply(t(lang, "interview.bad_date", value=cmd.when.strip()[:64]), kind="error")]
+    capped = await over_cap(deps, user, "interview", now)
+    if capped is not None:
+        return [capped]
     log = await deps.store.add_interview(
         InterviewLog(
             id=0,
@@ -74,7 +93,7 @@ async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:
     question_text = cmd.question.strip()
     if not question_text:
         return [Reply(t(lang, "review.no_question"), kind="error")]
-    problem = _too_long(deps, user, question_text, cmd.answer)
+    problem = _too_long(deps, user, question_text, cmd.answer) or await over_cap(deps, user, "review", deps.clock.now())
     if problem is not None:
         return [problem]
     company = cmd.company.strip()[: deps.limits.max_field_chars] or "-"

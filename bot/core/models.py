@@ -233,7 +233,7 @@ class ReviewItem(BaseModel):
     created_at: datetime
 
 
-ReminderState = Literal["pending", "claimed", "sending", "sent", "failed", "unconfirmed"]
+ReminderState = Literal["pending", "claimed", "sending", "sent", "failed", "paused", "unconfirmed"]
 
 
 class Reminder(BaseModel):

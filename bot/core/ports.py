@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum
 from typing import Any, Protocol
 
 from bot.core.models import (
@@ -34,22 +35,49 @@ class Grader(Protocol):
     async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade: ...
 
 
-class RecipientUnavailable(Exception):
-    """The user cannot be reached on that platform (blocked the bot, closed DMs): pause, do not retry."""
+class Delivery(Enum):
+    """What became of a push: adapters report it, the dispatcher decides what follows."""
+
+    DELIVERED = "delivered"
+    UNREACHABLE = "unreachable"  # blocked the bot, DMs closed, account gone: pause the user, do not retry
+    FAILED = "failed"  # the platform or the network failed (5xx, timeout): retry later
+    NO_ROUTE = "no_route"  # no platform of the user takes pushes (or not without an opt-in): skip
+
+
+AboutToSend = Callable[[], Awaitable[None]]
+"""Called by the adapter right before each request of a push leaves (past its rate limiter): the
+dispatcher commits the push as "sending" then (at most once; bot/core/wire.py)."""
 
 
 class Notifier(Protocol):
-    """Pushes replies to a user outside a conversation (daily drills, reminders)."""
+    """Pushes replies to a user outside a conversation (daily drills, reminders). Reports, never decides:
+    no pausing or retrying inside; unexpected errors may still raise (the dispatcher treats them as FAILED)."""
 
     platform: str
+    requires_opt_in: bool
+    """True where pushes need the user's explicit opt-in (`User.dm_opt_in`), as Discord DMs do."""
 
-    async def send(self, external_id: str, replies: Sequence[Reply]) -> None: ...
+    async def send(
+        self, external_id: str, replies: Sequence[Reply], about_to_send: AboutToSend | None = None
+    ) -> Delivery: ...
+
+
+class ChannelPoster(Protocol):
+    """Posts in a study server's channel (Discord): UNREACHABLE when the channel is gone or closed to the bot."""
+
+    async def post_channel(
+        self, channel_id: str, replies: Sequence[Reply], about_to_send: AboutToSend | None = None
+    ) -> Delivery: ...
 
 
 class ChartRenderer(Protocol):
     """Draws the /stats progress chart as a PNG (labels in `lang`). Synchronous: called in a worker thread."""
 
     def render(self, data: ProgressData, lang: Lang) -> bytes: ...
+
+
+class WriteFailed(Exception):
+    """A store write failed and was rolled back: nothing of it was saved, and the user should send it again."""
 
 
 class GraderUnavailable(Exception):
@@ -125,6 +153,13 @@ class Store(Protocol):
     async def save_card(self, card: Card) -> None: ...
     # attempts
     async def add_attempt(self, attempt: Attempt) -> Attempt: ...
+    async def open_attempt(
+        self, attempt: Attempt, session_was: dict[str, Any], session: dict[str, Any]
+    ) -> Attempt | None:
+        """Store `attempt` and move the user's session from `session_was` to `session`, in one transaction;
+        None (and nothing written) when the session is no longer `session_was`: another process took it."""
+        ...
+
     async def get_attempt(self, attempt_id: int) -> Attempt | None: ...
     async def finish_attempt(
         self, attempt: Attempt, card: Card | None, session: dict[str, Any] | None = None
@@ -140,6 +175,7 @@ class Store(Protocol):
     # personal questions, interviews, reviews, reminders
     async def add_personal_question(self, user_id: int, question: Question) -> Question: ...
     async def get_personal_question(self, question_id: str) -> Question | None: ...
+    async def list_personal_questions(self, user_id: int) -> list[Question]: ...
     async def add_interview(self, log: InterviewLog) -> InterviewLog: ...
     async def list_interviews(self, user_id: int) -> list[InterviewLog]: ...
     async def add_review_item(self, item: ReviewItem) -> ReviewItem: ...
@@ -148,13 +184,22 @@ class Store(Protocol):
         self, item: ReviewItem, personal: Question | None, fsrs: dict[str, Any], now: datetime
     ) -> tuple[ReviewItem, Question | None]:
         """In one transaction: the personal question (when given; it gets its id), the card for the item's
-        question made due now, and the review item pointing at it. All or nothing."""
+        question made due now, and the review item pointing at it. All or nothing: `WriteFailed` when not."""
         ...
 
     async def relink_review_item(self, item: ReviewItem) -> bool:
         """Point a user's review item at another question (question_id, matched_bank, topic, subtopic);
         False if it is not theirs or gone."""
         ...
+
+    async def count_review_items(self, user_id: int, since: datetime | None = None) -> int:
+        """The user's review entries logged since `since` (None: in all)."""
+        ...
+
+    async def count_interviews(self, user_id: int, since: datetime | None = None) -> int:
+        """The user's interviews logged (not held) since `since` (None: in all)."""
+        ...
+
     async def add_reminder(self, reminder: Reminder) -> Reminder: ...
     async def list_reminders(self, user_id: int) -> list[Reminder]: ...
     # idempotency
@@ -164,6 +209,6 @@ class Store(Protocol):
     async def get_guild(self, guild_id: str) -> Guild | None: ...
     async def list_guilds(self, enabled_only: bool = True) -> list[Guild]: ...
     async def leaderboard(self, source: str, since: datetime, limit: int = 10) -> list[tuple[int, int, int]]:
-        """(user_id, points, answers) for graded, non-follow-up attempts from `source` since `since`,
-        most points first."""
+        """(user_id, points, questions) over graded, non-follow-up attempts from `source` since `since`:
+        each member's best score per question counted once, personal questions never; most points first."""
         ...

@@ -15,12 +15,13 @@ from bot.core.deps import Deps
 from bot.core.grading_chain import follow_up_question
 from bot.core.i18n import t
 from bot.core.models import Attempt, Card, Grade, Rating, User
+from bot.core.ports import Delivery
 from bot.core.replies import Reply
 from bot.core.scoring import rating_from_score
 from bot.core.timeutil import fmt_local
 
 log = logging.getLogger(__name__)
-Notify = Callable[[int, list[Reply]], Awaitable[None]]
+Notify = Callable[[int, list[Reply]], Awaitable[Delivery]]
 
 
 async def _question_for(deps: Deps, attempt: Attempt):  # type: ignore[no-untyped-def]
@@ -86,5 +87,7 @@ async def regrade_pending(deps: Deps, notify: Notify | None = None, limit: int =
             head = t(lang, "regraded", prompt=q.prompt.get(lang)[:80])
             body = render.grade_text(grade, q, lang, Rating(updated.rating or int(rating)), due)
             buttons = [] if attempt.is_follow_up else render.grade_buttons(attempt.id, lang, bool(grade.follow_up))
-            await notify(user.id, [Reply(head + "\n" + body, buttons, kind="grade")])
+            sent = await notify(user.id, [Reply(head + "\n" + body, buttons, kind="grade")])
+            if sent is Delivery.UNREACHABLE and not user.paused:  # blocked the bot: no pushes until they are back
+                await store.save_user(user.model_copy(update={"paused": True}))
     return done

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
 import logging
-import re
 import weakref
 from asyncio import Lock
 from collections.abc import Awaitable, Callable
@@ -16,7 +14,11 @@ from bot.core.deps import Deps
 from bot.core.i18n import t
 from bot.core.models import Lang, User
 from bot.core.parsing import parse_action, parse_line
+from bot.core.ports import WriteFailed
+from bot.core.rate_limit import Admission, RateLimiter
 from bot.core.replies import Reply
+from bot.core.text_input import clean_text as clean_text  # re-exported: tests and older callers import it here
+from bot.core.text_input import cleaned
 
 log = logging.getLogger(__name__)
 Handler = Callable[[Any, Deps, User], Awaitable[list[Reply]]]
@@ -49,29 +51,28 @@ HANDLERS: dict[type[c.Command], Handler] = {
 }
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
-def clean_text(text: str) -> str:
-    """User text as stored: NUL and other control characters removed (PostgreSQL refuses NUL in text, and
-    no answer needs them); tabs and line breaks stay."""
-    return _CONTROL.sub("", text)
-
-
-def cleaned(cmd: c.Command) -> c.Command:
-    """The command with `clean_text` applied to every text it carries, whichever platform built it."""
-    changes: dict[str, Any] = {
-        f.name: clean_text(v)
-        for f in dataclasses.fields(cmd)
-        if isinstance(v := getattr(cmd, f.name), str) and _CONTROL.search(v)
-    }
-    return dataclasses.replace(cmd, **changes) if changes else cmd
-
-
 class Service:
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
         self._locks: weakref.WeakValueDictionary[int, Lock] = weakref.WeakValueDictionary()
+        self._rate = RateLimiter(deps.limits.rate_per_minute, deps.limits.rate_burst)
+
+    def admit(self, user: User, *, every_time: bool = False) -> list[Reply] | None:
+        """The per-user rate limit, asked by the chat platforms before they hand a message on: None to
+        go ahead, else the replies to send instead: a "slow down" the first time, then nothing (or
+        the "slow down" again with `every_time`, where each request needs an answer, as a Discord
+        interaction does)."""
+        verdict = self._rate.take(user.id, self.deps.clock.now())
+        if verdict is Admission.ADMIT:
+            return None
+        if verdict is Admission.REFUSE_QUIETLY and not every_time:
+            return []
+        seconds = self._rate.retry_after(user.id)
+        return [Reply(t(user.language, "slow_down", seconds=seconds), kind="error")]
+
+    def busy(self, user: User) -> list[Reply]:
+        """What a chat platform says when it skipped messages of a chat whose queue is full."""
+        return [Reply(t(user.language, "busy_chat"), kind="error")]
 
     async def user_for(
         self, platform: str, external_id: str, language: Lang | None = None, *, dm_opt_in: bool = True
@@ -119,6 +120,9 @@ class Service:
                 return [Reply(t(self.deps.limits.default_language, "error"), kind="error")]
             try:
                 return await self._dispatch(cmd, user)
+            except WriteFailed:  # rolled back: say plainly that it was not saved
+                log.exception("a write failed for %s; nothing of it was saved", type(cmd).__name__)
+                return [Reply(t(user.language, "error.not_saved"), kind="error")]
             except Exception:
                 log.exception("handler failed for %s", type(cmd).__name__)
                 return [Reply(t(user.language, "error"), kind="error")]
@@ -142,6 +146,8 @@ class Service:
             return await onboarding.onboarding_text(cmd.text, self.deps, user, str(session["step"]))
         if mode in ("answering", "follow_up"):
             return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), self.deps, user, session)
+        if mode == "grading":
+            return [Reply(t(user.language, "already_grading"))]
         if mode == "flow":
             return await flows.flow_text(cmd.text, self.deps, user)
         if mode == "confirm_forget":

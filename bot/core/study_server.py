@@ -1,12 +1,16 @@
 """Study servers: a chat server (a Discord guild) gets one question of the day in a channel, its
 members answer it privately, and the points they earn there make the server's leaderboard.
 
-Points are the grade scores of the graded, non-follow-up answers given in the server (an
-attempt's `source`); weeks start on Monday and months on the 1st, in the server's timezone.
+Points: each member's best grade score on each question of the day they answered through the
+server's post, counted once (ten answers to one question score as the best of them). Only the
+question of the day scores (today's or yesterday's): not an older day's, not a question from the
+member's own deck answered with /answer in the server, and never a personal question. Such answers carry `board_source` as their attempt source; weeks start on Monday and
+months on the 1st, in the server's timezone.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import zlib
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -25,8 +29,13 @@ ANSWER_ACTION = "answer:"  # + question id: the daily post's button; the platfor
 
 
 def server_source(platform: str, server_id: str) -> str:
-    """The attempt source of answers given in a server; the leaderboard counts only these."""
+    """The attempt source of answers given in a server (/answer there): where it was answered."""
     return f"{platform}:guild:{server_id}"
+
+
+def board_source(platform: str, server_id: str) -> str:
+    """The attempt source of answers to the server's question of the day: the only ones its board counts."""
+    return f"{server_source(platform, server_id)}:daily"
 
 
 def daily_question(deps: Deps, server_id: str, day: date) -> Question | None:
@@ -103,14 +112,33 @@ async def answer_server_question(cmd: c.AnswerServerQuestion, deps: Deps, user: 
         card = await store.create_card(user.id, q.id, srs.new_state(now), now, False, now)
     before = await store.get_session(user.id)
     await store.set_session(user.id, {"mode": "answering", "card_id": card.id})
-    answer = c.SubmitAnswer(user.id, cmd.text, source=server_source(cmd.platform, cmd.server_id))
-    replies = await drill.submit_answer(answer, deps, user)
+    scores = await _is_current_daily(deps, cmd.server_id, q, now)
+    source = (board_source if scores else server_source)(cmd.platform, cmd.server_id)
+    replies = await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text, source=source), deps, user)
     rejected = (await store.get_session(user.id)).get("mode") == "answering"
     was_busy = before.get("mode") not in (None, "idle")
     same_question = before.get("mode") == "answering" and before.get("card_id") == card.id
     if rejected or (was_busy and not same_question):
         await store.set_session(user.id, before)  # undo a rejected answer, or reopen what was open
+    if not scores and replies and replies[0].kind == "grade":
+        note = t(user.language, "server.not_scored")
+        replies = [dataclasses.replace(replies[0], text=f"{replies[0].text}\n{note}"), *replies[1:]]
     return replies
+
+
+async def _is_current_daily(deps: Deps, server_id: str, q: Question, now: datetime) -> bool:
+    """True when `q` is the server's question of today or yesterday (its local days): yesterday's post is the
+    latest one up until today's time, and an answer begun late in the evening should still count. Older
+    questions, and every question of a server that was never set up, do not score."""
+    guild = await deps.store.get_guild(server_id)
+    if guild is None or q.personal:
+        return False
+    today = local_date(now, guild.timezone)
+    for day in (today, today - timedelta(days=1)):
+        daily = daily_question(deps, guild.id, day)
+        if daily is not None and daily.id == q.id:
+            return True
+    return False
 
 
 def _week_start(now: datetime, tz: str) -> datetime:
@@ -135,7 +163,7 @@ async def show_leaderboard(cmd: c.ShowLeaderboard, deps: Deps, user: User) -> li
     lang, now = user.language, deps.clock.now()
     guild = await deps.store.get_guild(cmd.server_id)
     tz = guild.timezone if guild else deps.limits.default_timezone
-    source = server_source(cmd.platform, cmd.server_id)
+    source = board_source(cmd.platform, cmd.server_id)
     lines: list[str] = []
     for key, since in (("board.week", _week_start(now, tz)), ("board.month", _month_start(now, tz))):
         if lines:

@@ -2,9 +2,10 @@
 
 Telegram and Discord take no idempotency key: if the bot dies after the platform received a
 message but before the database said so, nothing can tell that apart from dying just before the
-request. The scheduler therefore delivers at most once: it sets a callback with `on_wire`, and
-the platform adapter calls `reached_wire()` right before the request goes out (after its rate
-limiter let it through). The callback commits the push as "sending"; a push found in "sending"
+request. The scheduler therefore delivers at most once: it hands the notifier an `about_to_send`
+callback (bot/core/ports.py), which the adapter runs right before the request goes out (after
+its rate limiter let it through). Where that moment is deep inside a library (PTB's request
+layer), the adapter sets the callback with `on_wire` and its request layer calls `reached_wire()`. The callback commits the push as "sending"; a push found in "sending"
 after a crash is never sent again. The window in which a crash loses a push is the few
 milliseconds between that commit and the request, instead of the claim-to-send time.
 

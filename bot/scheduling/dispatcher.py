@@ -1,11 +1,12 @@
 """The dispatcher: each tick asks the database what is due and delivers it exactly once.
 
 Order for every push: claim (a unique key, one short transaction), build the replies, mark
-"sending" (committed by the platform adapter's call right before the request leaves, with the
-replies), send, mark sent. A crash before "sending" leaves a claim that a later tick takes over
+"sending" (committed by the adapter's `about_to_send` call right before the request leaves, with
+the replies), send, then act on the outcome the adapter reports (bot/core/ports.py Delivery):
+delivered is marked sent; unreachable pauses the user and is marked paused; failed goes back to
+"claimed" and is retried. A crash before "sending" leaves a claim that a later tick takes over
 once it is older than `stale_after` and builds again (nothing was sent); a crash after it leaves
-a push that may have arrived, which is never sent again (at most once: bot/core/wire.py). An
-error the platform answers with puts the push back to "claimed", so it is retried. Users are
+a push that may have arrived, which is never sent again (at most once: bot/core/wire.py). Users are
 streamed page by page and sends run through a bounded pool of workers, so a large due list
 keeps the platform's rate limiter busy without loading everything at once.
 """
@@ -19,16 +20,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.core import schedule, study_server
+from bot.core import push_rules, study_server
 from bot.core.deps import Deps
-from bot.core.ports import RecipientUnavailable
+from bot.core.ports import AboutToSend, Delivery
 from bot.core.replies import Button, Reply
-from bot.core.wire import on_wire
 from bot.storage.pushes import PushStore
 
 log = logging.getLogger(__name__)
-Send = Callable[[int, list[Reply]], Awaitable[bool]]
-PostChannel = Callable[[str, list[Reply]], Awaitable[bool]]
+Send = Callable[[int, list[Reply], AboutToSend | None], Awaitable[Delivery]]
+PostChannel = Callable[[str, list[Reply], AboutToSend | None], Awaitable[Delivery]]
 Pause = Callable[[int], Awaitable[None]]
 MAX_ATTEMPTS = 3
 POST_INTERVIEW_AGAIN = timedelta(days=1)
@@ -53,6 +53,7 @@ class TickReport:
     sent: int = 0
     skipped: int = 0
     failed: int = 0
+    paused: int = 0  # the user could not be reached (blocked the bot, closed DMs): paused, not sent
     retried: int = 0
     kinds: dict[str, int] = field(default_factory=dict)
 
@@ -169,7 +170,7 @@ class Dispatcher:
             second = reminder.kind == "post_interview_again"
 
             async def build(user=user, reminder=reminder, second=second) -> list[Reply] | None:  # type: ignore[no-untyped-def]
-                return await schedule.post_interview(self.deps, user, reminder.payload, second)
+                return await push_rules.post_interview(self.deps, user, reminder.payload, second)
 
             await queue.put(Job(None, user.id, reminder.kind, build=build, reminder_id=reminder.id))
 
@@ -178,7 +179,7 @@ class Dispatcher:
         if self.post_channel is None:
             return
         for guild in await self.deps.store.list_guilds():
-            day = schedule.daily_date(guild, now)
+            day = push_rules.daily_date(guild, now)
             if day is None:
                 continue
             key = f"guild:{guild.id}:{day.isoformat()}"
@@ -201,13 +202,13 @@ class Dispatcher:
             after = users[-1].id
             candidates: list[tuple[str, str, Any]] = []  # (key, kind, user)
             for user in users:
-                if schedule.in_quiet_hours(user, now):
+                if push_rules.in_quiet_hours(user, now):
                     continue
-                day = schedule.daily_date(user, now)
+                day = push_rules.daily_date(user, now)
                 if day is not None:
-                    candidates.append((schedule.daily_key(user.id, day), "daily", user))
-                    candidates.append((schedule.nudge_key(user, now), "nudge", user))
-                weekly = schedule.weekly_key(user, now)
+                    candidates.append((push_rules.daily_key(user.id, day), "daily", user))
+                    candidates.append((push_rules.nudge_key(user, now), "nudge", user))
+                weekly = push_rules.weekly_key(user, now)
                 if weekly is not None:
                     candidates.append((weekly, "weekly", user))
             if not candidates:
@@ -225,12 +226,12 @@ class Dispatcher:
     def _builder(self, kind: str, user: Any, last: datetime | None, now: datetime):  # type: ignore[no-untyped-def]
         async def build() -> list[Reply] | None:
             if kind == "daily":
-                if self.skip_if_practised and schedule.practised_before_push(user, last, now):
+                if self.skip_if_practised and push_rules.practised_before_push(user, last, now):
                     return None
-                return await schedule.daily_drill(self.deps, user)
+                return await push_rules.daily_drill(self.deps, user)
             if kind == "nudge":
-                return await schedule.review_nudge(self.deps, user, last)
-            return await schedule.weekly_summary(self.deps, user)
+                return await push_rules.review_nudge(self.deps, user, last)
+            return await push_rules.weekly_summary(self.deps, user)
 
         return build
 
@@ -241,7 +242,7 @@ class Dispatcher:
                 continue  # claimed, not started: the next process retries it after the stale timeout
             try:
                 await self._deliver(job, report)
-            except Exception:
+            except Exception:  # building the push, or recording its outcome
                 log.exception("push %s for user %d failed", job.kind, job.user_id)
                 report.failed += 1
 
@@ -263,9 +264,9 @@ class Dispatcher:
             )  # fmt: skip
             await self.deps.store.add_reminder(again)
 
-    def _wire_mark(self, job: Job, replies: list[Reply]) -> tuple[Callable[[], Awaitable[None]], Callable[[], bool]]:
-        """The callback the platform adapter runs right before the push's first request leaves
-        (bot/core/wire.py): it commits the push as "sending", with the replies it carries."""
+    def _wire_mark(self, job: Job, replies: list[Reply]) -> tuple[AboutToSend, Callable[[], bool]]:
+        """The `about_to_send` hook the platform adapter runs right before the push's first request
+        leaves: it commits the push as "sending", with the replies it carries."""
         marked = False
 
         async def mark() -> None:
@@ -298,23 +299,32 @@ class Dispatcher:
             return
         mark, marked = self._wire_mark(job, replies)
         try:
-            with on_wire(mark):
-                if job.channel_id is not None and self.post_channel is not None:
-                    delivered = await self.post_channel(job.channel_id, replies)
-                else:
-                    delivered = await self.send(job.user_id, replies)
-        except RecipientUnavailable:
-            await self.pause(job.user_id)
-            await self._finish(job, "failed")
-            report.failed += 1
-            return
+            if job.channel_id is not None and self.post_channel is not None:
+                outcome = await self.post_channel(job.channel_id, replies, mark)
+            else:
+                outcome = await self.send(job.user_id, replies, mark)
         except Exception:
-            if marked():
-                await self._release(job)
-            raise
-        await self._finish(job, "sent" if delivered else "failed")
-        if delivered:
+            log.exception("push %s for user %d: the platform adapter raised", job.kind, job.user_id)
+            outcome = Delivery.FAILED
+        await self._settle(job, outcome, marked(), report)
+
+    async def _settle(self, job: Job, outcome: Delivery, marked: bool, report: TickReport) -> None:
+        """The policy for each outcome the adapter reported."""
+        if outcome is Delivery.DELIVERED:
+            await self._finish(job, "sent")
             report.sent += 1
             report.kinds[job.kind] = report.kinds.get(job.kind, 0) + 1
-        else:
+        elif outcome is Delivery.UNREACHABLE and job.channel_id is None:
+            await self.pause(job.user_id)  # blocked the bot or closed DMs: no more pushes until they are back
+            await self._finish(job, "paused")
+            report.paused += 1
+        elif outcome is Delivery.UNREACHABLE:  # the channel is gone or closed to the bot
+            await self._finish(job, "failed")
+            report.failed += 1
+        elif outcome is Delivery.NO_ROUTE:
+            await self._finish(job, "skipped")
+            report.skipped += 1
+        else:  # FAILED: not delivered; retried (a claim never marked "sending" is retried once it is stale)
+            if marked:
+                await self._release(job)
             report.failed += 1

@@ -1,12 +1,15 @@
-"""APScheduler (3.x, AsyncIOScheduler) in the bot's event loop: it only ticks the dispatcher.
+"""APScheduler (3.x, AsyncIOScheduler) in the bot's event loop: the bot's one background loop.
 
-The database is the source of truth for what is due; there are no per-user jobs in a job store.
+Two interval jobs: the dispatcher's tick (pushes, with a chat platform) and the regrade round
+(answers that got only the offline estimate while the LLM was down, with an LLM). The database is
+the source of truth for what is due; there are no per-user jobs in a job store.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -15,16 +18,38 @@ from bot.scheduling.dispatcher import Dispatcher
 
 log = logging.getLogger(__name__)
 JOB_ID = "dispatch"
+REGRADE_JOB_ID = "regrade"
+Regrade = Callable[[], Awaitable[int]]
 
 
 class Scheduler:
-    def __init__(self, dispatcher: Dispatcher, every_s: float = 30.0) -> None:
+    def __init__(
+        self,
+        dispatcher: Dispatcher | None,
+        every_s: float = 30.0,
+        regrade: Regrade | None = None,
+        regrade_every_s: float = 60.0,
+    ) -> None:
         self.dispatcher = dispatcher
         self.every_s = every_s
+        self.regrade = regrade
+        self.regrade_every_s = regrade_every_s
         self.aps = AsyncIOScheduler(timezone=UTC)
 
+    async def regrade_tick(self) -> None:
+        """One regrade round; a failure is logged and the next round tries again."""
+        if self.regrade is None:
+            return
+        try:
+            done = await self.regrade()
+        except Exception:
+            log.exception("regrade round failed")
+            return
+        if done:
+            log.info("regraded %d answers with the LLM", done)
+
     async def tick(self) -> None:
-        if self.dispatcher.busy:
+        if self.dispatcher is None or self.dispatcher.busy:
             return  # a long round (a big fan-out) is still running: this tick has nothing to add
         try:
             report = await self.dispatcher.tick()
@@ -36,15 +61,25 @@ class Scheduler:
                      report.skipped, report.failed, report.retried)  # fmt: skip
 
     def start(self) -> None:
-        self.aps.add_job(
-            self.tick,
-            "interval",
-            seconds=self.every_s,
-            id=JOB_ID,
-            max_instances=2,  # a second instance returns at once while a round runs (no overlap, no log spam)
-            coalesce=True,
-            next_run_time=datetime.now(UTC),
-        )
+        if self.dispatcher is not None:
+            self.aps.add_job(
+                self.tick,
+                "interval",
+                seconds=self.every_s,
+                id=JOB_ID,
+                max_instances=2,  # a second instance returns at once while a round runs (no overlap, no log spam)
+                coalesce=True,
+                next_run_time=datetime.now(UTC),
+            )
+        if self.regrade is not None:
+            self.aps.add_job(
+                self.regrade_tick,
+                "interval",
+                seconds=self.regrade_every_s,
+                id=REGRADE_JOB_ID,
+                max_instances=1,  # a slow round (the LLM just came back) is never run twice at once
+                coalesce=True,
+            )
         self.aps.start()
 
     def shutdown(self) -> None:
@@ -55,6 +90,8 @@ class Scheduler:
         """No more ticks; the round in progress finishes the pushes already being sent (so a normal
         restart leaves none in doubt) and claims nothing more, within `timeout` seconds."""
         self.shutdown()
+        if self.dispatcher is None:
+            return
         self.dispatcher.stop()
         try:
             await asyncio.wait_for(self.dispatcher.wait_idle(), timeout)

@@ -44,7 +44,8 @@ def run_transcribe(
     except OSError as exc:
         return _fail(f"cannot read {file}: {exc.strerror}", 2)
     chosen = backend or settings.transcribe_backend
-    updates: dict[str, str] = {"transcribe_backend": chosen}
+    # measured to the end (the bot stops just past MAX_AUDIO_SECONDS), so the note below can say by how much
+    updates: dict[str, object] = {"transcribe_backend": chosen, "max_audio_seconds": 3600}
     if model:
         updates["whisper_model" if chosen == "local" else "transcribe_model"] = model
     try:

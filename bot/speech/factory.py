@@ -32,7 +32,7 @@ def build_transcriber(settings: Settings) -> Transcriber | None:
             timeout=settings.transcribe_timeout,
             max_retries=settings.llm.retries,
         )
-        return OpenAITranscriber(client, settings.transcribe_model)
+        return OpenAITranscriber(client, settings.transcribe_model, max_seconds=settings.max_audio_seconds)
     from bot.speech.local_backend import LocalTranscriber
 
     model = settings.whisper_model
@@ -42,7 +42,9 @@ def build_transcriber(settings: Settings) -> Transcriber | None:
         raise SettingsError("TRANSCRIBE_BACKEND: 'local' needs faster-whisper: pip install '.[voice]'")
     if _looks_like_path(model):
         model = str(Path(model).expanduser())
-    return LocalTranscriber(model, max_concurrent=settings.transcribe_max_concurrent)
+    return LocalTranscriber(
+        model, max_concurrent=settings.transcribe_max_concurrent, max_seconds=settings.max_audio_seconds
+    )
 
 
 def _looks_like_path(model: str) -> bool:

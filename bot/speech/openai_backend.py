@@ -1,7 +1,9 @@
 """Transcription on any OpenAI-compatible audio endpoint (OpenAI, Groq, a local whisper server ...).
 
 OGG/Opus voice notes are sent as they are; only the file name is adjusted, because the endpoint
-judges the format by the extension. The user's language is sent as a hint.
+judges the format by the extension. The user's language is sent as a hint. Only bytes in an accepted
+container are sent (the core measures them first, which refuses the rest, and the check is repeated
+here): a server that decodes with FFmpeg must not be handed an ffconcat or HLS playlist either.
 """
 
 from __future__ import annotations
@@ -13,22 +15,28 @@ import openai
 
 from bot.core.models import Lang
 from bot.core.ports import TranscriberUnavailable, Transcription, TranscriptionError
-from bot.speech.audio import probe_seconds, upload_name
+from bot.speech.audio import STOP_AFTER_SECONDS, probe_seconds, upload_name
+from bot.speech.containers import sniff
 from bot.speech.hints import hint_for
 
 log = logging.getLogger(__name__)
 
 
 class OpenAITranscriber:
-    def __init__(self, client: openai.AsyncOpenAI, model: str = "whisper-1") -> None:
+    def __init__(
+        self, client: openai.AsyncOpenAI, model: str = "whisper-1", max_seconds: float = STOP_AFTER_SECONDS
+    ) -> None:
         self.client = client
         self.model = model
         self.id = f"openai:{model}"
+        self.max_seconds = max_seconds  # MAX_AUDIO_SECONDS: measuring stops just past it
 
     async def measure(self, audio: bytes, filename: str) -> float:
-        return await asyncio.to_thread(probe_seconds, audio)
+        return await asyncio.to_thread(probe_seconds, audio, self.max_seconds)
 
     async def transcribe(self, audio: bytes, filename: str, lang: Lang) -> Transcription:
+        if sniff(audio) is None:
+            raise TranscriptionError("not an accepted audio container")
         name = upload_name(filename, audio)
         try:
             result = await self.client.audio.transcriptions.create(

@@ -2,14 +2,14 @@
 
 SQLite gets WAL, a busy timeout, and two engines: a single-connection writer whose transactions
 start with BEGIN IMMEDIATE (so writers queue instead of failing on lock upgrades) and a pooled
-reader. PostgreSQL uses one pooled engine for both.
+reader; the writer refuses to write once its file was deleted or replaced (`sqlite_file.FileGuard`).
+PostgreSQL uses one pooled engine for both. Errors never carry the bound parameters (user text).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import event
@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from bot.storage import onehop
 from bot.storage.batch import ReadQueue, WriteBatcher
+from bot.storage.sqlite_file import FileGuard, sqlite_path
 
 T = TypeVar("T")
 
@@ -31,6 +32,8 @@ class Engines:
     url: str
     batcher: WriteBatcher | None = field(default=None, repr=False)
     read_queue: ReadQueue | None = field(default=None, repr=False)
+    file_guard: FileGuard | None = field(default=None, repr=False)
+    """SQLite: refuses writes once the database file was deleted or replaced (see sqlite_file.py)."""
 
     def __post_init__(self) -> None:
         if self.is_sqlite and self.batcher is None:
@@ -66,7 +69,7 @@ class Engines:
             await self.reader.dispose()
 
 
-def _sqlite(url: str, immediate: bool, pool_size: int) -> AsyncEngine:
+def _sqlite(url: str, immediate: bool, pool_size: int, guard: FileGuard | None = None) -> AsyncEngine:
     # Readers run each query in autocommit (no BEGIN, nothing to roll back when the connection goes
     # back to the pool): every skipped round trip through aiosqlite's thread is CPU saved per read.
     reset = "rollback" if immediate else None
@@ -75,7 +78,13 @@ def _sqlite(url: str, immediate: bool, pool_size: int) -> AsyncEngine:
     if onehop.supported() and parsed.database and not parsed.query:
         extra["async_creator"] = onehop.connector(parsed.database)  # one thread trip per statement
     engine = create_async_engine(
-        url, pool_size=pool_size, max_overflow=0, pool_timeout=60, pool_reset_on_return=reset, **extra
+        url,
+        pool_size=pool_size,
+        max_overflow=0,
+        pool_timeout=60,
+        pool_reset_on_return=reset,
+        hide_parameters=True,  # an error's text names the statement, never the user's text bound to it
+        **extra,
     )
 
     @event.listens_for(engine.sync_engine, "connect")
@@ -87,12 +96,22 @@ def _sqlite(url: str, immediate: bool, pool_size: int) -> AsyncEngine:
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
+        if guard is not None:
+            guard.pin()
 
     if immediate:
 
         @event.listens_for(engine.sync_engine, "begin")
         def _on_begin(conn: Any) -> None:
+            if guard is not None:
+                guard.check()
             conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    if guard is not None:
+
+        @event.listens_for(engine.sync_engine, "commit")
+        def _on_commit(_conn: Any) -> None:
+            guard.check()  # deleted during the transaction: roll it back rather than commit to the old inode
 
     return engine
 
@@ -100,8 +119,10 @@ def _sqlite(url: str, immediate: bool, pool_size: int) -> AsyncEngine:
 def make_engines(url: str) -> Engines:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
-        if parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        return Engines(_sqlite(url, True, 1), _sqlite(url, False, 4), url)
-    engine = create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+        path = sqlite_path(url)
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        guard = FileGuard(path) if path is not None else None
+        return Engines(_sqlite(url, True, 1, guard), _sqlite(url, False, 4), url, file_guard=guard)
+    engine = create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True, hide_parameters=True)
     return Engines(engine, engine, url)

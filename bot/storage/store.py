@@ -18,8 +18,7 @@ from bot.core.models import Attempt, Card, Guild, InterviewLog, Question, Remind
 from bot.storage import tables as T
 from bot.storage.engine import Engines
 from bot.storage.llm_calls import LLMCalls
-
-PERSONAL_PREFIX = "personal:"
+from bot.storage.personal_data import PERSONAL_PREFIX, PersonalData
 
 
 def _row(row: sa.Row[Any]) -> dict[str, Any]:
@@ -49,6 +48,10 @@ _USER_BY_IDENTITY = (
 _USER = sa.select(T.users).where(T.users.c.id == sa.bindparam("user_id"))
 _SESSION = sa.select(T.sessions.c.state).where(T.sessions.c.user_id == sa.bindparam("user_id"))
 _UPDATE_SESSION = T.sessions.update().where(T.sessions.c.user_id == sa.bindparam("_user_id"))
+# The session's JSON compared as text: both sides come from the same serializer (json type on PostgreSQL has no "=").
+_CLAIM_SESSION = _UPDATE_SESSION.where(
+    sa.cast(T.sessions.c.state, sa.Text) == sa.cast(sa.bindparam("was", type_=sa.JSON), sa.Text)
+)
 _CARD = sa.select(T.cards).where(T.cards.c.id == sa.bindparam("card_id"))
 _ATTEMPT = sa.select(T.attempts).where(T.attempts.c.id == sa.bindparam("attempt_id"))
 _IDENTITIES = sa.select(T.identities).where(T.identities.c.user_id == sa.bindparam("user_id"))
@@ -72,7 +75,7 @@ _DUE_COUNT = (
 )
 
 
-class SqlStore(LLMCalls):
+class SqlStore(LLMCalls, PersonalData):
     def __init__(self, engines: Engines) -> None:
         self.engines = engines
         insert = postgresql.insert if engines.writer.dialect.name == "postgresql" else sqlite.insert
@@ -231,6 +234,23 @@ class SqlStore(LLMCalls):
         attempt_id = await self._insert(T.attempts, values)
         return attempt.model_copy(update={"id": attempt_id})
 
+    async def open_attempt(
+        self, attempt: Attempt, session_was: dict[str, Any], session: dict[str, Any]
+    ) -> Attempt | None:
+        values = attempt.model_dump(mode="json", exclude={"id"})
+        values.update(created_at=attempt.created_at, graded_at=attempt.graded_at)
+
+        async def _unit(conn: AsyncConnection) -> int | None:
+            claimed = await conn.execute(
+                _CLAIM_SESSION, {"_user_id": attempt.user_id, "was": session_was, "state": session}
+            )
+            if claimed.rowcount != 1:
+                return None
+            return int((await conn.execute(insert_returning_id(T.attempts), values)).scalar_one())
+
+        attempt_id = await self.engines.write(_unit)
+        return None if attempt_id is None else attempt.model_copy(update={"id": attempt_id})
+
     async def get_attempt(self, attempt_id: int) -> Attempt | None:
         found = await self._one(_ATTEMPT, {"attempt_id": attempt_id})
         return Attempt.model_validate(found) if found else None
@@ -317,52 +337,6 @@ class SqlStore(LLMCalls):
         new_id = await self._insert(T.review_items, item.model_dump(exclude={"id"}))
         return item.model_copy(update={"id": new_id})
 
-    async def log_review(
-        self, item: ReviewItem, personal: Question | None, fsrs: dict[str, Any], now: datetime
-    ) -> tuple[ReviewItem, Question | None]:
-        cards = T.cards.c
-
-        async def _unit(conn: AsyncConnection) -> Any:
-            saved = None
-            question_id = item.question_id
-            if personal is not None:
-                pid = (
-                    await conn.execute(
-                        T.personal_questions.insert()
-                        .values(user_id=item.user_id, data={}, created_at=now)
-                        .returning(T.personal_questions.c.id)
-                    )
-                ).scalar_one()
-                saved = personal.model_copy(update={"id": f"{PERSONAL_PREFIX}{pid}"})
-                question_id = saved.id
-                await conn.execute(
-                    T.personal_questions.update()
-                    .where(T.personal_questions.c.id == pid)
-                    .values(data=saved.model_dump())
-                )
-            updated = await conn.execute(
-                sa.update(T.cards)
-                .where(cards.user_id == item.user_id, cards.question_id == question_id)
-                .values(due=now, suspended=False, personal=True)
-            )
-            if not updated.rowcount:
-                await conn.execute(
-                    T.cards.insert().values(
-                        user_id=item.user_id, question_id=question_id, fsrs=fsrs, due=now, suspended=False,
-                        is_new=True, personal=True, created_at=now,
-                    )
-                )  # fmt: skip
-            row = item.model_copy(update={"question_id": question_id})
-            new_id = (
-                await conn.execute(
-                    T.review_items.insert().values(**row.model_dump(exclude={"id"})).returning(T.review_items.c.id)
-                )
-            ).scalar_one()
-            return row.model_copy(update={"id": new_id}), saved
-
-        result: tuple[ReviewItem, Question | None] = await self.engines.write(_unit)
-        return result
-
     async def relink_review_item(self, item: ReviewItem) -> bool:
         c = T.review_items.c
         stmt = (
@@ -421,17 +395,23 @@ class SqlStore(LLMCalls):
         return [Guild.model_validate(r) for r in await self._all(query)]
 
     async def leaderboard(self, source: str, since: datetime, limit: int = 10) -> list[tuple[int, int, int]]:
-        """Points are grade scores; attempts without a score (self-rated, revealed, ungraded) and
-        follow-ups do not count."""
+        """Points are each member's best grade score per question, counted once; attempts without a
+        score (self-rated, revealed, ungraded), follow-ups and personal questions do not count."""
         a = T.attempts.c
         score = a.grade["score"].as_integer()
-        points = sa.func.sum(score).label("points")
+        best = (
+            sa.select(a.user_id, sa.func.max(score).label("best"))
+            .where(a.source == source, a.created_at >= since, a.is_follow_up.is_(False), score.is_not(None))
+            .where(a.question_id.not_like(f"{PERSONAL_PREFIX}%"))
+            .group_by(a.user_id, a.question_id)
+            .subquery()
+        )
+        points = sa.func.sum(best.c.best).label("points")
         answers = sa.func.count().label("answers")
         rows = await self._all(
-            sa.select(a.user_id, points, answers)
-            .where(a.source == source, a.created_at >= since, a.is_follow_up.is_(False), score.is_not(None))
-            .group_by(a.user_id)
-            .order_by(points.desc(), answers.desc(), a.user_id)
+            sa.select(best.c.user_id, points, answers)
+            .group_by(best.c.user_id)
+            .order_by(points.desc(), answers.desc(), best.c.user_id)
             .limit(limit)
         )
         return [(int(r["user_id"]), int(r["points"]), int(r["answers"])) for r in rows]

@@ -82,7 +82,7 @@ async def start_bot(fake: FakeDiscord, app: App) -> AsyncIterator[Start]:
 
     async def start(guild_id: int | None = DEV_GUILD, sync: bool = True) -> Harness:
         settings = DiscordSettings(token=SecretStr("test-token"), guild_id=guild_id, sync_commands=sync)
-        runtime = DiscordRuntime(app, settings)
+        runtime = DiscordRuntime(app.service, settings)
         await runtime.client.login("test-token")
         harness = Harness(runtime, fake)
         started.append(harness)

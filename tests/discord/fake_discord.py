@@ -95,6 +95,7 @@ class FakeDiscord:
         self.reject_token = False  # answer 401 to logging in
         self.expired: set[str] = set()  # interaction ids whose 3 seconds are over
         self.forbidden_channels: set[str] = set()  # channels the bot may not post in
+        self.unavailable = 0  # the next N message posts answer 503 (discord.py raises it at once, no retry)
         self.cdn: dict[str, bytes] = {}  # file name -> bytes, served at /cdn/<name>
         self.url = ""
         self._ids = itertools.count(5_000_000)
@@ -218,6 +219,9 @@ class FakeDiscord:
             return web.Response(status=204)
         if method == "POST" and path.endswith("/messages"):
             channel_id = path.split("/")[2]
+            if self.unavailable > 0:
+                self.unavailable -= 1
+                return _json({"code": 0, "message": "Service Unavailable"}, status=503)
             if self._dm_owner.get(channel_id) in self.closed_dms:
                 return _json(CLOSED_DMS, status=403)
             if channel_id in self.forbidden_channels:

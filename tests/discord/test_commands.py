@@ -192,3 +192,16 @@ async def test_an_expired_interaction_is_dropped_quietly(bot: Harness, fake: Fak
     fake.expired.add(payload["id"])
     requests = await bot.interact(payload)
     assert [r.path.endswith("/callback") for r in requests] == [True]  # no follow-up to a dead interaction
+
+
+async def test_an_interaction_over_the_rate_limit_is_answered_slow_down_every_time(bot: Harness) -> None:
+    burst = bot.service.deps.limits.rate_burst
+    for _ in range(burst):
+        replies = followups(await bot.interact(p.command("help")))
+        assert replies and not any(r.content.startswith("That is more messages") for r in replies)
+    for _ in range(2):  # each interaction needs its answer, so the refusal is said each time
+        requests = await bot.interact(p.command("drill"))
+        assert deferred(requests)
+        (refused,) = followups(requests)
+        assert refused.content.startswith("That is more messages than I can read") and refused.flags == EPHEMERAL
+    assert await bot.service.deps.store.get_session(await bot.user_id(1)) == {}  # the refused /drill never ran

@@ -1,10 +1,10 @@
-"""Direct messages both ways: pushes through the Notifier (closed DMs pause the user), channel posts,
+"""Direct messages both ways: pushes through the Notifier (closed DMs are reported unreachable), channel posts,
 and what members send the bot in DMs (typed text, voice messages)."""
 
 from __future__ import annotations
 
+from bot.core.ports import Delivery
 from bot.core.replies import Button, Reply
-from bot.core.wire import on_wire
 from tests.discord import payloads as p
 from tests.discord.conftest import Harness
 from tests.discord.fake_discord import FakeDiscord
@@ -19,18 +19,18 @@ async def test_a_push_is_sent_by_dm_with_working_buttons(bot: Harness, fake: Fak
     assert sent.content == "Your daily drill" and sent.custom_ids() == ["drill:next"]
 
 
-async def test_closed_dms_pause_the_user_instead_of_failing(bot: Harness, fake: FakeDiscord) -> None:
+async def test_closed_dms_are_reported_unreachable(bot: Harness, fake: FakeDiscord) -> None:
     uid = await bot.user_id(42)
     fake.closed_dms.add("42")
-    await bot.runtime.notifier.send("42", [Reply("Your daily drill")])  # does not raise: not retried
+    assert await bot.runtime.notifier.send("42", [Reply("Your daily drill")]) is Delivery.UNREACHABLE
     user = await bot.service.deps.store.get_user(uid)
-    assert user is not None and user.paused
+    assert user is not None and not user.paused  # the adapter only reports: the dispatcher pauses
 
 
 async def test_a_channel_post_reports_a_channel_it_cannot_use(bot: Harness, fake: FakeDiscord) -> None:
-    assert await bot.runtime.notifier.post_channel("720", [Reply("Question of the day")])
+    assert await bot.runtime.notifier.post_channel("720", [Reply("Question of the day")]) is Delivery.DELIVERED
     fake.forbidden_channels.add("721")
-    assert not await bot.runtime.notifier.post_channel("721", [Reply("Question of the day")])
+    assert await bot.runtime.notifier.post_channel("721", [Reply("Question of the day")]) is Delivery.UNREACHABLE
     assert [r.path.split("/")[-2] for r in fake.to("/messages")] == ["720", "721"]
 
 
@@ -40,8 +40,8 @@ async def test_a_scheduled_push_is_marked_before_each_message_leaves(bot: Harnes
     async def mark() -> None:
         seen.append(len(fake.to("/messages")))
 
-    with on_wire(mark):
-        assert await bot.runtime.notifier.post_channel("720", [Reply("Question of the day"), Reply("Answer below")])
+    replies = [Reply("Question of the day"), Reply("Answer below")]
+    assert await bot.runtime.notifier.post_channel("720", replies, about_to_send=mark) is Delivery.DELIVERED
     assert seen == [0, 1]  # before Discord had the first message, and before the second
     assert [r.content for r in fake.to("/messages")] == ["Question of the day", "Answer below"]
 

@@ -20,7 +20,7 @@ async def test_start_returns_while_connected_then_serves_and_stops(
     app: App, fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
-    runtime = DiscordRuntime(app, DiscordSettings(token=SecretStr("secret-token"), guild_id=700))
+    runtime = DiscordRuntime(app.service, DiscordSettings(token=SecretStr("secret-token"), guild_id=700))
     await runtime.start()  # returns: the gateway runs in a task
     assert fake.to("/guilds/700/commands", "PUT")  # commands synced to the development guild first
     await fake.wait_for(lambda: fake.identify is not None)
@@ -37,7 +37,7 @@ async def test_start_returns_while_connected_then_serves_and_stops(
 
 
 async def test_a_bad_token_stops_start_up_with_the_error(app: App, fake: FakeDiscord) -> None:
-    runtime = DiscordRuntime(app, DiscordSettings(token=SecretStr("bad")))
+    runtime = DiscordRuntime(app.service, DiscordSettings(token=SecretStr("bad")))
     fake.reject_token = True
     with pytest.raises(discord.LoginFailure):
         await runtime.start()

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.ports import Delivery
 from bot.core.study_server import daily_post
 from tests.discord import payloads as p
 from tests.discord.conftest import Harness, Start
 from tests.discord.fake_discord import FakeDiscord, Recorded
-from tests.fakes import FakeClock, FakeGrader
+from tests.fakes import FakeClock, FakeGrader, FakeRubricWriter
 
 DAILY_CHANNEL = 720
 EPHEMERAL = 64
@@ -52,7 +53,7 @@ async def post_daily_question(bot: Harness, fake: FakeDiscord) -> Recorded:
     assert guild is not None
     post = daily_post(bot.service.deps, guild, bot.service.deps.clock.now())
     assert post is not None
-    assert await bot.runtime.notifier.post_channel(guild.channel_id, [post])
+    assert await bot.runtime.notifier.post_channel(guild.channel_id, [post]) is Delivery.DELIVERED
     return fake.to(f"/channels/{DAILY_CHANNEL}/messages")[-1]
 
 
@@ -85,7 +86,8 @@ async def test_the_daily_question_is_answered_in_a_modal_and_graded_privately(bo
     (grade,) = followups(requests)
     assert "得分：70/100" in grade.content and grade.flags == EPHEMERAL
     (attempt,) = await bot.service.deps.store.list_attempts(await bot.user_id(2))
-    assert attempt.source == "discord:guild:700" and attempt.question_id == answer_id.removeprefix("drill:answer:")
+    assert attempt.source == "discord:guild:700:daily"  # the question of the day: it counts on the board
+    assert attempt.question_id == answer_id.removeprefix("drill:answer:")
 
 
 async def test_an_empty_modal_answer_gets_a_clear_reply(bot: Harness, fake: FakeDiscord) -> None:
@@ -118,7 +120,31 @@ async def test_the_leaderboard_shows_this_servers_members_only(
     assert "<@4>" not in board.content and "<@5>" not in board.content
     assert board.json["allowed_mentions"] == {"parse": []}  # names show, nobody is pinged
     other = followups(await bot.interact(p.command("leaderboard", user_id=4, guild_id=999)))[0]
-    assert "<@4>: 50 points" in other.content and "<@2>" not in other.content
+    assert "<@2>" not in other.content  # and a question of one's own deck answered there scores nothing
+    assert other.content.count("No graded answers yet.") == 2
+
+
+async def test_ten_answers_in_the_daily_form_count_once_and_a_personal_question_never(
+    bot: Harness, fake: FakeDiscord, grader: FakeGrader
+) -> None:
+    """issue #16: the reference answer pasted into the daily form 10 times made 1,000 points, and /answer in a
+    server on a question the member wrote with /review scored too."""
+    await setup(bot, time="20:00", timezone="UTC")
+    posted = await post_daily_question(bot, fake)
+    grader.score = 100
+    for _ in range(10):
+        grades = followups(await press_answer_and_submit(bot, posted, "The reference answer, pasted.", user_id=2))
+        assert "Score: 100/100" in grades[0].content
+    bot.service.deps.rubric_writer = FakeRubricWriter()
+    question = "How would you shard a 70B model's optimizer state on 64 GPUs?"
+    await bot.interact(p.command("review", user_id=3, company="Acme", question=question))
+    shown = followups(await bot.interact(p.command("drill", user_id=3)))[0]
+    assert "70B" in shown.content  # the member's own question, due now
+    graded = followups(await bot.interact(p.command("answer", user_id=3, text="ZeRO-1 over the DP ranks.")))[0]
+    assert "Score: 100/100" in graded.content
+    board = followups(await bot.interact(p.command("leaderboard", user_id=3)))[0].content
+    week = board.split("\n\n")[0]
+    assert "1. <@2>: 100 points (questions answered: 1)" in week and "<@3>" not in board
 
 
 async def test_buttons_still_work_after_a_restart(start_bot: Start, fake: FakeDiscord) -> None:

@@ -40,8 +40,6 @@ def whisper_model(whisper_base: Path) -> WhisperModelLike:
     return load_whisper(str(whisper_base))
 
 
-
-
 async def user_with_open_question(service: Service, name: str = "u1", lang: str = "en") -> int:
     """A user (onboarded the short way: language only) who was just asked a question."""
     user = await service.user_for("test", name, lang)  # type: ignore[arg-type]

@@ -103,7 +103,7 @@ async def make_telegram(tmp_path: Path, bank: Bank) -> AsyncIterator[MakeHarness
         settings.telegram = TelegramSettings(**options)
         grader = GateGrader()
         app = await build_app(settings, grader=grader, clock=FakeClock(), bank=bank, fuzz=False)
-        runtime = TelegramRuntime(app, settings.telegram)
+        runtime = TelegramRuntime(app.service, settings.telegram)
         harness = Harness(server, app, runtime, grader)
         started.append(harness)
         await runtime.start()

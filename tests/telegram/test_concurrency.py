@@ -110,3 +110,63 @@ async def test_a_flooding_chat_does_not_hold_the_active_slots() -> None:
     gate.set()
     await asyncio.wait_for(asyncio.gather(*flood, other), 5)
     assert order[:2] == ["flood0", "other"]  # chat 1's queued updates did not take the slot first
+
+
+async def test_a_chat_flooding_behind_a_slow_grading_does_not_stall_anyone_else(tg: Harness) -> None:
+    await tg.say(SLOW, "/drill")
+    tg.server.push(updates.text(SLOW, "a slow answer"))
+    await asyncio.wait_for(tg.grader.started.wait(), 10)
+    flood = 1_100  # more than the 1,024 in-flight slots python-telegram-bot suggests
+    ids = tg.server.push(*[updates.text(SLOW, "/help") for _ in range(flood)])
+    sent = await asyncio.wait_for(tg.say(FAST, "/help"), 5)  # answered while the grading still waits
+    (reply,) = [s for s in sent if s.chat_id == FAST]
+    assert reply.text.startswith("Commands:") and not tg.grader.gate.is_set()
+    processor = tg.runtime.application.update_processor
+    assert isinstance(processor, PerChatUpdateProcessor)
+    accepted = processor.max_per_chat - 1  # the slow answer is the chat's first update in flight
+    assert processor.shed == flood - accepted
+    (busy,) = [s for s in tg.server.to(SLOW) if s.text.startswith("I am still working")]  # told once
+    tg.grader.gate.set()
+    await asyncio.wait_for(asyncio.gather(*[tg._event(i).wait() for i in ids[:accepted]]), 10)
+    assert processor.waiting_chats == 0 and not any(i in tg.done for i in ids[accepted:])  # the rest never ran
+    texts = [s.text for s in tg.server.to(SLOW) if s.at > busy.at]
+    assert texts[0].startswith("Score:")  # the accepted updates are all handled, in order
+    burst = tg.app.service.deps.limits.rate_burst - 2  # /drill and the answer took two of the user's burst
+    assert [x[:9] for x in texts[1:]] == ["Commands:"] * burst + ["That is m"]  # then one "slow down", then quiet
+
+
+async def test_a_full_chat_queue_skips_updates_unrun_and_calls_on_shed_once() -> None:
+    told: list[int] = []
+
+    async def on_shed(update: object) -> None:
+        assert isinstance(update, Update)
+        told.append(update.update_id)
+
+    processor = PerChatUpdateProcessor(max_active=4, max_per_chat=2, on_shed=on_shed)
+    gate, ran = asyncio.Event(), []
+
+    async def job(n: int) -> None:
+        if n == 0:
+            await gate.wait()
+        ran.append(n)
+
+    jobs = [asyncio.create_task(processor.process_update(_update(1, n), job(n))) for n in range(5)]
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert processor.shed == 3 and told == [2]  # updates 2-4 skipped; the user told once
+    gate.set()
+    await asyncio.wait_for(asyncio.gather(*jobs), 5)
+    assert ran == [0, 1] and processor.waiting_chats == 0
+    later = asyncio.create_task(processor.process_update(_update(1, 9), job(9)))  # the queue emptied: accepted again
+    await asyncio.wait_for(later, 5)
+    assert ran == [0, 1, 9]
+
+
+async def test_queued_updates_of_one_chat_hold_no_slot_another_chat_needs(make_telegram: MakeHarness) -> None:
+    tg = await make_telegram(chat_queue=5_000)  # no cap in the way: the waiting updates alone must not stall others
+    await tg.say(SLOW, "/drill")
+    tg.server.push(updates.text(SLOW, "a slow answer"))
+    await asyncio.wait_for(tg.grader.started.wait(), 10)
+    tg.server.push(*[updates.text(SLOW, "/help") for _ in range(1_100)])
+    sent = await asyncio.wait_for(tg.say(FAST, "/help"), 5)
+    assert [s.text[:9] for s in sent if s.chat_id == FAST] == ["Commands:"] and not tg.grader.gate.is_set()

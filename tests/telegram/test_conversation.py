@@ -3,6 +3,7 @@ onboarding, a drill and its answer, every button on the way, voice and unsupport
 
 from __future__ import annotations
 
+from bot.core.replies import Reply
 from tests.fakes import FakeTranscriber
 from tests.telegram import updates
 from tests.telegram.conftest import Harness
@@ -117,3 +118,19 @@ async def test_a_voice_file_over_the_download_limit_is_refused_before_download(t
 async def test_a_sticker_gets_a_clear_reply(tg: Harness) -> None:
     (reply,) = await tg.deliver(updates.sticker(CHAT))
     assert "text and voice" in reply.text
+
+
+async def test_group_chats_are_ignored(tg: Harness) -> None:
+    update = updates.text(-100500, "/drill")
+    update["message"]["chat"] = {"id": -100500, "type": "supergroup", "title": "study group"}
+    assert await tg.deliver(update) == []  # no reply in a group...
+    assert await tg.app.store.identities(1) == [] and await tg.app.store.get_user(1) is None  # ...and no user made
+
+
+async def test_a_reply_to_a_chat_that_blocked_the_bot_reports_it(tg: Harness) -> None:
+    tg.server.blocked.add(612)
+    assert await tg.runtime.sender.deliver(612, None, [Reply("hello")]) is False
+    assert 612 in tg.runtime.sender.blocked
+    tg.server.blocked.discard(612)
+    tg.runtime.sender.unblock(612)
+    assert await tg.runtime.sender.deliver(612, None, [Reply("hello again")]) is True

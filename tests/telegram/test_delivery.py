@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
+from bot.core.ports import Delivery
 from bot.core.replies import Button, Reply
-from bot.core.wire import on_wire
 from tests.telegram import updates
 from tests.telegram.conftest import Harness
 
@@ -59,14 +59,14 @@ async def test_a_user_who_blocked_the_bot_is_paused_and_left_alone_until_they_re
     user = await tg.app.store.get_user(uid)
     assert user is not None and user.paused
     calls = len(tg.server.calls)
-    await tg.runtime.notifier.send(str(CHAT), [Reply("your daily question")])
+    assert await tg.runtime.notifier.send(str(CHAT), [Reply("your daily question")]) is Delivery.UNREACHABLE
     assert len(tg.server.calls) == calls  # not messaged again
 
     tg.server.blocked.discard(CHAT)
     await tg.deliver(updates.membership(CHAT, "member"))  # they unblocked the bot
     user = await tg.app.store.get_user(uid)
     assert user is not None and not user.paused
-    await tg.runtime.notifier.send(str(CHAT), [Reply("welcome back")])
+    assert await tg.runtime.notifier.send(str(CHAT), [Reply("welcome back")]) is Delivery.DELIVERED
     assert tg.server.to(CHAT)[-1].text == "welcome back"
 
 
@@ -104,7 +104,7 @@ async def test_an_image_reply_goes_as_a_photo_with_its_caption(tg: Harness) -> N
 
 
 async def test_a_push_is_marked_on_the_wire_after_the_limiter_and_before_telegram_has_it(tg: Harness) -> None:
-    """The scheduler's "sending" mark (bot/core/wire.py) runs once per request, after a 429 too,
+    """The scheduler's "sending" mark (`about_to_send`) runs once per request, after a 429 too,
     and always before the fake Bot API has recorded the message."""
     tg.server.fail("sendMessage", 429, "Too Many Requests: retry after 0.05", retry_after=0.05, times=1)
     seen: list[int] = []
@@ -112,9 +112,9 @@ async def test_a_push_is_marked_on_the_wire_after_the_limiter_and_before_telegra
     async def mark() -> None:
         seen.append(len(tg.server.to(CHAT)))
 
-    with on_wire(mark):
-        await tg.runtime.notifier.send(str(CHAT), [Reply("push one"), Reply("push two")])
+    await tg.runtime.notifier.send(str(CHAT), [Reply("push one"), Reply("push two")], about_to_send=mark)
     assert [m.text for m in tg.server.to(CHAT)] == ["push one", "push two"]
     assert seen == [0, 0, 1]  # the 429'd try, its retry, the second message: each before Telegram had it
     await tg.runtime.notifier.send(str(CHAT), [Reply("no push in progress")])
-    assert len(seen) == 3  # outside `on_wire` nothing is marked
+    await tg.say(CHAT, "/help")
+    assert len(seen) == 3  # without the hook, and for replies to users, nothing is marked

@@ -92,7 +92,7 @@ async def test_a_failed_start_leaves_nothing_running(make_telegram: MakeHarness)
     bad = TelegramSettings(
         token=SecretStr("999:wrong"), base_url=tg.server.base_url, base_file_url=tg.server.base_file_url
     )
-    runtime = TelegramRuntime(tg.app, bad)
+    runtime = TelegramRuntime(tg.app.service, bad)
     with pytest.raises(InvalidToken):  # the fake answers getMe with 401, as Telegram does
         await runtime.start()
     assert not runtime.application.running and runtime.application.updater is not None

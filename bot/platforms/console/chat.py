@@ -7,10 +7,11 @@ A message is one line; a multi-line answer goes between two lines of three doubl
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.core.ports import AboutToSend, Delivery
 from bot.core.replies import Reply
 from bot.core.service import Service
 
@@ -75,6 +76,24 @@ class ConsoleChat:
         self.out.flush()
 
 
+class ConsoleNotifier:
+    """Pushes to the terminal user by printing (the console's identity is 'local')."""
+
+    platform = "console"
+    requires_opt_in = False
+
+    def __init__(self, chat: ConsoleChat) -> None:
+        self.chat = chat
+
+    async def send(
+        self, external_id: str, replies: Sequence[Reply], about_to_send: AboutToSend | None = None
+    ) -> Delivery:
+        if about_to_send is not None:
+            await about_to_send()
+        self.chat.render(list(replies))
+        return Delivery.DELIVERED
+
+
 async def run_console(
     service: Service,
     external_id: str,
@@ -88,8 +107,6 @@ async def run_console(
     user = await service.user_for("console", external_id, "zh" if lang == "zh" else None)
     chat = ConsoleChat(service, user.id, out, save_dir)
     if router is not None:
-        from bot.runner import ConsoleNotifier
-
         router.add(ConsoleNotifier(chat))
     interactive = stdin.isatty()
     if not interactive:

@@ -70,7 +70,8 @@ class Bridge:
         try:
             user = await self.user(interaction.user, interaction.locale)
             lang = user.language
-            replies = await work(user)
+            refused = self.service.admit(user, every_time=True)
+            replies = refused if refused is not None else await work(user)
         except Exception:
             log.exception("discord interaction %s failed", interaction.id)
             replies = [Reply(t(lang, "error"), kind="error")]
@@ -107,6 +108,12 @@ class Bridge:
         if not await self.service.first_time(f"discord:message:{message.id}"):
             return
         user = await self.user(message.author)
+        refused = self.service.admit(user)
+        if refused is not None:
+            for reply in refused:
+                for part in messages(reply):
+                    await message.channel.send(**part)
+            return
         audio = next((a for a in message.attachments if is_audio(a)), None)
         try:
             async with message.channel.typing():

@@ -7,8 +7,8 @@ import asyncio
 import contextlib
 import logging
 
-from bot.bootstrap import App
 from bot.config import DiscordSettings
+from bot.core.service import Service
 from bot.platforms.discord.bridge import Bridge
 from bot.platforms.discord.client import DrillClient
 from bot.platforms.discord.notifier import DiscordNotifier
@@ -19,11 +19,12 @@ log = logging.getLogger(__name__)
 class DiscordRuntime:
     name = "discord"
 
-    def __init__(self, app: App, settings: DiscordSettings) -> None:
+    def __init__(self, service: Service, settings: DiscordSettings) -> None:
         self.settings = settings
-        self.bridge = Bridge(app.service)
+        self.bridge = Bridge(service)
         self.client = DrillClient(self.bridge, settings)
-        self.notifier = DiscordNotifier(self.client, app.service)
+        self.notifier = DiscordNotifier(self.client)
+        self.channels = self.notifier
         self._gateway: asyncio.Task[None] | None = None
 
     async def start(self) -> None:

@@ -91,10 +91,24 @@ class TelegramHandlers:
             await self._membership(update, chat.id, user)
             return
         self.sender.unblock(chat.id)  # a message from the user: they are back
+        refused = self.service.admit(user)
+        if refused is not None:
+            await self.sender.deliver(chat.id, user.id, refused)
+            return
         if update.callback_query is not None:
             await self._button(update.callback_query, chat.id, user)
         elif update.message is not None:
             await self._message(update.message, chat.id, user)
+
+    async def on_shed(self, update: object) -> None:
+        """The processor skipped updates of this chat (its queue was full): say so, once."""
+        if not isinstance(update, Update) or update.effective_chat is None or update.effective_user is None:
+            return
+        chat, tg_user = update.effective_chat, update.effective_user
+        if chat.type != ChatType.PRIVATE:
+            return
+        user = await self.service.user_for(PLATFORM, str(chat.id), language_hint(tg_user.language_code))
+        await self.sender.deliver(chat.id, user.id, self.service.busy(user))
 
     async def _membership(self, update: Update, chat_id: int, user: User) -> None:
         """The user blocked the bot (kicked) or came back (member)."""

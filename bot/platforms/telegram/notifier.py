@@ -5,24 +5,35 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from bot.core.ports import AboutToSend, Delivery
 from bot.core.replies import Reply
+from bot.core.wire import on_wire
 from bot.platforms.telegram.sender import TelegramSender
 
 log = logging.getLogger(__name__)
 
 
+async def _nothing() -> None:
+    return None
+
+
 class TelegramNotifier:
-    """Sends to a private chat (external_id is the chat id). A chat that blocked the bot is skipped;
-    a 403 while sending pauses the user. Other errors (network, 5xx) propagate so the caller retries."""
+    """Sends to a private chat (external_id is the chat id) and reports the outcome: a chat that
+    blocked the bot (a 403 now, or known from before) is UNREACHABLE, an error of Telegram or the
+    network is FAILED. `about_to_send` runs in the request layer, past PTB's rate limiter."""
 
     platform = "telegram"
+    requires_opt_in = False
 
     def __init__(self, sender: TelegramSender) -> None:
         self.sender = sender
 
-    async def send(self, external_id: str, replies: Sequence[Reply]) -> None:
+    async def send(
+        self, external_id: str, replies: Sequence[Reply], about_to_send: AboutToSend | None = None
+    ) -> Delivery:
         chat_id = int(external_id)
         if chat_id in self.sender.blocked:
             log.info("not pushing to telegram chat %s: it blocked the bot", chat_id)
-            return
-        await self.sender.deliver(chat_id, None, list(replies))  # the user is looked up only on a 403
+            return Delivery.UNREACHABLE
+        with on_wire(about_to_send or _nothing):
+            return await self.sender.push(chat_id, list(replies))

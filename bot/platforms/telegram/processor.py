@@ -4,27 +4,52 @@ python-telegram-bot's Application starts one task per update, in the order the u
 and hands each to its update processor. This processor lets updates of different chats run at
 the same time (so one slow grading never delays another user) while updates of the same chat
 wait for each other in arrival order: each chat has a FIFO `asyncio.Lock`, taken before the
-work starts. The number of updates doing work at once is bounded by `max_active`; updates
-waiting for their own chat's lock do not count against it (so one user flooding the bot cannot
-starve the others). The base class's semaphore caps everything in flight (`max_pending`).
+work starts. Only then does an update take one of the `max_active` working slots, so updates
+waiting for their own chat hold nothing another chat needs.
+
+PTB's base class takes its own semaphore before it hands the update over (`process_update` is
+final), so that one is made too large to bind: were it the 1,024 slots PTB suggests, one chat
+with 1,100 updates queued behind a slow grading would hold all of them and stall every other
+user. What bounds memory instead is a cap per chat: past `max_per_chat` updates in flight, a
+chat's new updates are skipped (their coroutine closed unrun) and `on_shed` is called once for
+the run, to tell the user; what was accepted is all handled, in order.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
 from typing import Any
 
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
+log = logging.getLogger(__name__)
+
+
+UNBOUNDED = 2**31 - 1  # the base class's semaphore: never the limit (see the module's docstring)
+OnShed = Callable[[object], Awaitable[None]]
+
+
+@dataclass
+class _Chat:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    in_flight: int = 0
+    told: bool = False  # on_shed was called since the chat's queue last emptied
+
 
 class PerChatUpdateProcessor(BaseUpdateProcessor):
-    def __init__(self, max_active: int, max_pending: int | None = None) -> None:
-        super().__init__(max_pending or max(4 * max_active, 1024))
+    def __init__(self, max_active: int, max_per_chat: int = 32, on_shed: OnShed | None = None) -> None:
+        super().__init__(UNBOUNDED)
         self.max_active = max_active
+        self.max_per_chat = max_per_chat
+        self.on_shed = on_shed
+        self.shed = 0
+        """Updates skipped because their chat's queue was full (for tests and metrics)."""
         self._active = asyncio.BoundedSemaphore(max_active)
-        self._chats: dict[int, tuple[asyncio.Lock, int]] = {}
+        self._chats: dict[int, _Chat] = {}
 
     @staticmethod
     def chat_key(update: object) -> int | None:
@@ -42,17 +67,31 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
             async with self._active:
                 await coroutine
             return
-        lock, users = self._chats.get(key) or (asyncio.Lock(), 0)
-        self._chats[key] = (lock, users + 1)
+        chat = self._chats.setdefault(key, _Chat())
+        if chat.in_flight >= self.max_per_chat:
+            await self._skip(update, coroutine, chat)
+            return
+        chat.in_flight += 1
         try:
-            async with lock, self._active:
+            async with chat.lock, self._active:
                 await coroutine
         finally:
-            lock, users = self._chats[key]
-            if users == 1:
+            chat.in_flight -= 1
+            if chat.in_flight == 0:
                 del self._chats[key]
-            else:
-                self._chats[key] = (lock, users - 1)
+
+    async def _skip(self, update: object, coroutine: Awaitable[Any], chat: _Chat) -> None:
+        self.shed += 1
+        if isinstance(coroutine, Coroutine):
+            coroutine.close()  # never started: nothing of it ran
+        if chat.told or self.on_shed is None:
+            return
+        chat.told = True
+        try:
+            async with self._active:
+                await self.on_shed(update)
+        except Exception:
+            log.exception("telegram: could not tell a chat that its updates were skipped")
 
     @property
     def waiting_chats(self) -> int:

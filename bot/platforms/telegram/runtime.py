@@ -18,9 +18,9 @@ from telegram import BotCommand, Update
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
 
-from bot.bootstrap import App
 from bot.config import TelegramSettings
 from bot.core.i18n import t
+from bot.core.service import Service
 from bot.platforms.telegram.handlers import TelegramHandlers
 from bot.platforms.telegram.notifier import TelegramNotifier
 from bot.platforms.telegram.processor import PerChatUpdateProcessor
@@ -47,7 +47,7 @@ def build_application(settings: TelegramSettings) -> Application:  # type: ignor
         .token(settings.token.get_secret_value())
         .base_url(settings.base_url)
         .base_file_url(settings.base_file_url)
-        .concurrent_updates(PerChatUpdateProcessor(settings.concurrent_updates))
+        .concurrent_updates(PerChatUpdateProcessor(settings.concurrent_updates, settings.chat_queue))
         .rate_limiter(limiter)
         .request(AiohttpRequest(pool))
         .build()
@@ -68,12 +68,16 @@ async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
 class TelegramRuntime:
     name = "telegram"
 
-    def __init__(self, app: App, settings: TelegramSettings) -> None:
+    def __init__(self, service: Service, settings: TelegramSettings) -> None:
         self.settings = settings
         self.application = build_application(settings)
-        self.sender = TelegramSender(self.application.bot, app.service)
-        self.handlers = TelegramHandlers(app.service, self.sender, settings)
+        self.sender = TelegramSender(self.application.bot, service)
+        self.handlers = TelegramHandlers(service, self.sender, settings)
         self.notifier = TelegramNotifier(self.sender)
+        self.channels = None  # private chats only: no study-server channels
+        processor = self.application.update_processor
+        assert isinstance(processor, PerChatUpdateProcessor)
+        processor.on_shed = self.handlers.on_shed
         self.application.add_handler(TypeHandler(Update, self.handlers.on_update))
         self.application.add_error_handler(self._on_error)
 

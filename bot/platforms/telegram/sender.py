@@ -14,6 +14,7 @@ from telegram import Bot, InlineKeyboardMarkup, InputFile, Message
 from telegram.constants import ChatAction, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from bot.core.ports import Delivery
 from bot.core.replies import Attachment, Reply
 from bot.core.service import Service
 from bot.platforms.telegram.render import CAPTION_LIMIT, escape, keyboard, split_text, utf16_len
@@ -55,6 +56,19 @@ class TelegramSender:
             await self.mark_blocked(chat_id, user_id)
             return False
         return True
+
+    async def push(self, chat_id: int, replies: Sequence[Reply]) -> Delivery:
+        """Send a push and report what became of it; the caller decides what follows (no pausing here)."""
+        try:
+            for reply in replies:
+                await self.send_reply(chat_id, reply)
+        except ChatBlocked:
+            self.blocked.add(chat_id)
+            return Delivery.UNREACHABLE
+        except TelegramError as err:  # network, 5xx, 429 past the retries
+            log.info("telegram push to chat %s failed: %s", chat_id, err)
+            return Delivery.FAILED
+        return Delivery.DELIVERED
 
     async def mark_blocked(self, chat_id: int, user_id: int | None) -> None:
         if user_id is None:

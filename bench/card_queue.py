@@ -4,7 +4,7 @@ Populates a fresh SQLite file (schema from the Alembic migrations, rows bulk-ins
 sqlite3), then times SqlStore.next_due_card and the answer write (store the attempt, then write
 the grade and the rescheduled card) for random users. Not a test: figures depend on the machine.
 
-    .venv/bin/python bench/queue.py [--users 10000] [--cards 300] [--samples 2000]
+    .venv/bin/python bench/card_queue.py [--users 10000] [--cards 300] [--samples 2000]
 """
 
 from __future__ import annotations

@@ -1,0 +1,141 @@
+"""Mutation testing of the rule modules: do the tests notice when a rule is changed?
+
+    .venv/bin/pip install mutmut && .venv/bin/python scripts/mutation.py [GROUP ...]
+
+Each group is a set of rule modules and the fast tests that cover them (below). For each group the
+repository's tracked files are copied to a temporary folder, `[tool.mutmut]` is written there for
+that group only, and mutmut runs in the copy (the working tree is never touched; other groups'
+settings never leak in). It prints each module's mutation score and its surviving mutants, and as
+its last line one JSON object with the figures, the target (85% killed) and the verdict. It is
+not part of CI: a full run takes tens of minutes on two cores. `--list` shows the groups.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET = 0.85
+GROUPS: dict[str, tuple[list[str], list[str]]] = {
+    "scoring": (["bot/core/scoring.py", "bot/core/srs.py"], ["tests/test_rules.py", "tests/test_service.py"]),
+    "push_rules": (["bot/core/push_rules.py"], ["tests/test_rules.py", "tests/test_scheduler.py"]),
+    "regrade": (["bot/core/regrade.py"], ["tests/test_llm_grader.py"]),
+    "drill": (["bot/core/drill.py"], ["tests/test_service.py", "tests/test_flows.py", "tests/test_two_processes.py"]),
+    "rate_limit": (["bot/core/rate_limit.py"], ["tests/test_rate_limit.py"]),
+    "offline": (["bot/grading/offline.py"], ["tests/test_offline_grader.py", "tests/test_offline_claims.py"]),
+    "pushes": (
+        ["bot/storage/pushes.py", "bot/scheduling/dispatcher.py"],
+        ["tests/test_scheduler.py", "tests/telegram/test_push_outcomes.py", "tests/discord/test_push_outcomes.py"],
+    ),
+    "llm": (
+        [
+            "bot/grading/llm_verdicts.py",
+            "bot/grading/llm_reply.py",
+            "bot/core/llm_budget.py",
+            "bot/core/grading_chain.py",
+        ],
+        ["tests/test_llm_reply.py", "tests/test_llm_chain.py", "tests/test_llm_grader.py"],
+    ),
+}
+RESULT = re.compile(r"^\s*(([\w.]+)__mutmut_\d+): (\w+)", re.MULTILINE)
+
+
+def copy_tree(dest: Path) -> None:
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True)
+    for name in files.stdout.splitlines():
+        source = ROOT / name
+        if source.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+
+
+def configure(dest: Path, modules: list[str], tests: list[str]) -> None:
+    pyproject = (dest / "pyproject.toml").read_text(encoding="utf-8")
+    pyproject = pyproject.split("[tool.mutmut]", 1)[0].rstrip() + "\n\n[tool.mutmut]\n"
+    pyproject += f"source_paths = {json.dumps(['bot'])}\nonly_mutate = {json.dumps(modules)}\n"
+    pyproject += f"also_copy = {json.dumps(['bot', 'content', 'prompts', 'tests', 'bench', 'scripts'])}\n"
+    pyproject += f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
+    (dest / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+
+
+def module_of(mutant: str) -> str:
+    """'bot.core.srs.x_review' -> 'bot/core/srs.py' (mutmut names a mutant by module and function)."""
+    parts = mutant.split(".")
+    for cut in range(len(parts), 0, -1):
+        candidate = "/".join(parts[:cut]) + ".py"
+        if (ROOT / candidate).exists():
+            return candidate
+    return mutant
+
+
+def run_group(name: str, workers: int) -> dict[str, dict[str, object]]:
+    modules, tests = GROUPS[name]
+    with tempfile.TemporaryDirectory(prefix=f"mutation-{name}-") as tmp:
+        work = Path(tmp)
+        copy_tree(work)
+        configure(work, modules, tests)
+        mutmut = str(Path(sys.executable).with_name("mutmut"))
+        env = {k: v for k, v in os.environ.items() if k != "TEST_POSTGRES_URL"}  # SQLite only: faster
+        run = subprocess.run(
+            [mutmut, "run", "--max-children", str(workers)], cwd=work, env=env, capture_output=True, text=True
+        )
+        print(f"{name}: {run.stdout.strip().splitlines()[-1] if run.stdout.strip() else run.stderr[-2000:]}")
+        listed = subprocess.run([mutmut, "results", "--all", "true"], cwd=work, env=env, capture_output=True, text=True)
+        by_module: dict[str, Counter[str]] = {}
+        survivors: dict[str, list[str]] = {}
+        for mutant, function, status in RESULT.findall(listed.stdout):
+            module = module_of(function)
+            by_module.setdefault(module, Counter())[status] += 1
+            if status == "survived":
+                diff = subprocess.run([mutmut, "show", mutant], cwd=work, env=env, capture_output=True, text=True)
+                changed = [ln for ln in diff.stdout.splitlines() if ln[:1] in "+-" and ln[:3] not in ("+++", "---")]
+                survivors.setdefault(module, []).append(f"{mutant}: {' | '.join(changed)[:300]}")
+    report: dict[str, dict[str, object]] = {}
+    for module, counts in sorted(by_module.items()):
+        judged = counts["killed"] + counts["survived"] + counts["timeout"]
+        score = (counts["killed"] + counts["timeout"]) / judged if judged else 0.0
+        report[module] = {"score": round(score, 3), **dict(counts), "survivors": survivors.get(module, [])}
+    return report
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("groups", nargs="*", help="groups to run (default: all)")
+    parser.add_argument("--list", action="store_true", help="list the groups and exit")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    args = parser.parse_args()
+    if args.list:
+        for name, (modules, tests) in GROUPS.items():
+            print(f"{name}: {', '.join(modules)}  <-  {', '.join(tests)}")
+        return 0
+    unknown = [g for g in args.groups if g not in GROUPS]
+    if unknown:
+        parser.error(f"unknown group(s) {unknown}; --list shows them")
+    figures: dict[str, dict[str, object]] = {}
+    for group in args.groups or list(GROUPS):
+        for module, row in run_group(group, args.workers).items():
+            figures[module] = row
+            print(f"{module}: {row['score']:.1%} killed ({row.get('killed', 0)} killed, "
+                  f"{row.get('survived', 0)} survived, {row.get('timeout', 0)} timed out)")  # fmt: skip
+            for mutant in row["survivors"]:  # type: ignore[attr-defined]
+                print(f"    survived: {mutant}")
+    ok = bool(figures) and all(float(row["score"]) >= TARGET for row in figures.values())  # type: ignore[arg-type]
+    print(
+        json.dumps(
+            {"bench": "mutation", "modules": {m: r["score"] for m, r in figures.items()}, "target": TARGET, "ok": ok}
+        )
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
