@@ -129,7 +129,7 @@ async def build_app(
         limits=limits,
         estimator=estimator or (offline if llm else None),
         rubric_writer=LLMRubricWriter(llm) if llm else None,
-        parse_when=parse_natural,
+        natural_dates=parse_natural,
         transcriber=transcriber,
         charts=charts or default_charts(),
     )

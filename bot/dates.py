@@ -3,7 +3,7 @@
 dateparser reads "tomorrow 14:00", "next friday 10am", "3天后" and "明天 14:00" as they are, but
 not spoken Chinese clock times ("明天下午两点", "十二月三日下午三点半", "下周三上午十点"). A small
 normaliser first rewrites those into forms it reads ("明天 14:00", "2026-12-03 15:30"). Injected
-into the core as `Deps.parse_when`, tried after the core's own formats.
+into the core as `Deps.natural_dates`; `Deps.parse_when` tries it after the core's own formats.
 """
 
 from __future__ import annotations

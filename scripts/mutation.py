@@ -26,11 +26,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = 0.85
 GROUPS: dict[str, tuple[list[str], list[str]]] = {
-    "scoring": (["bot/core/scoring.py", "bot/core/srs.py"], ["tests/test_rules.py", "tests/test_service.py"]),
+    "scoring": (
+        ["bot/core/scoring.py", "bot/core/srs.py"],
+        ["tests/test_rules.py", "tests/test_service.py", "tests/test_progress.py"],
+    ),
     "push_rules": (["bot/core/push_rules.py"], ["tests/test_rules.py", "tests/test_scheduler.py"]),
     "regrade": (["bot/core/regrade.py"], ["tests/test_llm_grader.py"]),
     "drill": (["bot/core/drill.py"], ["tests/test_service.py", "tests/test_flows.py", "tests/test_two_processes.py"]),
     "rate_limit": (["bot/core/rate_limit.py"], ["tests/test_rate_limit.py"]),
+    "study_server": (["bot/core/study_server.py"], ["tests/test_study_server.py", "tests/test_board_periods.py"]),
+    "personal_data": (
+        ["bot/core/interviews.py", "bot/core/text_input.py", "bot/core/export_files.py"],
+        ["tests/test_personal_data.py", "tests/test_service.py", "tests/test_review_matching.py"],
+    ),
     "offline": (["bot/grading/offline.py"], ["tests/test_offline_grader.py", "tests/test_offline_claims.py"]),
     "pushes": (
         ["bot/storage/pushes.py", "bot/scheduling/dispatcher.py"],
@@ -99,6 +107,8 @@ def run_group(name: str, workers: int) -> dict[str, dict[str, object]]:
                 diff = subprocess.run([mutmut, "show", mutant], cwd=work, env=env, capture_output=True, text=True)
                 changed = [ln for ln in diff.stdout.splitlines() if ln[:1] in "+-" and ln[:3] not in ("+++", "---")]
                 survivors.setdefault(module, []).append(f"{mutant}: {' | '.join(changed)[:300]}")
+    if not by_module:
+        print(f"{name}: no results from mutmut: {listed.stdout[-1500:]} {listed.stderr[-1500:]}")
     report: dict[str, dict[str, object]] = {}
     for module, counts in sorted(by_module.items()):
         judged = counts["killed"] + counts["survived"] + counts["timeout"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import itertools
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -24,6 +23,7 @@ from bot.core.models import (
 )
 from bot.core.ports import Transcription, TranscriptionError, WriteFailed
 from bot.core.scoring import total_score
+from bot.core.session import Idle, Session, open_card_id
 
 
 class FakeClock:
@@ -74,7 +74,7 @@ class FakeStore:
     def __init__(self) -> None:
         self.users: dict[int, User] = {}
         self.ids: dict[tuple[str, str], int] = {}
-        self.sessions: dict[int, dict[str, Any]] = {}
+        self.sessions: dict[int, Session] = {}
         self.cards: dict[int, Card] = {}
         self.attempts: dict[int, Attempt] = {}
         self.personal: dict[str, tuple[int, Question]] = {}
@@ -115,11 +115,18 @@ class FakeStore:
         self.personal = {k: v for k, v in self.personal.items() if v[0] != user_id}
         self.llm_calls = [c for c in self.llm_calls if c[0] != user_id]
 
-    async def get_session(self, user_id: int) -> dict[str, Any]:
-        return copy.deepcopy(self.sessions.get(user_id, {}))
+    async def get_session(self, user_id: int) -> Session:
+        found = self.sessions.get(user_id)
+        return found.model_copy(deep=True) if found is not None else Idle()
 
-    async def set_session(self, user_id: int, state: dict[str, Any]) -> None:
-        self.sessions[user_id] = copy.deepcopy(state)
+    async def set_session(self, user_id: int, state: Session) -> None:
+        self.sessions[user_id] = state.model_copy(deep=True)
+
+    def open_card(self, user_id: int) -> int:
+        """For tests: the card whose question the user has open now (an assertion error when none is)."""
+        card_id = open_card_id(self.sessions.get(user_id, Idle()))
+        assert card_id is not None, f"no open question: {self.sessions.get(user_id)!r}"
+        return card_id
 
     async def get_card(self, card_id: int) -> Card | None:
         c = self.cards.get(card_id)
@@ -174,21 +181,19 @@ class FakeStore:
         self.attempts[saved.id] = saved
         return saved.model_copy(deep=True)
 
-    async def open_attempt(
-        self, attempt: Attempt, session_was: dict[str, Any], session: dict[str, Any]
-    ) -> Attempt | None:
-        if self.sessions.get(attempt.user_id, {}) != session_was:
+    async def open_attempt(self, attempt: Attempt, session_was: Session, session: Session) -> Attempt | None:
+        if self.sessions.get(attempt.user_id) != session_was:  # as SqlStore: no stored session is never claimed
             return None
-        self.sessions[attempt.user_id] = copy.deepcopy(session)
+        self.sessions[attempt.user_id] = session.model_copy(deep=True)
         return await self.add_attempt(attempt)
 
     async def get_attempt(self, attempt_id: int) -> Attempt | None:
         a = self.attempts.get(attempt_id)
         return a.model_copy(deep=True) if a else None
 
-    async def finish_attempt(self, attempt: Attempt, card: Card | None, session: dict[str, Any] | None = None) -> None:
+    async def finish_attempt(self, attempt: Attempt, card: Card | None, session: Session | None = None) -> None:
         if session is not None:
-            self.sessions[attempt.user_id] = copy.deepcopy(session)
+            self.sessions[attempt.user_id] = session.model_copy(deep=True)
         self.attempts[attempt.id] = attempt.model_copy(deep=True)
         if card is not None:
             self.cards[card.id] = card.model_copy(deep=True)

@@ -40,7 +40,7 @@ def history(days: int = 120) -> ProgressData:
         when = NOW - timedelta(days=days - day)
         qid = f"q{day % len(SUBTOPICS)}"
         score = min(100, 30 + day // 2 + 7 * (day % 3))
-        state, due = srs.review(dict(cards[qid].fsrs), rating_from_score(score), when, fuzz=False)
+        state, due = srs.review(dict(cards[qid].fsrs), rating_from_score(score), when, 0.9, fuzz=False)
         cards[qid] = cards[qid].model_copy(update={"fsrs": state, "due": due})
         grade = Grade(score=score, dimensions={d: score for d in DIMENSIONS})
         attempts.append(Attempt(id=day, user_id=1, card_id=1, question_id=qid, answer="a", status="graded",

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from bot.core.deps import Deps
 from bot.core.service import Service
+from bot.core.session import Answering, Idle, InFlow
 from bot.dates import parse_natural
 from tests.fakes import FakeStore
 
@@ -36,7 +37,7 @@ async def test_review_step_by_step_logs_the_question(service: Service, store: Fa
         "How would you debug a loss spike?",
         "Checked the data, then lowered the LR.",
     )
-    assert store.sessions[uid] == {"mode": "idle"}
+    assert store.sessions[uid] == Idle()
 
 
 async def test_review_answer_can_be_skipped_and_confirmed_by_typing(service: Service, store: FakeStore) -> None:
@@ -62,7 +63,7 @@ async def test_required_fields_cannot_be_skipped_or_empty(service: Service, stor
     r = await service.handle_text(uid, "   ")
     assert "cannot be empty" in r[0].text and "Which company" in r[1].text
     r = await service.handle_text(uid, "x" * 5000)
-    assert "5000" in r[0].text and store.sessions[uid]["step"] == "company"
+    assert "5000" in r[0].text and store.sessions[uid] == InFlow(flow="review", data={}, step="company")
 
 
 async def test_cancel_at_any_step_logs_nothing(service: Service, store: FakeStore) -> None:
@@ -71,7 +72,7 @@ async def test_cancel_at_any_step_logs_nothing(service: Service, store: FakeStor
     await service.handle_text(uid, "Acme")
     r = await service.handle_action(uid, "flow:cancel")
     assert "nothing was logged" in r[0].text
-    assert store.interviews == {} and store.sessions[uid] == {"mode": "idle"}
+    assert store.interviews == {} and store.sessions[uid] == Idle()
     r = await service.handle_action(uid, "flow:ok")  # a button of the closed form
     assert "closed" in r[0].text and store.interviews == {}
 
@@ -79,14 +80,16 @@ async def test_cancel_at_any_step_logs_nothing(service: Service, store: FakeStor
 async def test_interview_flow_reads_natural_dates_in_the_users_timezone(
     store: FakeStore, deps: Deps, service: Service
 ) -> None:
-    deps.parse_when = parse_natural  # as bootstrap wires it
+    deps.natural_dates = parse_natural  # as bootstrap wires it
     uid = await user(service, "zh")
     await service.handle_text(uid, "/interview")
     await service.handle_text(uid, "字节跳动")
     r = await service.handle_action(uid, "flow:skip")  # role is optional
     assert "面试时间" in r[0].text
     r = await service.handle_text(uid, "明年某天")
-    assert "无法识别时间" in r[0].text and store.sessions[uid]["step"] == "when"
+    assert "无法识别时间" in r[0].text and store.sessions[uid] == InFlow(
+        flow="interview", data={"company": "字节跳动", "role": ""}, step="when"
+    )
     r = await service.handle_text(uid, "明天下午两点")  # the fake clock: 2026-03-02 09:00 UTC = 17:00 Shanghai
     assert "2026-03-03 14:00" in r[0].text
     r = await service.handle_action(uid, "flow:ok")
@@ -98,7 +101,7 @@ async def test_interview_flow_reads_natural_dates_in_the_users_timezone(
 
 
 async def test_one_line_interview_uses_the_natural_date_reader(deps: Deps, service: Service, store: FakeStore) -> None:
-    deps.parse_when = parse_natural
+    deps.natural_dates = parse_natural
     uid = await user(service, "en", tz="America/New_York")
     r = await service.handle_text(uid, "/interview Acme | ML engineer | next friday 10am")
     assert "2026-03-06 10:00" in r[0].text
@@ -110,6 +113,6 @@ async def test_another_command_leaves_the_flow(service: Service, store: FakeStor
     uid = await user(service)
     await service.handle_text(uid, "/review")
     await service.handle_text(uid, "/drill")
-    assert store.sessions[uid]["mode"] == "answering"
+    assert isinstance(store.sessions[uid], Answering)
     r = await service.handle_text(uid, "my answer")
     assert r[0].kind == "grade" and store.review_items == {}

@@ -13,7 +13,7 @@ import pytest
 from bot.content.loader import load_bank
 from bot.core.models import Grade, Lang
 from bot.grading.batch_question import question_from_row
-from bot.grading.features import terms_of
+from bot.grading.features import Phrase, analyse, terms_of
 from bot.grading.normalize import for_matching
 from bot.grading.offline import OfflineGrader
 from bot.grading.probes import PROBES
@@ -172,6 +172,48 @@ def test_spellings_of_one_idea_meet(a: str, b: str) -> None:
     assert set(terms_of(for_matching(b))) <= ta or set(terms_of(for_matching(a))) <= tb, (ta, tb)
 
 
+def keyword_found(keyword: str, answer: str) -> bool:
+    return any(Phrase.of(keyword).in_clause(c) for s in analyse(answer) for c in s.clauses)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "answer"),
+    [
+        ("micro-batch size", "We raise the micro-batch size to 8."),  # a hyphenated word inside a phrase
+        ("pre-LN residual path", "In pre-LN the pre-LN residual path is an identity."),
+        ("micro batch size", "We raise the micro-batch size to 8."),
+        ("学习率冷却", "最后做学习率冷却，loss 会下降。"),  # 冷却 is one word, not 冷 + the contrast word 却
+        ("冷却阶段", "进入冷却阶段后，学习率线性降到 0。"),
+    ],
+)
+def test_a_keyword_meets_its_own_wording_in_an_answer(keyword: str, answer: str) -> None:
+    assert keyword_found(keyword, answer)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "answer"),
+    [
+        ("microbatch size", "We raise the batch size to 8."),
+        ("FP16 training", "We train in BF16 (not FP16 training)."),  # an aside in brackets keeps its own stance
+        ("学习率冷却", "学习率没有冷却。"),
+    ],
+)
+def test_a_keyword_is_not_found_where_it_is_absent_or_denied(keyword: str, answer: str) -> None:
+    assert not keyword_found(keyword, answer)
+
+
+def stances(text: str) -> tuple[set[str], set[str]]:
+    clauses = [c for s in analyse(text) for c in s.clauses]
+    return set().union(*(c.pos for c in clauses)), set().union(*(c.neg for c in clauses))
+
+
+def test_a_consequence_after_a_negated_claim_is_still_asserted() -> None:
+    said, denied = stances("The loss does not explode, so training stays stable.")
+    assert "stabl" in said and "explod" in denied
+    said, denied = stances("学习率调小了，loss 却上升了。")  # 却 still turns the sentence
+    assert {"上升", "学习"} <= said
+
+
 @pytest.mark.parametrize(("a", "b"), [("α/r", "α/√r"), ("O(1)", "O(n)")])
 def test_different_formulas_stay_different(a: str, b: str) -> None:
     assert set(terms_of(for_matching(a))) != set(terms_of(for_matching(b)))
@@ -234,8 +276,6 @@ def test_every_bank_question_meets_its_probes(probe: str, lang: Lang) -> None:
         if (score > goal) if kind == "max" else (score < goal):
             off.append((q.id, score))
     assert off == [], f"{probe}/{lang}: goal {'<=' if kind == 'max' else '>='} {goal}"
-
-
 
 
 def test_the_embedding_credits_a_paraphrase_in_the_other_language_with_no_shared_word() -> None:

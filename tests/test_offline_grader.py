@@ -420,6 +420,26 @@ def test_a_huge_answer_is_graded_on_a_bounded_prefix(example: Question) -> None:
         assert g == grade(example, answer[:12_000])
 
 
+def test_what_comes_after_the_first_12000_characters_is_not_graded() -> None:
+    # issue #17's mutation table: "12k prefix limit removed" survived; the right answer after 12,000 characters
+    # of filler earns nothing, the same answer inside them is graded
+    q = next(q for q in load_bank().questions if q.id == "stab-nan-debug-001")
+    filler = ("I like hiking in the mountains on weekends with my friends. " * 200)[:12_000]
+    assert grader.grade_sync(q, filler + q.reference_answer.en, "en").score == 0
+    assert grader.grade_sync(q, filler[:11_000] + q.reference_answer.en, "en").score >= 50
+
+
+def test_a_campus_hire_is_held_to_a_lower_bar_for_numbers_than_an_engineer() -> None:
+    # issue #17's mutation table: "level bar ignored" survived (campus 0.85 < engineer 1.0 of the reference's level)
+    q = next(q for q in load_bank().questions if q.id == "stab-nan-debug-001")
+    answer = (
+        "First I check the data batch for NaN and out-of-range labels. Then I log per-layer gradient norms and "
+        "lower the learning rate from 3e-4 to 1.5e-4, and I saw the loss recover."
+    )
+    spec = {lv: grader.grade_sync(q, answer, "en", lv).dimensions["specificity"] for lv in ("campus", "engineer")}
+    assert spec["campus"] > spec["engineer"] > 0
+
+
 def test_odd_questions_do_not_crash() -> None:
     bare = Question(
         id="bare",

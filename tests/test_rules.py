@@ -8,10 +8,10 @@ import pytest
 
 from bot.core import commands as c
 from bot.core import srs
-from bot.core.models import Rating, User
+from bot.core.models import DIMENSIONS, Rating, User
 from bot.core.parsing import parse_action
 from bot.core.push_rules import in_quiet_hours
-from bot.core.scoring import rating_from_score
+from bot.core.scoring import rating_from_score, total_score, weights_for
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -27,9 +27,9 @@ def test_rating_from_score_bands(score: int, rating: Rating) -> None:
 
 @pytest.mark.parametrize("rating", [Rating.AGAIN, Rating.HARD, Rating.GOOD, Rating.EASY])
 def test_every_review_schedules_in_days_not_minutes(rating: Rating) -> None:
-    state, due = srs.review(srs.new_state(NOW), rating, NOW, fuzz=False)
+    state, due = srs.review(srs.new_state(NOW), rating, NOW, 0.9, fuzz=False)
     assert due - NOW >= timedelta(hours=23)  # no minute-level learning steps for essay answers
-    _, due2 = srs.review(state, Rating.AGAIN, due, fuzz=False)  # a lapse relearns in days too
+    _, due2 = srs.review(state, Rating.AGAIN, due, 0.9, fuzz=False)  # a lapse relearns in days too
     assert due2 - due >= timedelta(hours=23)
 
 
@@ -90,3 +90,54 @@ async def test_nul_and_control_characters_are_removed_at_the_edge() -> None:
     assert len(items) == 2
     for item in items:
         assert "\x00" not in item.company + item.question_text + item.answer_text and "\x07" not in item.answer_text
+
+
+def test_a_new_card_is_due_now_and_the_same_on_every_call() -> None:
+    state = srs.new_state(NOW)
+    assert state == srs.new_state(NOW) and state["card_id"] == 0  # no id derived from the wall clock
+    assert datetime.fromisoformat(state["due"]) == NOW and state["last_review"] is None
+
+
+def test_a_lower_desired_retention_gives_a_longer_interval() -> None:
+    _, strict = srs.review(srs.new_state(NOW), Rating.GOOD, NOW, 0.95, False)
+    _, relaxed = srs.review(srs.new_state(NOW), Rating.GOOD, NOW, 0.80, False)
+    assert relaxed > strict > NOW
+
+
+def test_fuzz_spreads_due_dates_and_no_fuzz_repeats_them() -> None:
+    state = srs.new_state(NOW)
+    for _ in range(4):  # a few Easy reviews: an interval of weeks, where fsrs fuzzes by days
+        state, _ = srs.review(state, Rating.EASY, datetime.fromisoformat(state["due"]), 0.9, False)
+    at = datetime.fromisoformat(state["due"])
+    assert len({srs.review(state, Rating.GOOD, at, 0.9, False)[1] for _ in range(10)}) == 1
+    assert len({srs.review(state, Rating.GOOD, at, 0.9, True)[1] for _ in range(30)}) > 1
+
+
+def test_retrievability_is_zero_before_any_review_and_falls_with_time() -> None:
+    assert srs.retrievability(srs.new_state(NOW), NOW, 0.9) == 0.0
+    state, _ = srs.review(srs.new_state(NOW), Rating.GOOD, NOW, 0.9, False)
+    now, week, month = (srs.retrievability(state, NOW + timedelta(days=d), 0.9) for d in (0, 7, 30))
+    assert now > 0.99 and 0.5 < week < now and month < week
+
+
+def test_dimension_weights_take_only_known_dimensions_from_an_override() -> None:
+    w = weights_for("concept", {"coverage": 0.9, "bogus": 5.0})
+    assert w["coverage"] == 0.9 and "bogus" not in w and w["correctness"] == 0.30
+
+
+@pytest.mark.parametrize(
+    ("dimensions", "override", "total"),
+    [
+        ({d: 0 for d in DIMENSIONS}, None, 0),
+        ({d: -20 for d in DIMENSIONS}, None, 0),  # each dimension clamped to 0-100
+        ({d: 100 for d in DIMENSIONS}, None, 100),
+        ({"coverage": 100}, None, 45),  # a missing dimension counts 0 (concept: coverage weighs 0.45)
+        ({"coverage": 100}, {"coverage": 1.45}, 72),  # weights that do not sum to 1 are normalised: 145/2
+        ({"coverage": 200, "structure": 1}, {"coverage": 1.0, "structure": 1.0, "specificity": 0.0,
+                                              "correctness": 0.0}, 50),  # 200 counts as 100: (100 + 1) / 2
+    ],
+)  # fmt: skip
+def test_total_score_is_the_clamped_weighted_mean(
+    dimensions: dict[str, float], override: dict[str, float] | None, total: int
+) -> None:
+    assert total_score(dimensions, "concept", override) == total

@@ -495,7 +495,10 @@ async def test_a_push_that_keeps_failing_is_given_up_after_max_attempts(app: App
     assert outbox.count("Your daily drill")[uid] == 0  # not sent later either
 
 
-async def test_a_reminder_that_may_have_left_when_the_process_died_is_never_sent_again(app: App) -> None:
+async def test_a_reminder_that_may_have_left_when_the_process_died_is_never_sent_again(app: App, db_url: str) -> None:
+    if db_url.startswith("postgresql"):
+        pytest.skip("a cancelled task stands in for the dead process: on PostgreSQL its pooled connection stays open "
+                    "(a real death closes it and frees its locks), so this runs on SQLite only")  # fmt: skip
     clock = clock_of(app)
     clock.current = datetime(2026, 3, 2, 0, 0, tzinfo=UTC)
     uid = await add_user(app, "asked", "UTC", daily="23:59")

@@ -10,6 +10,7 @@ import pytest
 from bot.core import srs
 from bot.core.models import Rating
 from bot.core.service import Service
+from bot.core.session import Answering, Session, open_card_id
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 
 
@@ -62,7 +63,7 @@ async def test_drill_answer_grade_and_schedule(service: Service, store: FakeStor
     await onboard(service, uid)
     r = await service.handle_text(uid, "/drill")
     assert r[0].kind == "question" and "(new)" in r[0].text
-    card_id = store.sessions[uid]["card_id"]
+    card_id = store.open_card(uid)
     r = await service.handle_text(uid, "First I check the data, then gradient norms per layer.")
     assert r[0].kind == "grade"
     assert "Score: 70/100 (Good)" in r[0].text
@@ -93,7 +94,7 @@ async def test_bad_answers_get_clear_replies_and_keep_the_question(service: Serv
     assert "empty" in r[0].text
     r = await service.handle_text(uid, "x" * 50_000)
     assert "50000" in r[0].text and "6000" in r[0].text
-    assert store.attempts == {} and store.sessions[uid]["mode"] == "answering"
+    assert store.attempts == {} and isinstance(store.sessions[uid], Answering)
 
 
 async def test_chinese_user_gets_chinese_errors(service: Service) -> None:
@@ -113,7 +114,7 @@ async def test_override_rating_reschedules_from_the_snapshot(
     uid = await new_user(service)
     await onboard(service, uid)
     await service.handle_text(uid, "/drill")
-    card_id = store.sessions[uid]["card_id"]
+    card_id = store.open_card(uid)
     await service.handle_text(uid, "answer")
     attempt = next(iter(store.attempts.values()))
     good_due = store.cards[card_id].due
@@ -132,12 +133,12 @@ async def test_rating_buttons_of_an_older_answer_are_refused(
     uid = await new_user(service)
     await onboard(service, uid)
     await service.handle_text(uid, "/drill")
-    card_id = store.sessions[uid]["card_id"]
+    card_id = store.open_card(uid)
     await service.handle_text(uid, "first")
     first = max(store.attempts)
     clock.advance(days=30)
     r = await service.handle_text(uid, "/drill")
-    assert store.sessions[uid]["card_id"] == card_id  # the same card is due again
+    assert store.open_card(uid) == card_id  # the same card is due again
     await service.handle_text(uid, "second")
     r = await service.handle_action(uid, f"rate:{first}:4")
     assert "older answer" in r[0].text
@@ -167,24 +168,24 @@ async def test_due_cards_first_then_new_up_to_the_daily_limit(
     seen = []
     for _ in range(2):
         await service.handle_text(uid, "/drill")
-        seen.append(store.cards[store.sessions[uid]["card_id"]].question_id)
+        seen.append(store.cards[store.open_card(uid)].question_id)
         await service.handle_text(uid, "answer")
     r = await service.handle_text(uid, "/drill")
     assert "Nothing is due" in r[0].text
     clock.advance(days=40)
     await service.handle_text(uid, "/drill")
-    assert store.cards[store.sessions[uid]["card_id"]].question_id in seen  # due before new
+    assert store.cards[store.open_card(uid)].question_id in seen  # due before new
 
 
 async def test_skip_and_reveal(service: Service, store: FakeStore, clock: FakeClock) -> None:
     uid = await new_user(service)
     await onboard(service, uid)
     await service.handle_text(uid, "/drill")
-    card_id = store.sessions[uid]["card_id"]
+    card_id = store.open_card(uid)
     r = await service.handle_text(uid, "/skip")
     assert "tomorrow" in r[0].text and store.cards[card_id].due == clock.now() + timedelta(days=1)
     await service.handle_text(uid, "/drill")
-    other = store.sessions[uid]["card_id"]
+    other = store.open_card(uid)
     assert other != card_id
     r = await service.handle_text(uid, "/reveal")
     assert r[0].kind == "reference" and "Again" in r[1].text
@@ -196,7 +197,7 @@ async def test_follow_up_is_graded_without_rescheduling(service: Service, store:
     uid = await new_user(service)
     await onboard(service, uid)
     await service.handle_text(uid, "/drill")
-    card_id = store.sessions[uid]["card_id"]
+    card_id = store.open_card(uid)
     await service.handle_text(uid, "answer")
     due = store.cards[card_id].due
     attempt_id = max(store.attempts)
@@ -295,7 +296,7 @@ async def test_a_handler_that_raises_gets_an_error_reply_and_is_logged(
 ) -> None:
     uid = await new_user(service)
 
-    async def broken(user_id: int) -> dict[str, object]:
+    async def broken(user_id: int) -> Session:
         raise RuntimeError("database went away")
 
     store.get_session = broken  # type: ignore[method-assign]
@@ -327,4 +328,4 @@ async def test_a_due_card_whose_question_left_the_bank_is_suspended_and_skipped(
     (r, *_) = await service.handle_text(uid, "/drill")
     assert "stab-removed-001" not in r.text and "Question" in r.text  # a question that exists is served
     assert store.cards[gone.id].suspended
-    assert (await store.get_session(uid))["card_id"] != gone.id
+    assert open_card_id(await store.get_session(uid)) not in (None, gone.id)

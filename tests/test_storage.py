@@ -12,6 +12,7 @@ from sqlalchemy import Connection
 
 from bot.core import srs
 from bot.core.models import Attempt, Grade, InterviewLog, Question, Rating, Reminder, Rubric, Text, User
+from bot.core.session import Answering, Idle
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
@@ -48,9 +49,10 @@ async def test_users_identities_and_sessions(sql: SqlStore) -> None:
     loaded = await sql.get_user(u.id)
     assert loaded is not None and loaded.language == "zh" and loaded.topics == ["stability"]
     assert loaded.created_at == NOW
-    await sql.set_session(u.id, {"mode": "answering", "card_id": 3})
-    await sql.set_session(u.id, {"mode": "idle"})
-    assert await sql.get_session(u.id) == {"mode": "idle"}
+    await sql.set_session(u.id, Answering(card_id=3))
+    assert await sql.get_session(u.id) == Answering(card_id=3)
+    await sql.set_session(u.id, Idle())
+    assert await sql.get_session(u.id) == Idle()
     assert await sql.identities(u.id) == [("telegram", "42")]
 
 
@@ -90,13 +92,13 @@ async def test_attempt_stored_then_graded_with_card_in_one_step(sql: SqlStore) -
     assert stored is not None and stored.status == "pending" and stored.answer == "长答案 with 中文"
     grade = Grade(score=77, dimensions={"coverage": 77}, grader="offline", feedback="好")
     srs_rating = Rating.GOOD
-    state, due = srs.review(card.fsrs, srs_rating, NOW)
+    state, due = srs.review(card.fsrs, srs_rating, NOW, 0.9, False)
     await sql.finish_attempt(
         pending.model_copy(update={"status": "graded", "grade": grade, "rating": int(srs_rating), "graded_at": NOW}),
         card.model_copy(update={"fsrs": state, "due": due, "is_new": False}),
-        {"mode": "idle", "last_attempt": pending.id},
+        Idle(last_attempt=pending.id),
     )
-    assert await sql.get_session(u.id) == {"mode": "idle", "last_attempt": pending.id}
+    assert await sql.get_session(u.id) == Idle(last_attempt=pending.id)
     done = await sql.get_attempt(pending.id)
     assert done is not None and done.grade == grade and done.graded_at == NOW
     reloaded = await sql.get_card(card.id)

@@ -90,9 +90,9 @@ async def test_answering_in_a_server_grades_privately_and_keeps_the_open_questio
 ) -> None:
     uid = await member(service, "1")
     await service.handle_text(uid, "/drill")  # a question is open in the member's DMs
-    opened = dict(store.sessions[uid])
+    opened = store.sessions[uid]
     q = deps.bank.get("pipe-zero-001")
-    assert q is not None and store.cards[opened["card_id"]].question_id != q.id
+    assert q is not None and store.cards[store.open_card(uid)].question_id != q.id
     r = await service.handle(c.AnswerServerQuestion(uid, "discord", GUILD, q.id, "I check data, then the grad norm."))
     assert r[0].kind == "grade" and "Score: 70/100" in r[0].text
     attempt = max(store.attempts.values(), key=lambda a: a.id)
@@ -219,13 +219,13 @@ async def test_a_personal_question_or_a_deck_question_answered_in_a_server_score
     uid = await member(service, "11")
     await service.handle_text(uid, "/review Acme | How would you shard a 70B model's optimizer state on 64 GPUs?")
     r = await service.handle_text(uid, "/drill")  # the personal question is due first
-    card = store.cards[store.sessions[uid]["card_id"]]
+    card = store.cards[store.open_card(uid)]
     assert card.question_id.startswith("personal:") and "70B" in r[0].text
     here = server_source("discord", GUILD)  # as Discord's /answer in a server builds it
     r = await service.handle(c.SubmitAnswer(uid, "ZeRO stage 1 across the data-parallel ranks.", source=here))
     assert r[0].kind == "grade" and "Score: 70/100" in r[0].text
     await service.handle_text(uid, "/drill")  # a bank question of the member's own deck, answered there too
-    assert not store.cards[store.sessions[uid]["card_id"]].question_id.startswith("personal:")
+    assert not store.cards[store.open_card(uid)].question_id.startswith("personal:")
     r = await service.handle(c.SubmitAnswer(uid, "An answer.", source=here))
     assert r[0].kind == "grade" and "Score: 70/100" in r[0].text
     assert (await board(service, uid)).count("No graded answers yet.") == 2

@@ -11,8 +11,9 @@ import pytest
 
 from bot.core.bank import Bank
 from bot.core.deps import Deps, Limits
-from bot.core.models import Attempt, Grade, Lang, Level, Question, User
+from bot.core.models import Attempt, Card, Grade, Lang, Level, Question, User
 from bot.core.service import Service
+from bot.core.session import Answering, Grading, Idle, Session
 from bot.storage.engine import Engines, make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
@@ -50,9 +51,9 @@ def _attempt(user_id: int, card_id: int) -> Attempt:
 async def test_only_one_store_claims_a_session_both_have_read(two_stores: tuple[SqlStore, SqlStore]) -> None:
     a, b = two_stores
     user = await a.get_or_create_user("telegram", "1", User(id=0, created_at=NOW))
-    await a.set_session(user.id, {"mode": "answering", "card_id": 7})
+    await a.set_session(user.id, Answering(card_id=7))
     seen_a, seen_b = await a.get_session(user.id), await b.get_session(user.id)
-    claimed = {"mode": "grading", "card_id": 7}
+    claimed = Grading(card_id=7)
     first = await a.open_attempt(_attempt(user.id, 7), seen_a, claimed)
     second = await b.open_attempt(_attempt(user.id, 7), seen_b, claimed)
     assert first is not None and first.id > 0 and second is None
@@ -84,11 +85,11 @@ class FlakyStore(SqlStore):
 
     failed = False
 
-    async def finish_attempt(self, attempt: Attempt, card: object, session: dict[str, object] | None = None) -> None:
+    async def finish_attempt(self, attempt: Attempt, card: Card | None, session: Session | None = None) -> None:
         if attempt.status == "graded" and not self.failed:
             self.failed = True
             raise OSError("disk full")
-        await super().finish_attempt(attempt, card, session)  # type: ignore[arg-type]
+        await super().finish_attempt(attempt, card, session)
 
 
 async def test_a_failure_after_the_claim_keeps_the_answer_for_a_regrade_and_frees_the_session(
@@ -104,6 +105,6 @@ async def test_a_failure_after_the_claim_keeps_the_answer_for_a_regrade_and_free
     assert store.failed and reply.kind == "error"
     (attempt,) = await store.list_attempts(user.id)
     assert attempt.answer == "an answer" and attempt.status == "regrade"  # the regrade worker grades it later
-    assert await store.get_session(user.id) == {"mode": "idle", "last_attempt": attempt.id}
+    assert await store.get_session(user.id) == Idle(last_attempt=attempt.id)
     (next_question, *_) = await service.handle_text(user.id, "/drill")  # not stuck "being graded"
     assert "being graded" not in next_question.text

@@ -12,6 +12,7 @@ from bot.core.i18n import t
 from bot.core.models import User
 from bot.core.progress_report import progress_reply
 from bot.core.replies import Button, Reply
+from bot.core.session import ConfirmingForget, Idle
 
 
 async def show_stats(cmd: c.ShowStats, deps: Deps, user: User) -> list[Reply]:
@@ -23,15 +24,15 @@ async def show_stats(cmd: c.ShowStats, deps: Deps, user: User) -> list[Reply]:
 
 async def forget(cmd: c.Forget, deps: Deps, user: User) -> list[Reply]:
     lang = user.language
-    await deps.store.set_session(user.id, {"mode": "confirm_forget"})
+    await deps.store.set_session(user.id, ConfirmingForget())
     buttons = [[Button(t(lang, "btn.yes_delete"), "forget:yes"), Button(t(lang, "btn.cancel"), "forget:no")]]
     return [Reply(t(lang, "forget.confirm"), buttons)]
 
 
 async def confirm_forget(cmd: c.ConfirmForget, deps: Deps, user: User) -> list[Reply]:
     session = await deps.store.get_session(user.id)
-    if not cmd.confirmed or session.get("mode") != "confirm_forget":
-        await deps.store.set_session(user.id, {"mode": "idle"})
+    if not cmd.confirmed or not isinstance(session, ConfirmingForget):
+        await deps.store.set_session(user.id, Idle())
         return [Reply(t(user.language, "forget.cancelled"))]
     await deps.store.delete_user(user.id)
     return [Reply(t(user.language, "forget.done"))]

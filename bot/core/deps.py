@@ -9,6 +9,7 @@ from datetime import datetime
 from bot.core.bank import Bank
 from bot.core.models import Lang, Question
 from bot.core.ports import ChartRenderer, Clock, Grader, RubricWriter, Store, Transcriber
+from bot.core.timeutil import parse_fixed_formats
 
 
 @dataclass(frozen=True)
@@ -46,10 +47,17 @@ class Deps:
     estimator: Grader | None = None
     """The offline grader: used when `grader` (the LLM) fails or a user is over the daily limit."""
     rubric_writer: RubricWriter | None = None
-    parse_when: Callable[[str, datetime, str], datetime | None] | None = None
+    natural_dates: Callable[[str, datetime, str], datetime | None] | None = None
     """A natural-language date reader (text, now, IANA timezone) -> UTC, tried after the core's own formats."""
     charts: ChartRenderer | None = None
     """Draws the /stats chart; without one, /stats is text only."""
+
+    def parse_when(self, text: str, now: datetime, tz: str) -> datetime | None:
+        """The one date reader: the core's own formats first, then `natural_dates` ("明天下午两点"); UTC or None."""
+        at = parse_fixed_formats(text, now, tz)
+        if at is None and self.natural_dates is not None:
+            at = self.natural_dates(text, now, tz)
+        return at
 
     async def question(self, question_id: str) -> Question | None:
         return self.bank.get(question_id) or await self.store.get_personal_question(question_id)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from bot.core import commands as c
 from bot.core import render, srs
@@ -15,6 +14,7 @@ from bot.core.i18n import t
 from bot.core.models import Attempt, Card, Question, Rating, User
 from bot.core.replies import Button, Reply
 from bot.core.scoring import rating_from_score
+from bot.core.session import Answering, FollowingUp, Grading, Idle, Session, open_card_id
 from bot.core.timeutil import fmt_local, start_of_local_day
 
 log = logging.getLogger(__name__)
@@ -52,21 +52,37 @@ async def pick_next(deps: Deps, user: User, now: datetime) -> tuple[Card, Questi
     return card, q, "new"
 
 
+async def _card_with_question(deps: Deps, card_id: int) -> tuple[Card, Question] | None:
+    card = await deps.store.get_card(card_id)
+    q = await deps.question(card.question_id) if card else None
+    return (card, q) if card is not None and q is not None else None
+
+
+async def ask_again(deps: Deps, session: Session) -> tuple[Card, Question, str] | None:
+    """The deck question asked earlier and not answered yet (to ask again), or None: none is open, or its
+    card or question is gone. A follow-up is not counted: the next question moves on from it."""
+    if not isinstance(session, Answering):
+        return None
+    found = await _card_with_question(deps, session.card_id)
+    if found is None:
+        return None
+    card, q = found
+    return card, q, "personal" if card.personal else "due"
+
+
 async def next_question(cmd: c.NextQuestion, deps: Deps, user: User) -> list[Reply]:
     now = deps.clock.now()
-    session = await deps.store.get_session(user.id)
-    if session.get("mode") == "answering":
-        card = await deps.store.get_card(int(session["card_id"]))
-        q = await deps.question(card.question_id) if card else None
-        if card is not None and q is not None:
-            return show_question(q, card, user, "personal" if card.personal else "due")
+    reopened = await ask_again(deps, await deps.store.get_session(user.id))
+    if reopened is not None:
+        card, q, tag = reopened
+        return show_question(q, card, user, tag)
     picked = await pick_next(deps, user, now)
     if picked is None:
         nxt = await deps.store.next_due_card(user.id, FAR_FUTURE)
         when = fmt_local(nxt.due, user.timezone) if nxt else t(user.language, "no_next")
         return [Reply(t(user.language, "nothing_due", limit=user.new_per_day, next=when))]
     card, q, tag = picked
-    await deps.store.set_session(user.id, {"mode": "answering", "card_id": card.id})
+    await deps.store.set_session(user.id, Answering(card_id=card.id))
     return show_question(q, card, user, tag)
 
 
@@ -81,24 +97,22 @@ def _check_text(text: str, deps: Deps, user: User) -> Reply | None:
     return None
 
 
-async def submit_answer(
-    cmd: c.SubmitAnswer, deps: Deps, user: User, session: dict[str, Any] | None = None
-) -> list[Reply]:
+async def submit_answer(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Session | None = None) -> list[Reply]:
     store, lang = deps.store, user.language
     session = session if session is not None else await store.get_session(user.id)
-    mode = session.get("mode")
-    if mode not in ("answering", "follow_up"):
+    card_id = open_card_id(session)
+    if card_id is None:
         return [Reply(t(lang, "no_open_question"))]
     problem = _check_text(cmd.text, deps, user)
     if problem is not None:
         return [problem]
-    card = await store.get_card(int(session["card_id"]))
-    q = await deps.question(card.question_id) if card else None
-    if card is None or q is None:
-        await store.set_session(user.id, {"mode": "idle"})
+    found = await _card_with_question(deps, card_id)
+    if found is None:
+        await store.set_session(user.id, Idle())
         return [Reply(t(lang, "no_open_question"))]
+    card, q = found
     now = deps.clock.now()
-    follow_up = mode == "follow_up"
+    follow_up = isinstance(session, FollowingUp)
     attempt = await store.open_attempt(
         Attempt(
             id=0,
@@ -115,7 +129,7 @@ async def submit_answer(
             created_at=now,
         ),
         session,
-        {"mode": "grading", "card_id": card.id},  # claimed: a second process answering this session gets None
+        Grading(card_id=card.id),  # claimed: a second process answering this session gets None
     )
     if attempt is None:
         return [Reply(t(lang, "already_grading"))]
@@ -126,18 +140,18 @@ async def submit_answer(
         raise
 
 
-def _idle(attempt: Attempt) -> dict[str, Any]:
-    return {"mode": "idle", "last_attempt": attempt.id}
+def _idle(attempt: Attempt) -> Idle:
+    return Idle(last_attempt=attempt.id)
 
 
 async def _grade_claimed(
-    deps: Deps, user: User, attempt: Attempt, card: Card, q: Question, session: dict[str, Any]
+    deps: Deps, user: User, attempt: Attempt, card: Card, q: Question, session: Session
 ) -> list[Reply]:
     store, lang, now = deps.store, user.language, attempt.created_at
     follow_up = attempt.is_follow_up
-    if follow_up:
-        parent = await store.get_attempt(int(session.get("parent", 0)))
-        q = follow_up_question(q, parent.grade if parent else None, str(session["text"]))
+    if isinstance(session, FollowingUp):
+        parent = await store.get_attempt(session.parent)
+        q = follow_up_question(q, parent.grade if parent else None, session.text)
     elif not q.rubric.key_points and not q.reference_answer.get(lang).strip():
         await store.finish_attempt(attempt.model_copy(update={"status": "self"}), None, _idle(attempt))
         return [Reply(t(lang, "self_rate"), [render.rating_buttons(attempt.id, lang)], kind="grade")]
@@ -178,11 +192,11 @@ def _reviewed(card: Card, rating: Rating, when: datetime, deps: Deps, user: User
 async def reveal(cmd: c.RevealReference, deps: Deps, user: User) -> list[Reply]:
     store, lang = deps.store, user.language
     session = await store.get_session(user.id)
-    if cmd.attempt_id is None and session.get("mode") == "answering":
-        card = await store.get_card(int(session["card_id"]))
-        q = await deps.question(card.question_id) if card else None
-        if card is None or q is None:
+    if cmd.attempt_id is None and isinstance(session, Answering):
+        reopened = await ask_again(deps, session)
+        if reopened is None:
             return [Reply(t(lang, "no_open_question"))]
+        card, q, _ = reopened
         now = deps.clock.now()
         attempt = await store.add_attempt(
             Attempt(
@@ -199,14 +213,14 @@ async def reveal(cmd: c.RevealReference, deps: Deps, user: User) -> list[Reply]:
             )
         )
         await store.finish_attempt(attempt, _reviewed(card, Rating.AGAIN, now, deps, user))
-        await store.set_session(user.id, {"mode": "idle", "last_attempt": attempt.id})
+        await store.set_session(user.id, _idle(attempt))
         return [_reference(q, user), Reply(t(lang, "revealed"), [[Button(t(lang, "btn.next"), "next")]])]
-    attempt_id = cmd.attempt_id or session.get("last_attempt")
-    earlier = await store.get_attempt(int(attempt_id)) if attempt_id else None
+    attempt_id = cmd.attempt_id or (session.last_attempt if isinstance(session, Idle) else None)
+    earlier = await store.get_attempt(attempt_id) if attempt_id else None
     if earlier is None or earlier.user_id != user.id:
         return [Reply(t(lang, "no_open_question"))]
-    q = await deps.question(earlier.question_id)
-    return [_reference(q, user)] if q else [Reply(t(lang, "not_found"))]
+    asked = await deps.question(earlier.question_id)
+    return [_reference(asked, user)] if asked else [Reply(t(lang, "not_found"))]
 
 
 def _reference(q: Question, user: User) -> Reply:
@@ -218,13 +232,13 @@ def _reference(q: Question, user: User) -> Reply:
 
 async def skip(cmd: c.SkipQuestion, deps: Deps, user: User) -> list[Reply]:
     session = await deps.store.get_session(user.id)
-    if session.get("mode") not in ("answering", "follow_up"):
+    if open_card_id(session) is None:
         return [Reply(t(user.language, "no_open_question"))]
-    if session.get("mode") == "answering":
-        card = await deps.store.get_card(int(session["card_id"]))
+    if isinstance(session, Answering):  # a skipped follow-up leaves its card as it is
+        card = await deps.store.get_card(session.card_id)
         if card is not None:
             await deps.store.save_card(card.model_copy(update={"due": deps.clock.now() + timedelta(days=1)}))
-    await deps.store.set_session(user.id, {"mode": "idle"})
+    await deps.store.set_session(user.id, Idle())
     return [Reply(t(user.language, "skipped"), [[Button(t(user.language, "btn.next"), "next")]])]
 
 
@@ -258,8 +272,8 @@ async def start_follow_up(cmd: c.StartFollowUp, deps: Deps, user: User) -> list[
     lang = user.language
     if attempt is None or attempt.user_id != user.id or attempt.grade is None or not attempt.grade.follow_up:
         return [Reply(t(lang, "follow_up_none"))]
+    if attempt.card_id is None:  # not made today (every attempt has a card); its follow-up could not be answered
+        return [Reply(t(lang, "follow_up_none"))]
     text = attempt.grade.follow_up
-    await deps.store.set_session(
-        user.id, {"mode": "follow_up", "card_id": attempt.card_id, "text": text, "parent": attempt.id}
-    )
+    await deps.store.set_session(user.id, FollowingUp(card_id=attempt.card_id, text=text, parent=attempt.id))
     return [Reply(t(lang, "follow_up_prompt", text=text), kind="question", ask_text=True)]

@@ -9,6 +9,7 @@ from bot.core.deps import Deps
 from bot.core.i18n import t
 from bot.core.models import LEVELS, TOPICS, Lang, User
 from bot.core.replies import Button, Reply
+from bot.core.session import Idle, Onboarding, OnboardStep
 from bot.core.timeutil import parse_hhmm, zone
 
 WEEKDAYS = {
@@ -62,7 +63,7 @@ TOPIC_WORDS = {
     "都要": list(TOPICS),
     "全部": list(TOPICS),
 }
-STEPS = ("language", "level", "topics", "timezone", "daily_time")
+STEPS: tuple[OnboardStep, ...] = ("language", "level", "topics", "timezone", "daily_time")
 SWITCH_WORDS = {
     **dict.fromkeys(("on", "yes", "true", "开", "开启"), True),
     **dict.fromkeys(("off", "no", "false", "关", "关闭"), False),
@@ -108,7 +109,7 @@ def summary(user: User) -> dict[str, Any]:
 
 
 async def start(cmd: c.StartUser, deps: Deps, user: User) -> list[Reply]:
-    await deps.store.set_session(user.id, {"mode": "onboard", "step": "language"})
+    await deps.store.set_session(user.id, Onboarding(step="language"))
     return [_ask("language", user.language)]
 
 
@@ -206,19 +207,19 @@ async def set_paused(cmd: c.SetPaused, deps: Deps, user: User) -> list[Reply]:
 
 async def change_setting(cmd: c.ChangeSetting, deps: Deps, user: User) -> list[Reply]:
     session = await deps.store.get_session(user.id)
-    onboarding = session.get("mode") == "onboard"
+    onboarding = isinstance(session, Onboarding)
     updated, message = apply_setting(user, cmd.name, cmd.value)
     if updated is None:
         return [Reply(message, kind="error")]
     if onboarding and cmd.name in STEPS and STEPS.index(cmd.name) < len(STEPS) - 1:
         await deps.store.save_user(updated)
         step = STEPS[STEPS.index(cmd.name) + 1]
-        await deps.store.set_session(user.id, {"mode": "onboard", "step": step})
+        await deps.store.set_session(user.id, Onboarding(step=step))
         return [_ask(step, updated.language)]
     if onboarding:
         updated = updated.model_copy(update={"onboarded": True})
         await deps.store.save_user(updated)
-        await deps.store.set_session(user.id, {"mode": "idle"})
+        await deps.store.set_session(user.id, Idle())
         return [Reply(t(updated.language, "onboarded", **summary(updated)), [[Button("/drill", "next")]])]
     await deps.store.save_user(updated)
     return [Reply(message)]

@@ -16,6 +16,7 @@ from bot.core.i18n import t
 from bot.core.models import User
 from bot.core.progress_report import build_progress, chart_attachment
 from bot.core.replies import Button, Reply
+from bot.core.session import Answering, ConfirmingForget, InFlow, Onboarding
 from bot.core.timeutil import local_now, parse_hhmm, start_of_local_day
 
 NUDGE_MIN_DUE = 5
@@ -77,19 +78,14 @@ async def daily_drill(deps: Deps, user: User) -> list[Reply] | None:
 
     Returns None when there is nothing to ask (no due card and today's new limit reached)."""
     session = await deps.store.get_session(user.id)
-    if session.get("mode") in ("flow", "onboard", "confirm_forget"):
+    if isinstance(session, InFlow | Onboarding | ConfirmingForget):
         return None  # the user is in the middle of a conversation: do not interrupt it
-    picked = None
-    if session.get("mode") == "answering":  # yesterday's question is still open: ask it again
-        card = await deps.store.get_card(int(session["card_id"]))
-        q = await deps.question(card.question_id) if card else None
-        if card is not None and q is not None:
-            picked = (card, q, "personal" if card.personal else "due")
-    picked = picked or await drill.pick_next(deps, user, deps.clock.now())
+    # yesterday's question still open is asked again
+    picked = await drill.ask_again(deps, session) or await drill.pick_next(deps, user, deps.clock.now())
     if picked is None:
         return None
     card, q, tag = picked
-    await deps.store.set_session(user.id, {"mode": "answering", "card_id": card.id})
+    await deps.store.set_session(user.id, Answering(card_id=card.id))
     shown = drill.show_question(q, card, user, tag)
     first = shown[0]
     head = Reply(t(user.language, "push.daily") + "\n\n" + first.text, first.buttons, kind="daily", ask_text=True)

@@ -8,7 +8,7 @@ from asyncio import Lock
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.core import account, drill, flows, logs, onboarding, study_server, voice
+from bot.core import account, drill, flows, interviews, onboarding, study_server, voice
 from bot.core import commands as c
 from bot.core.deps import Deps
 from bot.core.i18n import t
@@ -17,6 +17,7 @@ from bot.core.parsing import parse_action, parse_line
 from bot.core.ports import WriteFailed
 from bot.core.rate_limit import Admission, RateLimiter
 from bot.core.replies import Reply
+from bot.core.session import ConfirmingForget, Grading, InFlow, Onboarding, open_card_id
 from bot.core.text_input import clean_text as clean_text  # re-exported: tests and older callers import it here
 from bot.core.text_input import cleaned
 
@@ -35,9 +36,9 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.SkipQuestion: drill.skip,
     c.OverrideRating: drill.override_rating,
     c.StartFollowUp: drill.start_follow_up,
-    c.LogInterview: logs.log_interview,
-    c.LogReview: logs.log_review,
-    c.PickReview: logs.pick_review,
+    c.LogInterview: interviews.log_interview,
+    c.LogReview: interviews.log_review,
+    c.PickReview: interviews.pick_review,
     c.StartFlow: flows.start_flow,
     c.FlowAction: flows.flow_action,
     c.SetPaused: onboarding.set_paused,
@@ -141,16 +142,15 @@ class Service:
 
     async def _free_text(self, cmd: c.FreeText, user: User) -> list[Reply]:
         session = await self.deps.store.get_session(user.id)
-        mode = session.get("mode")
-        if mode == "onboard" and session.get("step") in ("timezone", "daily_time", "language", "level", "topics"):
-            return await onboarding.onboarding_text(cmd.text, self.deps, user, str(session["step"]))
-        if mode in ("answering", "follow_up"):
+        if open_card_id(session) is not None:
             return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), self.deps, user, session)
-        if mode == "grading":
+        if isinstance(session, Onboarding):
+            return await onboarding.onboarding_text(cmd.text, self.deps, user, session.step)
+        if isinstance(session, Grading):
             return [Reply(t(user.language, "already_grading"))]
-        if mode == "flow":
-            return await flows.flow_text(cmd.text, self.deps, user)
-        if mode == "confirm_forget":
+        if isinstance(session, InFlow):
+            return await flows.flow_text(cmd.text, self.deps, user, session)
+        if isinstance(session, ConfirmingForget):
             return await account.confirm_forget(c.ConfirmForget(user.id, False), self.deps, user)
         if not cmd.text.strip():
             return [Reply(t(user.language, "empty_answer"), kind="error")]

@@ -16,7 +16,7 @@ from bot.core.models import Rating
 
 
 @lru_cache(maxsize=32)
-def scheduler(desired_retention: float = 0.9, fuzz: bool = True) -> fsrs.Scheduler:
+def scheduler(desired_retention: float, fuzz: bool) -> fsrs.Scheduler:
     return fsrs.Scheduler(
         desired_retention=desired_retention,
         learning_steps=(),
@@ -31,7 +31,7 @@ def new_state(now: datetime) -> dict[str, Any]:
 
 
 def review(
-    state: dict[str, Any], rating: Rating, now: datetime, retention: float = 0.9, fuzz: bool = True
+    state: dict[str, Any], rating: Rating, now: datetime, retention: float, fuzz: bool
 ) -> tuple[dict[str, Any], datetime]:
     """Apply one review; returns the new FSRS state and its due time (UTC)."""
     card = fsrs.Card.from_dict(state)  # type: ignore[arg-type]
@@ -39,7 +39,7 @@ def review(
     return dict(new_card.to_dict()), new_card.due
 
 
-def retrievability(state: dict[str, Any], now: datetime, retention: float = 0.9) -> float:
+def retrievability(state: dict[str, Any], now: datetime, retention: float) -> float:
     """Probability of recall now (0 for a card never reviewed)."""
     if state.get("last_review") is None:
         return 0.0

@@ -4,8 +4,9 @@ members answer it privately, and the points they earn there make the server's le
 Points: each member's best grade score on each question of the day they answered through the
 server's post, counted once (ten answers to one question score as the best of them). Only the
 question of the day scores (today's or yesterday's): not an older day's, not a question from the
-member's own deck answered with /answer in the server, and never a personal question. Such answers carry `board_source` as their attempt source; weeks start on Monday and
-months on the 1st, in the server's timezone.
+member's own deck answered with /answer in the server, and never a personal question. Such
+answers carry `board_source` as their attempt source; weeks start on Monday and months on the
+1st, in the server's timezone.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from bot.core.i18n import t
 from bot.core.models import Guild, Lang, Question, User
 from bot.core.onboarding import resolve_timezone
 from bot.core.replies import Button, Reply
+from bot.core.session import Answering, Idle
 from bot.core.timeutil import local_date, parse_hhmm, zone
 
 BOARD_SIZE = 10
@@ -111,13 +113,13 @@ async def answer_server_question(cmd: c.AnswerServerQuestion, deps: Deps, user: 
     if card is None:
         card = await store.create_card(user.id, q.id, srs.new_state(now), now, False, now)
     before = await store.get_session(user.id)
-    await store.set_session(user.id, {"mode": "answering", "card_id": card.id})
+    await store.set_session(user.id, Answering(card_id=card.id))
     scores = await _is_current_daily(deps, cmd.server_id, q, now)
     source = (board_source if scores else server_source)(cmd.platform, cmd.server_id)
     replies = await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text, source=source), deps, user)
-    rejected = (await store.get_session(user.id)).get("mode") == "answering"
-    was_busy = before.get("mode") not in (None, "idle")
-    same_question = before.get("mode") == "answering" and before.get("card_id") == card.id
+    rejected = isinstance(await store.get_session(user.id), Answering)
+    was_busy = not isinstance(before, Idle)
+    same_question = before == Answering(card_id=card.id)
     if rejected or (was_busy and not same_question):
         await store.set_session(user.id, before)  # undo a rejected answer, or reopen what was open
     if not scores and replies and replies[0].kind == "grade":

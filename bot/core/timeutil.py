@@ -57,7 +57,7 @@ def fmt_local(moment: datetime, tz: str) -> str:
 _DAY_WORDS = {"today": 0, "今天": 0, "tomorrow": 1, "明天": 1, "yesterday": -1, "昨天": -1}
 
 
-def parse_when(text: str, now: datetime, tz: str) -> datetime | None:
+def parse_fixed_formats(text: str, now: datetime, tz: str) -> datetime | None:
     """Read 'YYYY-MM-DD HH:MM', 'YYYY-MM-DD', 'today/tomorrow/yesterday HH:MM' (also 今天/明天/昨天)
     in the user's timezone; returns UTC, or None when it cannot be read."""
     z = zone(tz) or UTC

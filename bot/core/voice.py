@@ -19,6 +19,7 @@ from bot.core.i18n import t
 from bot.core.models import Lang, User
 from bot.core.ports import TranscriberUnavailable, TranscriptionError
 from bot.core.replies import Reply
+from bot.core.session import open_card_id
 from bot.core.speaking import analyse, render_insights
 
 log = logging.getLogger(__name__)
@@ -33,7 +34,7 @@ async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User) -> list[Reply
     if transcriber is None:
         return [Reply(t(lang, "voice_unavailable"), kind="error")]
     session = await deps.store.get_session(user.id)
-    if session.get("mode") not in ("answering", "follow_up"):
+    if open_card_id(session) is None:
         return [Reply(t(lang, "no_open_question"))]
     if not cmd.audio:
         return [Reply(t(lang, "voice_empty"), kind="error")]

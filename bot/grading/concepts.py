@@ -30,6 +30,7 @@ class Concepts:
     numbers: frozenset[str]
     direction: int
     total: float
+    vocab: frozenset[str]  # every term of its clauses and keywords: an answer clause sharing none cannot match
 
 
 def concepts(text: str, weights: TermWeights, qterms: frozenset[str], keywords: Sequence[str] = ()) -> Concepts:
@@ -69,7 +70,8 @@ def concepts(text: str, weights: TermWeights, qterms: frozenset[str], keywords: 
         if w > 0:
             phrases.append((ph, w))
     total = sum(terms.values()) + sum(w for _, w in phrases)
-    return Concepts(terms, tuple(clauses), tuple(phrases), frozenset(numbers), direction, total)
+    vocab = frozenset(t for t, _ in terms).union(*(ph.terms for ph, _ in phrases))
+    return Concepts(terms, tuple(clauses), tuple(phrases), frozenset(numbers), direction, total, vocab)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,39 +85,91 @@ class WindowMatch:
     anchor: str  # a matched phrase, for the quote
 
 
+NO_MATCH = WindowMatch(0.0, 0.0, 0, 0, False, False, "")
+
+
+def relevant(con: Concepts, clauses: Sequence[Clause]) -> tuple[Clause, ...]:
+    """The clauses that share a term with the text: the others cannot change its match."""
+    vocab = con.vocab
+    return tuple(c for c in clauses if not vocab.isdisjoint(c.terms))
+
+
+@dataclass(frozen=True, slots=True)
+class ClauseFacts:
+    """What one answer clause offers a rubric text, worked out once and reused by every window holding it."""
+
+    clause: Clause
+    overlap: dict[int, float]  # rubric clause -> weight of the terms they share
+    found: dict[int, tuple[tuple[tuple[str, bool], float], ...]]  # rubric clause -> its terms here (`shared`)
+    phrases: frozenset[int]  # keywords said here with their stance
+    denied: frozenset[int]  # keywords whose terms are here with the other stance
+    numbers: bool  # names one of the text's numbers
+
+    def shared(self, con: Concepts, k: int) -> tuple[tuple[tuple[str, bool], float], ...]:
+        """The rubric clause's terms (with stance) and weights that this clause names, worked out on first use."""
+        found = self.found.get(k)
+        if found is None:
+            terms = self.clause.terms
+            found = self.found[k] = tuple((key, w) for key, w in con.clauses[k][0].items() if key[0] in terms)
+        return found
+
+
+def clause_facts(con: Concepts, clause: Clause) -> ClauseFacts:
+    terms = clause.terms
+    overlap: dict[int, float] = {}
+    for k, (_, _, _, by_term) in enumerate(con.clauses):
+        if not terms.isdisjoint(by_term):
+            overlap[k] = sum(by_term[t] for t in by_term.keys() & terms)
+    named = [(i, ph) for i, (ph, _) in enumerate(con.phrases) if ph.terms and ph.terms <= terms]
+    hit = frozenset(i for i, ph in named if ph.in_clause(clause))
+    denied = frozenset(i for i, ph in named if i not in hit and ph.denied_in(clause))
+    numbers = bool(con.numbers) and not con.numbers.isdisjoint(terms)
+    return ClauseFacts(clause, overlap, {}, hit, denied, numbers)
+
+
 def match_window(con: Concepts, clauses: Sequence[Clause]) -> WindowMatch:
     """Align each clause of the rubric text with the answer clause that shares most of its terms;
     the terms count for it when the two clauses have the same stance, against it when not."""
     if not con.total:
-        return WindowMatch(0.0, 0.0, 0, 0, False, False, "")
+        return NO_MATCH
+    return match_facts(con, [clause_facts(con, c) for c in relevant(con, clauses)])
+
+
+def match_facts(con: Concepts, facts: Sequence[ClauseFacts]) -> WindowMatch:
+    """`match_window` of a window given as its clauses' facts, in order."""
+    if not con.total or not facts:
+        return NO_MATCH
+    if len(facts) == 1:
+        only = facts[0]
+        best_of = {k: only for k, overlap in only.overlap.items() if overlap > 0.0}
+        said, denied = only.phrases, only.denied
+    else:
+        best_of = {}
+        best_overlap: dict[int, float] = {}
+        for f in facts:  # the first clause with the largest overlap, for each rubric clause
+            for k, overlap in f.overlap.items():
+                if overlap > best_overlap.get(k, 0.0):
+                    best_of[k], best_overlap[k] = f, overlap
+        best_of = dict(sorted(best_of.items()))
+        said = frozenset().union(*(f.phrases for f in facts))
+        denied = frozenset().union(*(f.denied for f in facts)) - said
     hit_w = anti_w = 0.0
     hits = anti_hits = 0
     credited: set[tuple[str, bool]] = set()
-    seen: set[str] = set()
     rev = False
-    for c in clauses:
-        seen |= c.terms
-    for own, own_direction, own_negated, by_term in con.clauses:
-        best: Clause | None = None
-        best_overlap = 0.0
-        for c in clauses:
-            shared = by_term.keys() & c.terms
-            if not shared:
-                continue
-            overlap = sum(by_term[t] for t in shared)
-            if overlap > best_overlap:
-                best, best_overlap = c, overlap
-        if best is None:
-            continue
-        if own_direction and best.direction == -own_direction:
-            rev = rev or sum(1 for t, _ in own if t in best.terms) >= 2  # "increases" where it says "reduces"
+    for k, best in best_of.items():
+        _, own_direction, own_negated, _ = con.clauses[k]
+        found = best.shared(con, k)
+        c = best.clause
+        if own_direction and c.direction == -own_direction:
+            rev = rev or len(found) >= 2  # "increases" where it says "reduces"
         # A claim's stance is its clause's: "X does not store the matrix" does not say "X stores the matrix",
         # not even about X.
-        same = best.negated == own_negated or best.probe  # a check of X neither says nor denies X
-        for (t, negated), w in own.items():
-            if t not in best.terms or (t, negated) in credited:
+        same = c.negated == own_negated or c.probe  # a check of X neither says nor denies X
+        for key, w in found:
+            if key in credited:
                 continue
-            credited.add((t, negated))
+            credited.add(key)
             if same:
                 hit_w += w
                 hits += 1
@@ -123,13 +177,14 @@ def match_window(con: Concepts, clauses: Sequence[Clause]) -> WindowMatch:
                 anti_w += w
                 anti_hits += 1
     anchor = ""
-    for ph, w in con.phrases:
-        if any(ph.in_clause(c) for c in clauses):
+    for i in sorted(said | denied):
+        ph, w = con.phrases[i]
+        if i in said:
             hit_w += w
             hits += 1
             anchor = anchor or ph.source
-        elif any(ph.denied_in(c) for c in clauses):
+        else:
             anti_w += w
             anti_hits += 1
-    numbers = bool(con.numbers & seen)
+    numbers = any(f.numbers for f in facts)
     return WindowMatch(hit_w / con.total, anti_w / con.total, hits, anti_hits, numbers, rev, anchor)

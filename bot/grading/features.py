@@ -1,81 +1,38 @@
-"""Text features for the offline grader: sentences, clauses with a stance, and their terms.
+"""Text features for the offline grader: sentences, and clauses with a stance.
 
 An answer is split into sentences and each sentence into clauses; a clause is *negated* when
 it holds a negation cue ("not", "without", "rather than", "independent of", 不, 没, 无, 未 ...
 but not 不断, 不同, 非常 ...). A rubric point counts only when the answer says it with the
-same stance, so "does not change the direction" never meets "changes the direction".
-English words are stemmed with Snowball (Porter 2) after `normalize.for_matching`, plus a
-few irregular forms ("frozen" -> "freeze"); hyphenated words are one term ("micro-batch" ->
-"microbatch"), and the answer side also offers their parts and the joins of neighbouring
-words, so "micro batch", "micro-batch" and "microbatch" meet. Chinese has no spaces: a CJK
-run becomes its character bigrams, and phrases are matched as compact substrings.
+same stance, so "does not change the direction" never meets "changes the direction". A
+clause's terms and its line for phrases (keywords) come from `terms`.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
-import snowballstemmer  # type: ignore[import-untyped]
+from bot.grading.normalize import for_matching
+from bot.grading.terms import CJK, STOPWORDS, ZH_NEGATION, ZH_NOT_NEGATION, is_cjk, line_of, stem, terms_of
 
-from bot.grading.normalize import canonical_number, for_matching
+__all__ = [  # the terms' names stay importable from here
+    "STOPWORDS",
+    "Clause",
+    "Phrase",
+    "Sentence",
+    "analyse",
+    "analyse_reference",
+    "is_cjk",
+    "line_of",
+    "negated",
+    "quote",
+    "split_sentences",
+    "stem",
+    "terms_of",
+]
 
-CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_CJK_RE = re.compile(f"[{CJK}]")
-_STEMMER = snowballstemmer.stemmer("english")
-_IRREGULAR = {
-    "frozen": "freeze",
-    "froze": "freeze",
-    "chosen": "choose",
-    "chose": "choose",
-    "written": "write",
-    "wrote": "write",
-    "grown": "grow",
-    "grew": "grow",
-    "shown": "show",
-    "known": "know",
-    "knew": "know",
-    "taken": "take",
-    "took": "take",
-    "given": "give",
-    "gave": "give",
-    "fallen": "fall",
-    "fell": "fall",
-    "broken": "break",
-    "broke": "break",
-    "held": "hold",
-    "kept": "keep",
-    "lost": "lose",
-    "made": "make",
-    "sent": "send",
-    "spent": "spend",
-    "built": "build",
-    "thrown": "throw",
-    "threw": "throw",
-    "led": "lead",
-    "fed": "feed",
-    "ran": "run",
-    "began": "begin",
-    "begun": "begin",
-    "data": "data",
-}
-STOPWORDS = frozenset(
-    """
-    a an the and or but if so of to in on at by for with from as is are was were be been being am do does did
-    done doing this that these those it its they them their theirs there here he she his her we our ours you your
-    i me my mine us will would can could should shall may might must have has had having which who whom whose
-    what when where why how just also about into onto because while then than too very one ones get gets got
-    such each every any some all both either other others another same own only more most much many few
-    up down out off over under again further once thing things way ways lot lots really quite rather
-    e.g i.e etc vs via per let lets make makes made use uses used using need needs needed
-    not no never none nothing nobody nor neither cannot without unlike instead regardless
-    doesn don isn aren wasn weren won couldn shouldn wouldn didn hasn haven hadn mustn
-    """.split()  # noqa: SIM905
-)
 # Clause boundaries inside a sentence: what follows is a new claim with its own stance.
 _EN_BREAKS = (
     "but",
@@ -128,18 +85,7 @@ _EN_NOT_NEGATION = re.compile(
     r"\b(?:not only|no more than|no less than|not more than|not less than|no later than|"
     r"no matter|nothing but|not just|not exceed(?:ing)?|does not exceed|never exceeds?|whether or not|or not)\b"
 )
-_ZH_NEGATION = re.compile(r"[不没无未非]|毫无|并非|别再")
-_ZH_NOT_NEGATION = re.compile(
-    r"不断|不同|不仅|不只|不少|不久|不管|不论|无论|非常|不得不|不停|无数|除非|不过|不错|不妨|"
-    r"不超过|不大于|不高于|不多于|不少于|不低于|不小于|无穷|无限|未来|莫非|是非|并不只|"
-    r"有没有|是不是|会不会|能不能|要不要|对不对|好不好|可不可以|不然|保持不变|维持不变"
-)
 _SENTENCE_END = re.compile(rf"(?<=[.!?])\s+|[。！？!?;；\n]+|(?<=[{CJK}])\.(?=\s|$)")
-_TOKEN = re.compile(
-    rf"[{CJK}]+"
-    r"|\d+(?:\.\d+)?(?:e[-+]?\d+)?(?:%|k\b)?"
-    r"|[a-z_][a-z0-9_]*(?:[-/][a-z0-9_]+)*(?:'s\b)?"
-)
 # Direction words: an answer that names the opposite direction of a key point contradicts it.
 # Verbs of change and comparatives only: "small models" and "large batch" name things, not directions.
 _UP = frozenset(
@@ -148,21 +94,6 @@ _UP = frozenset(
 _DOWN = frozenset(("decreas", "reduc", "shrink", "lower", "smaller", "fewer", "halv", "cut", "diminish", "vanish"))
 _ZH_UP = frozenset(("增加", "增大", "提高", "升高", "上升", "变大", "更大", "更多", "翻倍", "放大", "变长", "更高"))
 _ZH_DOWN = frozenset(("减少", "减小", "降低", "下降", "变小", "更小", "更少", "减半", "缩小", "变短", "更低"))
-
-
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """Snowball (Porter 2) stem of a lower-case word, after a few irregular forms."""
-    if word.endswith("'s"):
-        word = word[:-2]
-    word = _IRREGULAR.get(word, word)
-    if not word.isalpha() or len(word) <= 2:
-        return word
-    return str(_STEMMER.stemWord(word))
-
-
-def is_cjk(text: str) -> bool:
-    return bool(_CJK_RE.search(text))
 
 
 def direction(terms: Iterable[str]) -> int:
@@ -176,111 +107,13 @@ def direction(terms: Iterable[str]) -> int:
     return (1 if up else 0) - (1 if down else 0) if up != down else 0
 
 
-_ZH_CUE = re.compile(r"[不没无未非]")
-
-
-def _cjk_pieces(run: str) -> list[str]:
-    """The run cut at its negation characters (the stance is the clause's, not a term's)."""
-    keep = [False] * len(run)
-    for m in _ZH_NOT_NEGATION.finditer(run):
-        for i in range(m.start(), m.end()):
-            keep[i] = True
-    pieces, start = [], 0
-    for m in _ZH_CUE.finditer(run):
-        if not keep[m.start()]:
-            pieces.append(run[start : m.start()])
-            start = m.end()
-    pieces.append(run[start:])
-    return [p for p in pieces if p]
-
-
-_ZH_FUNCTION_CHARS = frozenset("的了是在和与也就都而及或把被着过吗呢吧啊很个这那其之以为对从将给让")
-
-
-@lru_cache(maxsize=65536)
-def _cjk_terms_cached(run: str) -> tuple[str, ...]:
-    out: list[str] = []
-    for piece in _cjk_pieces(run):
-        # jieba's search mode gives the words and the shorter words inside long ones ("改变方向" ->
-        # 改变, 方向, 改变方向), so "方向会改变" and "改变方向" share their terms.
-        words: list[str] = _segmenter().lcut_for_search(piece, HMM=False)
-        for word in words:
-            if len(word) >= 2 or (word not in _ZH_FUNCTION_CHARS and _CJK_RE.match(word)):
-                out.append(word)
-    return tuple(out)
-
-
-def _cjk_terms(run: str) -> list[str]:
-    return list(_cjk_terms_cached(run))
-
-
-@lru_cache(maxsize=1)
-def _segmenter() -> Any:
-    """jieba's default dictionary (in its wheel), loaded once (about half a second) and quiet."""
-    import jieba  # type: ignore[import-untyped]
-
-    jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
-    return jieba
-
-
-def _latin(tok: str, answer_side: bool) -> list[str]:
-    if tok[0].isdigit():
-        return [canonical_number(tok)]
-    if "/" in tok:  # "NaN/Inf", "TP/PP": alternatives, each its own term
-        return [t for part in tok.split("/") if part for t in _latin(part, answer_side)]
-    parts = [p for p in tok.split("-") if p]
-    if len(parts) == 1:
-        return [] if tok in STOPWORDS else [stem(tok)]
-    joined = stem("".join(parts))  # "micro-batch" is one word
-    if not answer_side:
-        return [joined]
-    return [joined, *(stem(p) for p in parts if p not in STOPWORDS)]
-
-
-def terms_of(text: str, answer_side: bool = False) -> list[str]:
-    """Content terms of an already normalised text, in order (stop words left out)."""
-    out: list[str] = []
-    prev = ""
-    for tok in _TOKEN.findall(text):
-        if _CJK_RE.match(tok):
-            out.extend(_cjk_terms(tok))
-            prev = ""
-            continue
-        out.extend(_latin(tok, answer_side))
-        content = tok.isalpha() and tok not in STOPWORDS
-        if answer_side and prev and content:
-            out.append(stem(prev + tok))  # "micro batch" meets "microbatch"
-        prev = tok if content else ""
-    return out
-
-
-def line_of(text: str, answer_side: bool = False) -> str:
-    """Space-padded stemmed tokens, stop words kept, for matching English phrases in order."""
-    toks: list[str] = []
-    for tok in _TOKEN.findall(text):
-        if _CJK_RE.match(tok):
-            toks.append(tok)
-        elif tok[0].isdigit():
-            toks.append(canonical_number(tok))
-        elif "-" in tok or "/" in tok:
-            for alt in (a for a in tok.split("/") if a):
-                parts = [p for p in alt.split("-") if p]
-                toks.append(stem("".join(parts)))
-                if answer_side and len(parts) > 1:
-                    toks.extend(stem(p) for p in parts)
-        else:
-            toks.append(stem(tok))
-    return " " + " ".join(toks) + " "
-
-
 def _cue_at(text: str) -> int:
     """Where the first negation cue of a normalised clause starts, or -1 (masking "not only", 不断 ...)."""
     masked = _EN_NOT_NEGATION.sub(lambda m: "_" * len(m.group(0)), text)
-    masked = _ZH_NOT_NEGATION.sub(lambda m: "_" * len(m.group(0)), masked)
+    masked = ZH_NOT_NEGATION.sub(lambda m: "_" * len(m.group(0)), masked)
     found = [m.start() for m in (_EN_NEGATION.search(masked),) if m]
     if is_cjk(masked):
-        found += [m.start() for m in (_ZH_NEGATION.search(masked),) if m]
+        found += [m.start() for m in (ZH_NEGATION.search(masked),) if m]
     return min(found) if found else -1
 
 
@@ -347,9 +180,13 @@ class Sentence:
         return frozenset().union(*(c.terms for c in self.clauses)) if self.clauses else frozenset()
 
 
-_EN_BREAK_RE = re.compile(r"\s*,?\s*\b(?:" + "|".join(_EN_BREAKS) + r")\b\s*|,\s+and\s+(?=it\b|they\b|this\b|that\b|we\b|i\b|the\b)")
+_EN_BREAK_RE = re.compile(
+    r"\s*,?\s*\b(?:" + "|".join(_EN_BREAKS) + r")\b\s*|,\s+and\s+(?=it\b|they\b|this\b|that\b|we\b|i\b|the\b)"
+)
 _EN_NEG_BREAK_RE = re.compile(r"\s*,?\s*\b(?=(?:" + "|".join(_EN_NEGATED_BREAKS) + r")\b)")
-_ZH_BREAK_RE = re.compile("(?:" + "|".join(_ZH_NEGATED_BREAKS) + ")|(?:" + "|".join(_ZH_BREAKS) + ")")
+_ZH_BREAK_RE = re.compile(  # 冷却 (cooling), 忘却, 退却, 了却 are words, not the contrast word 却
+    "(?:" + "|".join(_ZH_NEGATED_BREAKS) + ")|(?:" + "|".join(_ZH_BREAKS).replace("|却|", "|(?<![冷忘退了])却|") + ")"
+)
 _PROBE = re.compile(
     r"^\s*(?:(?:first|then|next|finally|also|i|we|i'd|we'd|i would|we would|i will|we will|you)\s*,?\s*)*"
     r"(?:check|verify|inspect|examine|look at|look for|see whether|see if|test whether|rule out|confirm|make sure)\b"
@@ -420,7 +257,9 @@ def analyse(text: str, answer_side: bool = True) -> list[Sentence]:
             turn = said if said else -direction(neg)  # "does not grow" points down
             neg_cue = negated(c)
             probe = not neg_cue and bool(_PROBE.match(c))
-            clauses.append(Clause(pos | neg, pos, neg, line_of(c, answer_side), c.replace(" ", ""), turn, neg_cue, probe))
+            clauses.append(
+                Clause(pos | neg, pos, neg, line_of(c, answer_side), c.replace(" ", ""), turn, neg_cue, probe)
+            )
         if clauses:
             out.append(Sentence(raw, tuple(clauses)))
     return out

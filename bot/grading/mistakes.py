@@ -82,36 +82,66 @@ def prepare_mistake(index: int, text: str, weights: TermWeights) -> PreparedMist
     return PreparedMistake(index, text, core, con, only, negative, refuters, is_cjk(core))
 
 
-def claimed_mistakes(
-    pq: PreparedQuestion, view: AnswerView, mistake_vectors: Vectors | None
-) -> tuple[dict[int, PreparedMistake], frozenset[int]]:
-    """Listed mistakes the answer states (one per index, either language), and the sentences that state
-    them, which then earn no key-point credit. Precision over recall."""
-    found: dict[int, PreparedMistake] = {}
-    where: set[int] = set()
-    vectors = view.vectors() if mistake_vectors is not None else None
-    sims = cosine_matrix(vectors, mistake_vectors) if vectors is not None and mistake_vectors is not None else None
+@dataclass(frozen=True, slots=True)
+class MistakeCandidate:
+    """A sentence whose terms may state a listed mistake; the embedding decides the rest."""
+
+    mistake: int  # position in `PreparedQuestion.mistakes`
+    sentence: int
+    lexical: bool  # enough of its terms, with the same stance
+    semantic: bool  # enough of them for an embedding match
+    quantified: bool  # the sentence names a quantity the mistake does not
+
+
+def mistake_candidates(pq: PreparedQuestion, view: AnswerView) -> tuple[MistakeCandidate, ...]:
+    """The (mistake, sentence) pairs that the terms leave open, in order: the lexical half of
+    `claimed_mistakes`, which needs no embedding."""
+    out: list[MistakeCandidate] = []
+    scripts = {m.cjk for m in pq.mistakes}
+    sentences = [(s, s.terms, is_cjk(s.text)) for s in view.sentences]
     for j, m in enumerate(pq.mistakes):
         if m.only:
             continue
-        for i, s in enumerate(view.sentences):
-            if m.refuters and not m.refuters.isdisjoint(s.terms):
+        for i, (s, terms, cjk) in enumerate(sentences):
+            if m.refuters and not m.refuters.isdisjoint(terms):
                 continue
-            if m.cjk != is_cjk(s.text) and any(x.cjk != m.cjk for x in pq.mistakes):
+            if m.cjk != cjk and len(scripts) > 1:
                 continue  # the mistake's other-language version is there for this sentence
             w = match_window(m.concepts, s.clauses)
             if w.reversed or w.anti > w.recall or (m.concepts.numbers and not w.numbers):
                 continue  # a mistake that names a number is made only with that number
-            row = view.window_vector_index(1, i)
-            sim = float(sims[row, j]) if sims is not None and row is not None else None
-            # The same words can make another claim ("LoRA's best LR is 10x full fine-tuning's"): when the
-            # sentence names a quantity the mistake does not, a lexical match needs the embedding to agree.
-            quantified = any(ch.isdigit() for t in s.terms - m.concepts.numbers for ch in t)
-            agrees = sim is None or sim >= MISTAKE_LEX_SEM or not quantified
-            lexical = w.recall >= MISTAKE_LEX and w.hits >= 2 and agrees
-            if lexical or (sim is not None and w.recall >= MISTAKE_SEM_LEX and sim >= MISTAKE_SEM):
-                found.setdefault(m.index, m)
-                where.add(i)
+            lexical = w.recall >= MISTAKE_LEX and w.hits >= 2
+            semantic = w.recall >= MISTAKE_SEM_LEX
+            if lexical or semantic:
+                quantified = any(ch.isdigit() for t in terms - m.concepts.numbers for ch in t)
+                out.append(MistakeCandidate(j, i, lexical, semantic, quantified))
+    return tuple(out)
+
+
+def claimed_mistakes(
+    pq: PreparedQuestion,
+    view: AnswerView,
+    mistake_vectors: Vectors | None,
+    candidates: tuple[MistakeCandidate, ...] | None = None,
+) -> tuple[dict[int, PreparedMistake], frozenset[int]]:
+    """Listed mistakes the answer states (one per index, either language), and the sentences that state
+    them, which then earn no key-point credit. Precision over recall. (`candidates`: the answer's
+    `mistake_candidates`, when already computed.)"""
+    found: dict[int, PreparedMistake] = {}
+    where: set[int] = set()
+    cands = mistake_candidates(pq, view) if candidates is None else candidates
+    vectors = view.vectors() if mistake_vectors is not None and cands else None
+    sims = cosine_matrix(vectors, mistake_vectors) if vectors is not None and mistake_vectors is not None else None
+    for c in cands:
+        m = pq.mistakes[c.mistake]
+        row = view.window_vector_index(1, c.sentence)
+        sim = float(sims[row, c.mistake]) if sims is not None and row is not None else None
+        # The same words can make another claim ("LoRA's best LR is 10x full fine-tuning's"): when the
+        # sentence names a quantity the mistake does not, a lexical match needs the embedding to agree.
+        agrees = sim is None or sim >= MISTAKE_LEX_SEM or not c.quantified
+        if (c.lexical and agrees) or (sim is not None and c.semantic and sim >= MISTAKE_SEM):
+            found.setdefault(m.index, m)
+            where.add(c.sentence)
     return found, frozenset(where)
 
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from bot.core.models import DIMENSIONS, Grade, KeyPointResult, Lang, Level, Question
 from bot.core.scoring import total_score
 from bot.grading.features import is_cjk
@@ -38,6 +40,7 @@ from bot.grading.rubric_match import (
     match_key_point,
     prepared,
     reference_similarity,
+    specific_credits,
     specifics_share,
 )
 from bot.grading.semantic import Embedder, UseEmbedder, Vectors, default_embedder
@@ -49,8 +52,8 @@ RELEVANCE_FROM, RELEVANCE_FULL = 0.1, 0.4  # coverage where structure, specifici
 CORRECTNESS_FULL = 0.35  # coverage from which correctness counts in full
 FIRST_MISTAKE, NEXT_MISTAKE, INJECTION = 0.30, 0.20, 0.50
 INJECTED_COVERAGE = 0.75
-SALAD_FLOOR = 0.2
-CONFLICT_FROM, CONFLICT_FULL = 0.25, 0.6  # share of the points' terms said with the other stance: doubt / none  # the share of coverage a list of terms with no sentences keeps
+SALAD_FLOOR = 0.2  # the share of coverage a list of terms with no sentences keeps
+CONFLICT_FROM, CONFLICT_FULL = 0.25, 0.6  # share of the points' terms said with the other stance: doubt / none
 MAX_ANSWER_CHARS = 12_000  # about 2,000 words: longer answers are graded on their beginning
 _LEVEL_BAR = {"campus": 0.85, "engineer": 1.0, "researcher": 1.1}
 _INJECTION_TEXT = {
@@ -128,13 +131,26 @@ class OfflineGrader:
     async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
         return self.grade_sync(question, answer, lang, level)
 
-    def _vectors(self, texts: tuple[str, ...]) -> Vectors | None:
+    def _vectors(self, pq: PreparedQuestion, view: AnswerView) -> tuple[Vectors | None, ...]:
+        """Embeddings of the rubric's texts, one group per use (mistakes, each key point, the references:
+        None for an empty group), and of the answer's sentences into `view`, in one encoder call."""
+        groups = [tuple(m.core for m in pq.mistakes), *(pk.texts for pk in pq.key_points), pq.reference_texts]
         emb = self.embedder
-        if emb is None or not texts:
-            return None
+        if emb is None:
+            return tuple(None for _ in groups)
+        flat = [t for g in groups for t in g]
         if isinstance(emb, UseEmbedder):
-            return emb.embed_cached(list(texts))
-        return emb.embed(list(texts))
+            sentences, vectors = emb.embed_with(view.embedded_texts() if view.sentences else [], flat)
+            if view.sentences:
+                view.take_vectors(sentences)
+        else:
+            vectors = emb.embed(flat) if flat else np.zeros((0, 512), dtype=np.float32)
+        out: list[Vectors | None] = []
+        start = 0
+        for g in groups:
+            out.append(vectors[start : start + len(g)] if g else None)
+            start += len(g)
+        return tuple(out)
 
     def grade_sync(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
         pq = prepared(question, self.weights)
@@ -143,9 +159,10 @@ class OfflineGrader:
         mistakes = [_INJECTION_TEXT[lang].format(injected)] if injected else []
         view = AnswerView.of(text, self.embedder)
         empty = not view.sentences
-        claimed, wrong = claimed_mistakes(pq, view, self._vectors(tuple(m.core for m in pq.mistakes)))
-        matches = [match_key_point(pk, view, self._vectors(pk.texts), wrong) for pk in pq.key_points]
-        ref_sim = 0.0 if empty else reference_similarity(pq, view, self._vectors(pq.reference_texts), wrong)
+        mistake_vectors, *kp_vectors, ref_vectors = self._vectors(pq, view)
+        claimed, wrong = claimed_mistakes(pq, view, mistake_vectors)
+        matches = [match_key_point(pk, view, v, wrong) for pk, v in zip(pq.key_points, kp_vectors, strict=True)]
+        ref_sim = 0.0 if empty else reference_similarity(pq, view, ref_vectors, wrong)
         coverage, kp_cov = (0.0, 0.0) if empty else _coverage(pq, matches, ref_sim)
         coherence = 0.0 if empty else _ramp(prose_level(text), 0.1, 0.6)
         total_w = sum(m.key_point.weight for m in matches) or 1.0
@@ -155,7 +172,8 @@ class OfflineGrader:
         if injected:
             coverage *= INJECTED_COVERAGE  # steering the grade is a mistake, so it can only cost
         dims = dict.fromkeys(DIMENSIONS, 0)
-        spec_share = specifics_share(view, pq.specifics, pq.n_specifics)
+        spec_credits = specific_credits(view, pq.specifics)
+        spec_share = specifics_share(view, pq.specifics, pq.n_specifics, spec_credits)
         if not empty:
             found = {**claimed, **only_mistakes(pq, view, kp_cov, set(claimed))}
             contradicted = [
@@ -164,11 +182,9 @@ class OfflineGrader:
             mistakes = _mistake_texts(pq, lang, found) + contradicted + mistakes
             if stance < 0.5:
                 mistakes.insert(0, _CONFLICT_TEXT[lang])
-            dims = self._dimensions(
-                pq, view, coverage, coherence * stance, spec_share, level, mistakes, bool(injected)
-            )
+            dims = self._dimensions(pq, view, coverage, coherence * stance, spec_share, level, mistakes, bool(injected))
         missing = [] if not pq.references else self._missing_terms(pq, view, lang)
-        specific = self._unmatched_specific(pq, lang, view)
+        specific = self._unmatched_specific(pq, lang, spec_credits)
         pressed = pressed_key_point(matches)  # the follow-up presses on it: its answer is graded on it
         if question.follow_ups and related_follow_up(question, pressed) is None:
             pressed = None  # the question's own first follow-up is asked: graded as usual
@@ -231,7 +247,7 @@ class OfflineGrader:
         return out[:3]
 
     @staticmethod
-    def _unmatched_specific(pq: PreparedQuestion, lang: Lang, view: AnswerView) -> str | None:
+    def _unmatched_specific(pq: PreparedQuestion, lang: Lang, credits: list[float]) -> str | None:
         listed = pq.question.rubric.specifics.get(lang)
-        share = {i: specifics_share(view, ((i, con),), 1) or 0.0 for i, con in pq.specifics}
+        share = {i: c for (i, _), c in zip(pq.specifics, credits, strict=True)}  # the later language's, as before
         return next((listed[i] for i in sorted(share) if share[i] < 0.3 and i < len(listed)), None)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bot.core.models import LANGS, KeyPoint, Lang, Question, Verdict
-from bot.grading.concepts import Concepts, WindowMatch, concepts, match_window
+from bot.grading.concepts import Concepts, WindowMatch, clause_facts, concepts, match_facts, match_window, relevant
 from bot.grading.features import Clause, Sentence, analyse, analyse_reference, is_cjk, quote, terms_of
 from bot.grading.markers import evidence_level, sentence_count, specificity_level, structure_level
 from bot.grading.mistakes import PreparedMistake, prepare_mistake
@@ -104,18 +104,25 @@ class AnswerView:
         ]
         return out
 
+    def embedded_texts(self) -> list[str]:
+        """The sentences that are embedded: the first `MAX_EMBEDDED_SENTENCES`."""
+        return [s.text for s in self.sentences[:MAX_EMBEDDED_SENTENCES]]
+
     def vectors(self) -> Vectors | None:
         """Embeddings of the first sentences and of neighbouring pairs (rows align with `windows`)."""
         if self.embedder is None or not self.sentences:
             return None
         if self._vectors is None:
-            n = min(len(self.sentences), MAX_EMBEDDED_SENTENCES)
-            single = self.embedder.embed([s.text for s in self.sentences[:n]])
-            pairs = single[:-1] + single[1:] if n > 1 else single[:0]
-            norms = np.linalg.norm(pairs, axis=1, keepdims=True) if len(pairs) else None
-            pairs = pairs / np.maximum(norms, 1e-6) if norms is not None else pairs
-            self._vectors = np.concatenate([single, pairs]).astype(np.float32)
+            self.take_vectors(self.embedder.embed(self.embedded_texts()))
         return self._vectors
+
+    def take_vectors(self, single: Vectors) -> None:
+        """Use these embeddings of `embedded_texts` (computed in one call with other texts)."""
+        n = len(single)
+        pairs = single[:-1] + single[1:] if n > 1 else single[:0]
+        norms = np.linalg.norm(pairs, axis=1, keepdims=True) if len(pairs) else None
+        pairs = pairs / np.maximum(norms, 1e-6) if norms is not None else pairs
+        self._vectors = np.concatenate([single, pairs]).astype(np.float32)
 
     def window_vector_index(self, kind: int, i: int) -> int | None:
         """Row of `vectors()` for a window (kind 1 = one sentence, 2 = a pair), if embedded."""
@@ -211,49 +218,93 @@ def _contradicts(m: WindowMatch) -> bool:
     return (m.reversed and m.recall >= 0.2) or (m.anti >= CONTRADICTION and m.anti_hits >= 2 and m.recall < 0.12)
 
 
+@dataclass(frozen=True, slots=True)
+class WindowLexical:
+    """How one window of the answer matches a key point on its terms (every language), before embeddings."""
+
+    lex: float
+    anchors: tuple[str, ...]  # the quotes its better-matching languages offer, in order
+    contra: bool
+    engaged: tuple[tuple[float, float], ...]  # one sentence: per language, the share named and the share denied
+    sem_gate: bool  # a term with the point's stance: the embedding may count
+    numbers: bool
+    denies: bool  # one of its clauses holds a negation
+
+
+def lexical_windows(pk: PreparedKeyPoint, view: AnswerView) -> tuple[WindowLexical, ...]:
+    """The lexical match of every window (`AnswerView.windows` order). Each sentence's clauses are matched
+    once: a pair of sentences is matched again only when both share terms with the point."""
+    cons = list(pk.by_lang.values())
+    sentences = view.sentences
+    facts = [[[clause_facts(con, c) for c in relevant(con, s.clauses)] for s in sentences] for con in cons]
+    singles = [[match_facts(con, f) for f in fs] for con, fs in zip(cons, facts, strict=True)]
+    sizes = [len(con.terms) + len(con.phrases) for con in cons]
+    n = len(sentences)
+    out: list[WindowLexical] = []
+    for w_index in range(2 * n - 1 if n else 0):
+        kind, i = (1, w_index) if w_index < n else (2, w_index - n)
+        lex, anchors, contra, engaged, gate, numbers = 0.0, [], False, [], False, False
+        for ci, con in enumerate(cons):
+            if kind == 1:
+                m = singles[ci][i]
+            else:
+                a, b = facts[ci][i], facts[ci][i + 1]
+                m = singles[ci][i] if not b else singles[ci][i + 1] if not a else match_facts(con, a + b)
+            lex_c = _lex_credit(m, sizes[ci])
+            if lex_c > lex:
+                lex = lex_c
+                anchors.append(m.anchor)
+            if kind == 1:
+                contra = contra or _contradicts(m)
+                engaged.append((m.recall + m.anti, m.anti))
+            gate = gate or (m.hits >= 1 and m.anti <= m.recall and not m.reversed)
+            numbers = numbers or m.numbers
+        clauses = sentences[i].clauses if kind == 1 else (*sentences[i].clauses, *sentences[i + 1].clauses)
+        denies = any(c.negated for c in clauses)
+        out.append(WindowLexical(lex, tuple(anchors), contra, tuple(engaged), gate, numbers, denies))
+    return tuple(out)
+
+
 def match_key_point(
-    pk: PreparedKeyPoint, view: AnswerView, kp_vectors: Vectors | None, exclude: frozenset[int] = frozenset()
+    pk: PreparedKeyPoint,
+    view: AnswerView,
+    kp_vectors: Vectors | None,
+    exclude: frozenset[int] = frozenset(),
+    lexical: tuple[WindowLexical, ...] | None = None,
 ) -> KeyPointMatch:
-    """Credit 0-1 for one key point, its evidence quote, and whether the answer contradicts it."""
-    windows = view.windows()
+    """Credit 0-1 for one key point, its evidence quote, and whether the answer contradicts it
+    (`lexical`: its `lexical_windows`, when already computed)."""
+    windows = lexical_windows(pk, view) if lexical is None else lexical
     vectors = view.vectors() if kp_vectors is not None else None
     sims = cosine_matrix(vectors, kp_vectors).max(axis=1) if vectors is not None and kp_vectors is not None else None
     best, best_i, contradicted, number_seen, anchor = 0.0, -1, False, False, ""
     cross = all(is_cjk(t) != (view.lang == "zh") for t in pk.texts)
     engaged, conflict = 0.0, 0.0
     n_single = len(view.sentences)
-    for w_index, (i, clauses) in enumerate(windows):
-        kind = 1 if w_index < n_single else 2
+    for w_index, w in enumerate(windows):
+        kind, i = (1, w_index) if w_index < n_single else (2, w_index - n_single)
         if i in exclude or (kind == 2 and i + 1 in exclude):
             continue  # a sentence that states a listed mistake earns nothing
-        lex, sem_gate, contra, seen_numbers = 0.0, False, False, False
-        for con in pk.by_lang.values():
-            m = match_window(con, clauses)
-            n_concepts = len(con.terms) + len(con.phrases)
-            lex_c = _lex_credit(m, n_concepts)
-            if lex_c > lex:
-                lex, anchor_c = lex_c, m.anchor
-                if kind == 1 or not anchor:
-                    anchor = anchor_c or anchor
-            contra = contra or (kind == 1 and _contradicts(m))
-            if kind == 1 and m.recall + m.anti > max(engaged, ENGAGED):
-                engaged, conflict = m.recall + m.anti, m.anti / (m.recall + m.anti)
-            sem_gate = sem_gate or (m.hits >= 1 and m.anti <= m.recall and not m.reversed)
-            seen_numbers = seen_numbers or m.numbers
+        for a in w.anchors:
+            if kind == 1 or not anchor:
+                anchor = a or anchor
+        for named, denied in w.engaged:
+            if named > max(engaged, ENGAGED):
+                engaged, conflict = named, denied / named
         sem = 0.0
         row = view.window_vector_index(kind, i)
-        if sims is not None and row is not None and not contra:
+        if sims is not None and row is not None and not w.contra:
             s = _ramp(float(sims[row]), SEM_FROM, SEM_FULL)
             if cross:  # the point is written only in the other language: the embedding is the evidence
-                denies = any(c.negated for c in clauses) and not pk.negated
+                denies = w.denies and not pk.negated
                 sem = min(s, CROSS_CAP) * (CROSS_DENIED if denies else 1.0)
             else:
-                sem = s if sem_gate and lex >= 0.25 else min(s, SEM_ONLY_CAP) if sem_gate else 0.0
-        credit = max(lex, sem)
-        if contra:
+                sem = s if w.sem_gate and w.lex >= 0.25 else min(s, SEM_ONLY_CAP) if w.sem_gate else 0.0
+        credit = max(w.lex, sem)
+        if w.contra:
             contradicted = True
             credit = 0.0
-        number_seen = number_seen or seen_numbers
+        number_seen = number_seen or w.numbers
         if credit > best:
             best, best_i = credit, w_index
     needs_number = any(con.numbers for con in pk.by_lang.values())
@@ -265,22 +316,35 @@ def match_key_point(
         best = 0.0
     evidence = ""
     if best >= PARTIAL and best_i >= 0:
-        first = windows[best_i][0]
+        first = best_i if best_i < n_single else best_i - n_single
         evidence = quote(view.sentences[first].text, anchor)
     return KeyPointMatch(pk.key_point, best, evidence, contradicted and best == 0.0, missing, conflict)
 
 
-def specifics_share(view: AnswerView, specifics: tuple[tuple[int, Concepts], ...], n_specifics: int) -> float | None:
-    """Share (0-1) of the rubric's expected specifics the answer names; None when there are none."""
+def specific_credits(view: AnswerView, specifics: tuple[tuple[int, Concepts], ...]) -> list[float]:
+    """The credit (0-1) of each of the rubric's specifics, in order (both languages)."""
+    clauses = view.clauses
+    out = []
+    for _, con in specifics:
+        m = match_window(con, clauses)
+        out.append(min(1.0, m.recall / 0.6) if m.recall >= 0.3 else 0.0)
+    return out
+
+
+def specifics_share(
+    view: AnswerView,
+    specifics: tuple[tuple[int, Concepts], ...],
+    n_specifics: int,
+    credits: list[float] | None = None,
+) -> float | None:
+    """Share (0-1) of the rubric's expected specifics the answer names (the better language of each);
+    None when there are none. (`credits`: their `specific_credits`, when already computed.)"""
     if not n_specifics:
         return None
-    credit: dict[int, float] = {}
-    clauses = view.clauses
-    for i, con in specifics:
-        m = match_window(con, clauses)
-        c = min(1.0, m.recall / 0.6) if m.recall >= 0.3 else 0.0
-        credit[i] = max(credit.get(i, 0.0), c)
-    return sum(credit.values()) / n_specifics
+    best: dict[int, float] = {}
+    for (i, _), c in zip(specifics, specific_credits(view, specifics) if credits is None else credits, strict=True):
+        best[i] = max(best.get(i, 0.0), c)
+    return sum(best.values()) / n_specifics
 
 
 def reference_similarity(

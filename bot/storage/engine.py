@@ -17,7 +17,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from bot.storage import onehop
-from bot.storage.batch import ReadQueue, WriteBatcher
+from bot.storage.group_commit import ReadQueue, WriteBatcher
 from bot.storage.sqlite_file import FileGuard, sqlite_path
 
 T = TypeVar("T")

@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.core.models import Attempt, Card, Guild, InterviewLog, Question, Reminder, ReviewItem, User
+from bot.core.session import Session, dump_session, parse_session
 from bot.storage import tables as T
 from bot.storage.engine import Engines
 from bot.storage.llm_calls import LLMCalls
@@ -48,7 +49,8 @@ _USER_BY_IDENTITY = (
 _USER = sa.select(T.users).where(T.users.c.id == sa.bindparam("user_id"))
 _SESSION = sa.select(T.sessions.c.state).where(T.sessions.c.user_id == sa.bindparam("user_id"))
 _UPDATE_SESSION = T.sessions.update().where(T.sessions.c.user_id == sa.bindparam("_user_id"))
-# The session's JSON compared as text: both sides come from the same serializer (json type on PostgreSQL has no "=").
+# The session's JSON compared as text (json type on PostgreSQL has no "="): both sides come from the same
+# serializer, given `dump_session`'s fixed field order, so the same state is the same text.
 _CLAIM_SESSION = _UPDATE_SESSION.where(
     sa.cast(T.sessions.c.state, sa.Text) == sa.cast(sa.bindparam("was", type_=sa.JSON), sa.Text)
 )
@@ -148,21 +150,22 @@ class SqlStore(LLMCalls, PersonalData):
         await self.engines.write(_unit)
 
     # conversation state -----------------------------------------------------------------
-    async def get_session(self, user_id: int) -> dict[str, Any]:
+    async def get_session(self, user_id: int) -> Session:
         found = await self._one(_SESSION, {"user_id": user_id})
-        return dict(found["state"]) if found else {}
+        return parse_session(found["state"] if found else None, user_id)
 
-    async def set_session(self, user_id: int, state: dict[str, Any]) -> None:
+    async def set_session(self, user_id: int, state: Session) -> None:
         async def _unit(conn: AsyncConnection) -> Any:
             await self._write_session(conn, user_id, state)
 
         await self.engines.write(_unit)
 
     @staticmethod
-    async def _write_session(conn: AsyncConnection, user_id: int, state: dict[str, Any]) -> None:
-        updated = await conn.execute(_UPDATE_SESSION, {"_user_id": user_id, "state": state})
+    async def _write_session(conn: AsyncConnection, user_id: int, state: Session) -> None:
+        stored = dump_session(state)
+        updated = await conn.execute(_UPDATE_SESSION, {"_user_id": user_id, "state": stored})
         if updated.rowcount == 0:
-            await conn.execute(T.sessions.insert(), {"user_id": user_id, "state": state})
+            await conn.execute(T.sessions.insert(), {"user_id": user_id, "state": stored})
 
     # cards ------------------------------------------------------------------------------
     async def get_card(self, card_id: int) -> Card | None:
@@ -234,16 +237,13 @@ class SqlStore(LLMCalls, PersonalData):
         attempt_id = await self._insert(T.attempts, values)
         return attempt.model_copy(update={"id": attempt_id})
 
-    async def open_attempt(
-        self, attempt: Attempt, session_was: dict[str, Any], session: dict[str, Any]
-    ) -> Attempt | None:
+    async def open_attempt(self, attempt: Attempt, session_was: Session, session: Session) -> Attempt | None:
         values = attempt.model_dump(mode="json", exclude={"id"})
         values.update(created_at=attempt.created_at, graded_at=attempt.graded_at)
+        claim = {"_user_id": attempt.user_id, "was": dump_session(session_was), "state": dump_session(session)}
 
         async def _unit(conn: AsyncConnection) -> int | None:
-            claimed = await conn.execute(
-                _CLAIM_SESSION, {"_user_id": attempt.user_id, "was": session_was, "state": session}
-            )
+            claimed = await conn.execute(_CLAIM_SESSION, claim)
             if claimed.rowcount != 1:
                 return None
             return int((await conn.execute(insert_returning_id(T.attempts), values)).scalar_one())
@@ -255,7 +255,7 @@ class SqlStore(LLMCalls, PersonalData):
         found = await self._one(_ATTEMPT, {"attempt_id": attempt_id})
         return Attempt.model_validate(found) if found else None
 
-    async def finish_attempt(self, attempt: Attempt, card: Card | None, session: dict[str, Any] | None = None) -> None:
+    async def finish_attempt(self, attempt: Attempt, card: Card | None, session: Session | None = None) -> None:
         """Write the attempt's outcome, the rescheduled card and the new session in one transaction."""
         values = attempt.model_dump(mode="json", exclude={"id", "user_id", "created_at"})
         values.update(graded_at=attempt.graded_at)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from bot.core.session import Idle
 from tests.discord import payloads as p
 from tests.discord.conftest import Harness
 from tests.discord.fake_discord import FakeDiscord, Recorded
@@ -204,4 +205,4 @@ async def test_an_interaction_over_the_rate_limit_is_answered_slow_down_every_ti
         assert deferred(requests)
         (refused,) = followups(requests)
         assert refused.content.startswith("That is more messages than I can read") and refused.flags == EPHEMERAL
-    assert await bot.service.deps.store.get_session(await bot.user_id(1)) == {}  # the refused /drill never ran
+    assert await bot.service.deps.store.get_session(await bot.user_id(1)) == Idle()  # the refused /drill never ran

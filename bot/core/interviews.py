@@ -11,7 +11,8 @@ from bot.core.deps import Deps
 from bot.core.i18n import t
 from bot.core.models import InterviewLog, Lang, Question, Reminder, ReviewItem, Rubric, Text, User
 from bot.core.replies import Button, Reply
-from bot.core.timeutil import fmt_local, parse_when, start_of_local_day
+from bot.core.session import Idle, PickingReview
+from bot.core.timeutil import fmt_local, start_of_local_day
 
 POST_INTERVIEW_DELAY = timedelta(hours=2)
 
@@ -41,20 +42,12 @@ async def over_cap(deps: Deps, user: User, kind: Literal["review", "interview"],
     return None
 
 
-def read_when(deps: Deps, text: str, now: datetime, tz: str) -> datetime | None:
-    """The core's own date formats first, then the injected natural-language reader ("明天下午两点")."""
-    at = parse_when(text, now, tz)
-    if at is None and deps.parse_when is not None:
-        at = deps.parse_when(text, now, tz)
-    return at
-
-
 async def log_interview(cmd: c.LogInterview, deps: Deps, user: User) -> list[Reply]:
     lang, now = user.language, deps.clock.now()
     company = cmd.company.strip()[: deps.limits.max_field_chars]
     if not company or not cmd.when.strip():
         return [Reply(t(lang, "usage", usage=t(lang, "interview.usage")), kind="error")]
-    at = read_when(deps, cmd.when, now, user.timezone)
+    at = deps.parse_when(cmd.when, now, user.timezone)
     if at is None:
         return [Reply(t(lang, "interview.bad_date", value=cmd.when.strip()[:64]), kind="error")]
     capped = await over_cap(deps, user, "interview", now)
@@ -110,8 +103,7 @@ async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:
     if not offered:
         return [filed]
     await deps.store.set_session(
-        user.id,
-        {"mode": "review_pick", "item": item.id, "personal": question.id, "candidates": [q.id for q in offered]},
+        user.id, PickingReview(item=item.id, personal=question.id, candidates=[q.id for q in offered])
     )
     rows = [[Button(f"{i + 1}. {_short(q.prompt.get(lang))}", f"rv:{i}")] for i, q in enumerate(offered)]
     rows.append([Button(t(lang, "review.pick_none"), "rv:none")])
@@ -123,22 +115,22 @@ async def pick_review(cmd: c.PickReview, deps: Deps, user: User) -> list[Reply]:
     """ "It is this bank question": link the logged review to it (its card due now, the personal one suspended)."""
     lang, store, now = user.language, deps.store, deps.clock.now()
     state = await store.get_session(user.id)
-    if state.get("mode") != "review_pick":
+    if not isinstance(state, PickingReview):
         return [Reply(t(lang, "flow.expired"))]
-    await store.set_session(user.id, {"mode": "idle"})
-    ids = [str(i) for i in state.get("candidates", [])]
+    await store.set_session(user.id, Idle())
+    ids = state.candidates
     if cmd.choice is None:
         return [Reply(t(lang, "review.kept_personal"), [[Button("/drill", "next")]])]
     chosen = deps.bank.get(ids[cmd.choice]) if 0 <= cmd.choice < len(ids) else None
     items = {i.id: i for i in await store.list_review_items(user.id)}
-    item = items.get(int(state.get("item", 0)))
+    item = items.get(state.item)
     if chosen is None or item is None:
         return [Reply(t(lang, "flow.expired"))]
     update = {"question_id": chosen.id, "matched_bank": True, "topic": chosen.topic, "subtopic": chosen.subtopic}
     if not await store.relink_review_item(item.model_copy(update=update)):
         return [Reply(t(lang, "flow.expired"))]
     await _due_now(deps, user, chosen.id, now)
-    personal = await store.card_for_question(user.id, str(state.get("personal", "")))
+    personal = await store.card_for_question(user.id, state.personal)
     if personal is not None:
         await store.save_card(personal.model_copy(update={"suspended": True}))
     return [_filed_reply(lang, item.company, chosen, True)]
