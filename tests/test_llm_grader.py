@@ -270,13 +270,19 @@ async def test_failure_shows_the_estimate_then_regrades_once(server: FakeOpenAI)
     assert len(server.chat_requests()) == 3
 
 
-async def test_a_regrade_keeps_the_rating_the_user_chose_themselves(server: FakeOpenAI) -> None:
+async def queued_for_regrade(server: FakeOpenAI) -> tuple[Service, FakeStore, int]:
+    """A user whose answer got only the offline estimate (the LLM answered 500) and waits for a regrade."""
     store, clock = FakeStore(), FakeClock()
     svc = chain_service(server, store, clock)
     uid = (await svc.user_for("test", "1")).id
     await svc.handle_text(uid, "/drill")
     server.script.append(Fault("status", 500))
-    await svc.handle_text(uid, LONG)  # the offline estimate, queued for a regrade
+    await svc.handle_text(uid, LONG)
+    return svc, store, uid
+
+
+async def test_a_regrade_keeps_the_rating_the_user_chose_themselves(server: FakeOpenAI) -> None:
+    svc, store, uid = await queued_for_regrade(server)
     (attempt,) = store.attempts.values()
     await svc.handle_action(uid, f"rate:{attempt.id}:1")  # the user says: Again
     card = store.cards[attempt.card_id or 0]
@@ -292,12 +298,7 @@ async def test_a_regrade_keeps_the_rating_the_user_chose_themselves(server: Fake
 
 
 async def test_a_regrade_for_a_user_who_blocked_the_bot_pauses_them(server: FakeOpenAI) -> None:
-    store, clock = FakeStore(), FakeClock()
-    svc = chain_service(server, store, clock)
-    uid = (await svc.user_for("test", "1")).id
-    await svc.handle_text(uid, "/drill")
-    server.script.append(Fault("status", 500))
-    await svc.handle_text(uid, LONG)
+    svc, store, uid = await queued_for_regrade(server)
 
     async def unreachable(user_id: int, replies: list[Reply]) -> Delivery:
         return Delivery.UNREACHABLE
