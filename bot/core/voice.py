@@ -21,6 +21,7 @@ from bot.core.ports import TranscriberUnavailable, TranscriptionError
 from bot.core.replies import Reply
 from bot.core.session import open_card_id
 from bot.core.speaking import analyse, render_insights
+from bot.core.text_input import clean_text
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User) -> list[Reply
     except TranscriptionError as exc:
         log.info("transcription of %r failed: %s", cmd.filename, exc)
         return [Reply(t(lang, "voice_unreadable"), kind="error")]
-    transcript = result.text.strip()
+    transcript = clean_text(result.text).strip()  # a transcript is user text too: same edge rules as typed text
     if not transcript:
         return [Reply(t(lang, "voice_silent"), kind="error")]
     duration = result.duration or seconds

@@ -156,3 +156,20 @@ async def test_a_transcriber_error_names_nothing_internal(deps: Deps) -> None:
 
 def test_limits_default_to_five_minutes_and_twenty_megabytes() -> None:
     assert (Limits().max_audio_seconds, Limits().max_audio_bytes) == (300, 20_000_000)
+
+
+async def test_a_transcript_passes_the_same_edge_rules_as_typed_text(deps: Deps, store: FakeStore) -> None:
+    fake = FakeTranscriber("I check the data\x00 first,\x1b[2J then the gradient norm.\ud800")
+    service = voice_service(deps, fake)
+    uid = await user_with_open_question(service)
+    replies = await service.handle(c.SubmitVoice(uid, b"OggS", "voice.ogg"))
+    attempt = next(iter(store.attempts.values()))
+    assert attempt.transcript == attempt.answer == "I check the data first,[2J then the gradient norm."
+    assert "\x00" not in replies[0].text and "\x1b" not in replies[0].text
+
+
+async def test_a_transcript_of_control_characters_only_is_silence(deps: Deps, store: FakeStore) -> None:
+    service = voice_service(deps, FakeTranscriber("\x00\x07 \x1b"))
+    uid = await user_with_open_question(service)
+    replies = await service.handle(c.SubmitVoice(uid, b"OggS", "voice.ogg"))
+    assert replies[0].text.startswith("I could not hear any words") and store.attempts == {}
