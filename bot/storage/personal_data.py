@@ -67,7 +67,7 @@ def personal_id(row_id: int) -> str:
 def personal_row_id(question_id: str) -> int | None:
     """The personal_questions row a question id names; None when it names none (a bank id, a malformed one)."""
     number = question_id.removeprefix(PERSONAL_PREFIX)
-    return int(number) if number != question_id and number.isdigit() else None
+    return int(number) if number != question_id and number.isascii() and number.isdigit() else None
 
 
 class PersonalData(SqlBase):

@@ -24,7 +24,7 @@ async def test_a_personal_question_gets_its_own_id_and_reads_back(store: Store) 
     assert await store.get_personal_question(first.id) == first
     assert await store.list_personal_questions(u.id) == [first, second]
     assert await store.list_personal_questions(other.id) == [theirs]
-    for missing in ("pipe-zero-001", "pending", "", first.id + "x", first.id + "0"):
+    for missing in ("pipe-zero-001", "pending", "", first.id + "x", first.id + "0", first.id + "²"):
         assert await store.get_personal_question(missing) is None
 
 
