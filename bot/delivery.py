@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from bot.core.ports import AboutToSend, ChannelPoster, Delivery, Notifier, Store
+from bot.core.ports import AboutToSend, ChannelPoster, Delivery, Notifier
 from bot.core.replies import Reply
+from bot.core.store_ports import UsersPort
 
 log = logging.getLogger(__name__)
 
@@ -15,7 +16,7 @@ class NotifierRouter:
     """Sends to the first of the user's platforms that has a notifier (in registration order), and
     posts in study-server channels through the platform that has them."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: UsersPort) -> None:
         self.store = store
         self.notifiers: dict[str, Notifier] = {}
         self.channels: ChannelPoster | None = None

@@ -108,12 +108,16 @@ BACKENDS = ["sqlite"] + (["postgres"] if POSTGRES_URL else [])
 @pytest.fixture(params=BACKENDS)
 async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
     """A fresh database: an SQLite file in a temp folder, or the PostgreSQL test database emptied."""
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
-        return
+    yield await fresh_database(request.param, tmp_path)
+
+
+async def fresh_database(backend: str, tmp_path: Path) -> str:
+    """The URL of an empty database on `backend` ("sqlite" or "postgres")."""
+    if backend == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
     assert POSTGRES_URL is not None
     await reset_postgres(POSTGRES_URL)
-    yield POSTGRES_URL
+    return POSTGRES_URL
 
 
 async def reset_postgres(url: str) -> None:

@@ -69,7 +69,8 @@ class FakeGrader:
 
 
 class FakeStore:
-    """The Store port in memory, with the same semantics as SqlStore (copies in, copies out)."""
+    """The Store port in memory, with the same semantics as SqlStore (copies in, copies out); the contract
+    suite in tests/store_contract/ runs the same tests against both."""
 
     def __init__(self) -> None:
         self.users: dict[int, User] = {}
@@ -100,10 +101,11 @@ class FakeStore:
         return u.model_copy() if u else None
 
     async def save_user(self, user: User) -> None:
-        self.users[user.id] = user.model_copy()
+        if user.id in self.users:  # an update: a deleted user stays deleted
+            self.users[user.id] = user.model_copy()
 
     async def identities(self, user_id: int) -> list[tuple[str, str]]:
-        return [k for k, v in self.ids.items() if v == user_id]
+        return sorted(k for k, v in self.ids.items() if v == user_id)
 
     async def delete_user(self, user_id: int) -> None:
         self.users.pop(user_id, None)
@@ -153,7 +155,7 @@ class FakeStore:
         return sum(1 for c in self.cards.values() if c.user_id == user_id and not c.suspended and c.due <= before)
 
     async def list_cards(self, user_id: int) -> list[Card]:
-        return [c.model_copy(deep=True) for c in self.cards.values() if c.user_id == user_id]
+        return [c.model_copy(deep=True) for c in sorted(self.cards.values(), key=lambda c: c.id) if c.user_id == user_id]
 
     async def create_card(
         self, user_id: int, question_id: str, fsrs: dict[str, Any], due: datetime, personal: bool, now: datetime
@@ -174,7 +176,9 @@ class FakeStore:
         return card.model_copy(deep=True)
 
     async def save_card(self, card: Card) -> None:
-        self.cards[card.id] = card.model_copy(deep=True)
+        old = self.cards.get(card.id)
+        if old is not None:  # an update of everything but the owner
+            self.cards[card.id] = card.model_copy(update={"user_id": old.user_id}, deep=True)
 
     async def add_attempt(self, attempt: Attempt) -> Attempt:
         saved = attempt.model_copy(update={"id": next(self._seq)}, deep=True)
@@ -194,9 +198,12 @@ class FakeStore:
     async def finish_attempt(self, attempt: Attempt, card: Card | None, session: Session | None = None) -> None:
         if session is not None:
             self.sessions[attempt.user_id] = session.model_copy(deep=True)
-        self.attempts[attempt.id] = attempt.model_copy(deep=True)
+        old = self.attempts.get(attempt.id)
+        if old is not None:  # the outcome: never the owner or the creation time
+            kept = {"user_id": old.user_id, "created_at": old.created_at}
+            self.attempts[attempt.id] = attempt.model_copy(update=kept, deep=True)
         if card is not None:
-            self.cards[card.id] = card.model_copy(deep=True)
+            await self.save_card(card)
 
     async def list_attempts(self, user_id: int) -> list[Attempt]:
         rows = [a for a in self.attempts.values() if a.user_id == user_id]
@@ -233,10 +240,10 @@ class FakeStore:
 
     async def get_personal_question(self, question_id: str) -> Question | None:
         found = self.personal.get(question_id)
-        return found[1] if found else None
+        return found[1].model_copy(deep=True) if found else None
 
     async def list_personal_questions(self, user_id: int) -> list[Question]:
-        return [q for uid, q in self.personal.values() if uid == user_id]
+        return [q.model_copy(deep=True) for uid, q in self.personal.values() if uid == user_id]
 
     async def add_interview(self, log: InterviewLog) -> InterviewLog:
         saved = log.model_copy(update={"id": next(self._seq)})
@@ -244,7 +251,7 @@ class FakeStore:
         return saved
 
     async def list_interviews(self, user_id: int) -> list[InterviewLog]:
-        return sorted((x for x in self.interviews.values() if x.user_id == user_id), key=lambda x: x.at)
+        return sorted((x for x in self.interviews.values() if x.user_id == user_id), key=lambda x: (x.at, x.id))
 
     async def add_review_item(self, item: ReviewItem) -> ReviewItem:
         saved = item.model_copy(update={"id": next(self._seq)})
@@ -252,7 +259,8 @@ class FakeStore:
         return saved
 
     async def list_review_items(self, user_id: int) -> list[ReviewItem]:
-        return [x for x in self.review_items.values() if x.user_id == user_id]
+        rows = (x for x in self.review_items.values() if x.user_id == user_id)
+        return sorted(rows, key=lambda x: (x.created_at, x.id))
 
     async def log_review(
         self, item: ReviewItem, personal: Question | None, fsrs: dict[str, Any], now: datetime
@@ -298,9 +306,10 @@ class FakeStore:
         return saved
 
     async def list_reminders(self, user_id: int) -> list[Reminder]:
-        return [x for x in self.reminders.values() if x.user_id == user_id]
+        return sorted((x for x in self.reminders.values() if x.user_id == user_id), key=lambda x: (x.due_at, x.id))
 
     async def claim_event(self, key: str, now: datetime) -> bool:
+        key = key[:128]  # as long as the SQL store's key column
         if key in self.events:
             return False
         self.events.add(key)
@@ -320,7 +329,7 @@ class FakeStore:
         best: dict[tuple[int, str], int] = {}
         for a in self.attempts.values():
             counted = a.source == source and a.created_at >= since and not a.is_follow_up
-            if counted and a.grade is not None and not a.question_id.startswith("personal:"):
+            if counted and a.grade is not None and a.question_id not in self.personal:
                 key = (a.user_id, a.question_id)
                 best[key] = max(best.get(key, a.grade.score), a.grade.score)
         totals: dict[int, list[int]] = {}

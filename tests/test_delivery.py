@@ -31,7 +31,7 @@ async def test_router_picks_the_users_platform_and_respects_dm_opt_in() -> None:
     tg_user = await store.get_or_create_user("telegram", "100", User(id=0, created_at=now))
     dc_user = await store.get_or_create_user("discord", "200", User(id=0, created_at=now, dm_opt_in=False))
     telegram, discord = Recorder("telegram"), Recorder("discord", requires_opt_in=True)
-    router = NotifierRouter(store)  # type: ignore[arg-type]
+    router = NotifierRouter(store)
     router.add(telegram)
     router.add(discord)
     assert await router(tg_user.id, [Reply("hi")]) is Delivery.DELIVERED

@@ -9,7 +9,7 @@ import io
 import json
 import random
 import zipfile
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -75,7 +75,7 @@ async def test_a_review_whose_last_insert_fails_leaves_nothing_and_says_it_was_n
         r = await service.handle_text(uid, f"/review Acme | {QUESTION} | ZeRO-1 over the data-parallel ranks")
         assert r[0].kind != "error"  # sent again, it is saved: all three rows
         (item,) = await sql.list_review_items(uid)
-        assert item.question_id.startswith("personal:") and await sql.card_for_question(uid, item.question_id)
+        assert await sql.get_personal_question(item.question_id) and await sql.card_for_question(uid, item.question_id)
         await sql.delete_user(uid)
 
 
@@ -183,27 +183,6 @@ async def test_interviews_are_capped_per_local_day_and_in_all(
     assert "Interview logged" in r[0].text
     r = await service.handle_text(uid, "/interview Acme | MLE | 2026-12-06 14:00")
     assert r[0].kind == "error" and "3 interviews, the most" in r[0].text and len(store.interviews) == 3
-
-
-async def test_the_caps_count_in_the_sql_store(sql: SqlStore, clock: FakeClock) -> None:
-    """The counts behind the caps, on SQLite and PostgreSQL: by creation time, per user."""
-    from bot.core.models import User
-
-    uid = (await sql.get_or_create_user("telegram", "count", User(id=0, created_at=clock.now()))).id
-    other = (await sql.get_or_create_user("telegram", "other", User(id=0, created_at=clock.now()))).id
-    start = clock.now()
-    for days, user in ((0, uid), (0, uid), (1, uid), (0, other)):
-        when = start + timedelta(days=days)
-        item = ReviewItem(id=0, user_id=user, company="A", question_text="q?", question_id="pipe-zero-001",
-                          matched_bank=True, topic="pipeline", subtopic="test", created_at=when)  # fmt: skip
-        await sql.log_review(item, None, {}, when)
-        held = start - timedelta(days=9)
-        await sql.add_interview(InterviewLog(id=0, user_id=user, company="A", at=held, created_at=when))
-    assert await sql.count_review_items(uid) == 3 and await sql.count_interviews(uid) == 3
-    assert await sql.count_review_items(uid, start + timedelta(days=1)) == 1
-    assert await sql.count_interviews(uid, start + timedelta(days=1)) == 1  # when logged, not when held
-    assert await sql.count_review_items(uid, start + timedelta(days=2)) == 0
-    assert await sql.count_review_items(other) == 1
 
 
 async def test_personal_questions_are_listed_per_user_in_one_read(sql: SqlStore, bank: Bank, clock: FakeClock) -> None:

@@ -220,17 +220,17 @@ async def test_a_personal_question_or_a_deck_question_answered_in_a_server_score
     await service.handle_text(uid, "/review Acme | How would you shard a 70B model's optimizer state on 64 GPUs?")
     r = await service.handle_text(uid, "/drill")  # the personal question is due first
     card = store.cards[store.open_card(uid)]
-    assert card.question_id.startswith("personal:") and "70B" in r[0].text
+    assert card.personal and card.question_id in store.personal and "70B" in r[0].text
     here = server_source("discord", GUILD)  # as Discord's /answer in a server builds it
     r = await service.handle(c.SubmitAnswer(uid, "ZeRO stage 1 across the data-parallel ranks.", source=here))
     assert r[0].kind == "grade" and "Score: 70/100" in r[0].text
     await service.handle_text(uid, "/drill")  # a bank question of the member's own deck, answered there too
-    assert not store.cards[store.open_card(uid)].question_id.startswith("personal:")
+    assert store.cards[store.open_card(uid)].question_id not in store.personal
     r = await service.handle(c.SubmitAnswer(uid, "An answer.", source=here))
     assert r[0].kind == "grade" and "Score: 70/100" in r[0].text
     assert (await board(service, uid)).count("No graded answers yet.") == 2
     # and were a personal question's answer to carry the board's own source, it still would not count
-    personal = next(a for a in store.attempts.values() if a.question_id.startswith("personal:"))
+    personal = next(a for a in store.attempts.values() if a.question_id in store.personal)
     store.attempts[personal.id] = personal.model_copy(update={"source": board_source("discord", GUILD)})
     assert (await board(service, uid)).count("No graded answers yet.") == 2
 

@@ -8,7 +8,8 @@ from datetime import datetime
 
 from bot.core.bank import Bank
 from bot.core.models import Lang, Question
-from bot.core.ports import ChartRenderer, Clock, Grader, RubricWriter, Store, Transcriber
+from bot.core.ports import ChartRenderer, Clock, Grader, RubricWriter, Transcriber
+from bot.core.store_ports import Store
 from bot.core.timeutil import parse_fixed_formats
 
 

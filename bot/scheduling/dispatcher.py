@@ -24,7 +24,7 @@ from bot.core import push_rules, study_server
 from bot.core.deps import Deps
 from bot.core.ports import AboutToSend, Delivery
 from bot.core.replies import Button, Reply
-from bot.storage.pushes import PushStore
+from bot.core.store_ports import PushPort, StaleClaim
 
 log = logging.getLogger(__name__)
 Send = Callable[[int, list[Reply], AboutToSend | None], Awaitable[Delivery]]
@@ -73,7 +73,7 @@ class Dispatcher:
     def __init__(
         self,
         deps: Deps,
-        pushes: PushStore,
+        pushes: PushPort,
         send: Send,
         pause: Pause,
         *,
@@ -135,28 +135,28 @@ class Dispatcher:
         if unconfirmed := await self.pushes.abandon_unconfirmed(cutoff):
             log.warning("%d pushes were being sent when the bot stopped: they may not have arrived, and are "
                         "not sent again (state 'unconfirmed')", unconfirmed)  # fmt: skip
-        while rows := await self.pushes.stale_claims(cutoff):
-            for row in rows:
-                if await self.pushes.reclaim(row["id"], cutoff, now):
+        while claims := await self.pushes.stale_claims(cutoff):
+            for claim in claims:
+                if await self.pushes.reclaim(claim.id, cutoff, now):
                     report.retried += 1
-                    await self._retry(queue, row, now)
+                    await self._retry(queue, claim, now)
 
-    async def _retry(self, queue: asyncio.Queue[Job | None], row: dict[str, Any], now: datetime) -> None:
-        saved, channel = row["payload"].get("replies"), row["payload"].get("channel_id")
-        if row["attempts"] > MAX_ATTEMPTS:
-            await self.pushes.mark(row["id"], "failed", now)
-        elif saved and (channel or row["user_id"] is not None):
+    async def _retry(self, queue: asyncio.Queue[Job | None], claim: StaleClaim, now: datetime) -> None:
+        saved, channel = claim.payload.get("replies"), claim.payload.get("channel_id")
+        if claim.attempts > MAX_ATTEMPTS:
+            await self.pushes.mark(claim.id, "failed", now)
+        elif saved and (channel or claim.user_id is not None):
             replies = load_replies(saved)
-            await queue.put(Job(row["id"], row["user_id"] or 0, row["kind"], replies=replies, channel_id=channel))
-        elif row["user_id"] is not None and row["kind"] in ("daily", "nudge", "weekly"):
-            user = await self.deps.store.get_user(row["user_id"])
+            await queue.put(Job(claim.id, claim.user_id or 0, claim.kind, replies=replies, channel_id=channel))
+        elif claim.user_id is not None and claim.kind in ("daily", "nudge", "weekly"):
+            user = await self.deps.store.get_user(claim.user_id)
             if user is None or user.paused:
-                await self.pushes.mark(row["id"], "skipped", now)
+                await self.pushes.mark(claim.id, "skipped", now)
                 return
             last = (await self.pushes.last_answers([user.id])).get(user.id)
-            await queue.put(Job(row["id"], user.id, row["kind"], build=self._builder(row["kind"], user, last, now)))
+            await queue.put(Job(claim.id, user.id, claim.kind, build=self._builder(claim.kind, user, last, now)))
         else:
-            await self.pushes.mark(row["id"], "skipped", now)
+            await self.pushes.mark(claim.id, "skipped", now)
 
     async def _reminders(self, queue: asyncio.Queue[Job | None], now: datetime) -> None:
         cutoff = now - self.stale_after

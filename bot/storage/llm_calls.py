@@ -1,4 +1,4 @@
-"""The LLM budget's ledger: one row per LLM call (a grading, a second check, a rubric for /review)."""
+"""The LLM budget port on SQL: one row per LLM call (a grading, a second check, a rubric for /review)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import tables as T
-from bot.storage.engine import Engines
+from bot.storage.base import SqlBase
 
 _L = T.llm_calls.c
 _RECORD = T.llm_calls.insert()
@@ -21,22 +21,14 @@ _USER_CALLS = (
 _TOKENS = sa.select(sa.func.coalesce(sa.func.sum(_L.tokens), 0)).where(_L.created_at >= sa.bindparam("since"))
 
 
-class LLMCalls:
-    """Mixed into SqlStore: the three Store methods of the LLM budget."""
-
-    engines: Engines
+class LLMCalls(SqlBase):
+    """Mixed into SqlStore: the LLMBudgetPort (bot/core/store_ports.py)."""
 
     async def record_llm_call(self, user_id: int | None, kind: str, tokens: int, at: datetime) -> None:
         async def _unit(conn: AsyncConnection) -> Any:
             await conn.execute(_RECORD, {"user_id": user_id, "kind": kind, "tokens": max(0, tokens), "created_at": at})
 
         await self.engines.write(_unit)
-
-    async def _scalar(self, query: sa.Select[Any], params: dict[str, Any]) -> int:
-        async def _unit(conn: AsyncConnection) -> int:
-            return int((await conn.execute(query, params)).scalar_one())
-
-        return await self.engines.read(_unit)
 
     async def count_llm_calls_since(self, user_id: int, since: datetime) -> int:
         return await self._scalar(_USER_CALLS, {"user_id": user_id, "since": since})

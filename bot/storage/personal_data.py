@@ -1,6 +1,6 @@
-"""What users log about their real interviews: /review filed in one transaction, their personal questions
-read at once for /export, and the counts the caps on personal data are checked against (review entries
-and interviews, per local day and in all)."""
+"""The interviews port on SQL: what users log about their real interviews. Personal questions (their ids
+are this module's "personal:<row id>", an encoding no other layer reads), interviews, review items (/review
+filed in one transaction), reminders, and the counts the caps on personal data are checked against."""
 
 from __future__ import annotations
 
@@ -11,15 +11,16 @@ import sqlalchemy as sa
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.core.models import Question, ReviewItem
+from bot.core.models import InterviewLog, Question, Reminder, ReviewItem
 from bot.core.ports import WriteFailed
 from bot.storage import tables as T
-from bot.storage.engine import Engines
+from bot.storage.base import SqlBase
 
 PERSONAL_PREFIX = "personal:"
 
 _C, _P, _R, _I = T.cards.c, T.personal_questions.c, T.review_items.c, T.interviews.c
 _NEW_PERSONAL = T.personal_questions.insert().returning(_P.id)
+_NEW_PERSONAL_NOW = T.personal_questions.insert().values(created_at=sa.func.now()).returning(_P.id)
 _SET_PERSONAL = T.personal_questions.update().where(_P.id == sa.bindparam("_id"))
 _DUE_NOW = (
     T.cards.update()
@@ -41,13 +42,79 @@ def _count(table: sa.Table) -> sa.Select[Any]:
 
 _REVIEWS_SINCE, _INTERVIEWS_SINCE = _count(T.review_items), _count(T.interviews)
 _PERSONAL = sa.select(_P.data).where(_P.user_id == sa.bindparam("user_id")).order_by(_P.id)
+_PERSONAL_BY_ID = sa.select(_P.data).where(_P.id == sa.bindparam("id"))
+_INTERVIEWS = sa.select(T.interviews).where(_I.user_id == sa.bindparam("user_id")).order_by(_I.at, _I.id)
+_REVIEWS = sa.select(T.review_items).where(_R.user_id == sa.bindparam("user_id")).order_by(_R.created_at, _R.id)
+_RELINK = (
+    T.review_items.update()
+    .where(_R.id == sa.bindparam("_id"), _R.user_id == sa.bindparam("_user_id"))
+    .values(
+        question_id=sa.bindparam("question_id"),
+        matched_bank=sa.bindparam("matched_bank"),
+        topic=sa.bindparam("topic"),
+        subtopic=sa.bindparam("subtopic"),
+    )
+)
+_M = T.reminders.c
+_REMINDERS = sa.select(T.reminders).where(_M.user_id == sa.bindparam("user_id")).order_by(_M.due_at, _M.id)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # "since ever": every row's created_at is after it
 
 
-class PersonalData:
-    """Mixed into SqlStore: /review's one-transaction write, personal questions for /export, the caps' counts."""
+def personal_id(row_id: int) -> str:
+    return f"{PERSONAL_PREFIX}{row_id}"
 
-    engines: Engines
+
+def personal_row_id(question_id: str) -> int | None:
+    """The personal_questions row a question id names; None when it names none (a bank id, a malformed one)."""
+    number = question_id.removeprefix(PERSONAL_PREFIX)
+    return int(number) if number != question_id and number.isascii() and number.isdigit() else None
+
+
+class PersonalData(SqlBase):
+    """Mixed into SqlStore: the InterviewsPort (bot/core/store_ports.py)."""
+
+    async def add_personal_question(self, user_id: int, question: Question) -> Question:
+        async def _unit(conn: AsyncConnection) -> Question:
+            pid = (await conn.execute(_NEW_PERSONAL_NOW, {"user_id": user_id, "data": {}})).scalar_one()
+            saved = question.model_copy(update={"id": personal_id(pid)})
+            await conn.execute(_SET_PERSONAL, {"_id": pid, "data": saved.model_dump()})
+            return saved
+
+        return await self.engines.write(_unit)
+
+    async def get_personal_question(self, question_id: str) -> Question | None:
+        pid = personal_row_id(question_id)
+        found = None if pid is None else await self._one(_PERSONAL_BY_ID, {"id": pid})
+        return Question.model_validate(found["data"]) if found else None
+
+    async def add_interview(self, log: InterviewLog) -> InterviewLog:
+        new_id = await self._insert(T.interviews, log.model_dump(exclude={"id"}))
+        return log.model_copy(update={"id": new_id})
+
+    async def list_interviews(self, user_id: int) -> list[InterviewLog]:
+        return [InterviewLog.model_validate(r) for r in await self._all(_INTERVIEWS, {"user_id": user_id})]
+
+    async def add_review_item(self, item: ReviewItem) -> ReviewItem:
+        new_id = await self._insert(T.review_items, item.model_dump(exclude={"id"}))
+        return item.model_copy(update={"id": new_id})
+
+    async def list_review_items(self, user_id: int) -> list[ReviewItem]:
+        return [ReviewItem.model_validate(r) for r in await self._all(_REVIEWS, {"user_id": user_id})]
+
+    async def relink_review_item(self, item: ReviewItem) -> bool:
+        fields = item.model_dump(include={"question_id", "matched_bank", "topic", "subtopic"})
+
+        async def _unit(conn: AsyncConnection) -> Any:
+            return (await conn.execute(_RELINK, {"_id": item.id, "_user_id": item.user_id, **fields})).rowcount
+
+        return bool(await self.engines.write(_unit))
+
+    async def add_reminder(self, reminder: Reminder) -> Reminder:
+        new_id = await self._insert(T.reminders, reminder.model_dump(exclude={"id"}))
+        return reminder.model_copy(update={"id": new_id})
+
+    async def list_reminders(self, user_id: int) -> list[Reminder]:
+        return [Reminder.model_validate(r) for r in await self._all(_REMINDERS, {"user_id": user_id})]
 
     async def log_review(
         self, item: ReviewItem, personal: Question | None, fsrs: dict[str, Any], now: datetime
@@ -61,7 +128,7 @@ class PersonalData:
             if personal is not None:
                 new = {"user_id": item.user_id, "data": {}, "created_at": now}
                 pid = (await conn.execute(_NEW_PERSONAL, new)).scalar_one()
-                saved = personal.model_copy(update={"id": f"{PERSONAL_PREFIX}{pid}"})
+                saved = personal.model_copy(update={"id": personal_id(pid)})
                 question_id = saved.id
                 await conn.execute(_SET_PERSONAL, {"_id": pid, "data": saved.model_dump()})
             card = {"_user_id": item.user_id, "_question_id": question_id, "_now": now}
@@ -89,14 +156,8 @@ class PersonalData:
 
         return await self.engines.read(_unit)
 
-    async def _count_since(self, query: sa.Select[Any], user_id: int, since: datetime | None) -> int:
-        async def _unit(conn: AsyncConnection) -> int:
-            return int((await conn.execute(query, {"user_id": user_id, "since": since or EPOCH})).scalar_one())
-
-        return await self.engines.read(_unit)
-
     async def count_review_items(self, user_id: int, since: datetime | None = None) -> int:
-        return await self._count_since(_REVIEWS_SINCE, user_id, since)
+        return await self._scalar(_REVIEWS_SINCE, {"user_id": user_id, "since": since or EPOCH})
 
     async def count_interviews(self, user_id: int, since: datetime | None = None) -> int:
-        return await self._count_since(_INTERVIEWS_SINCE, user_id, since)
+        return await self._scalar(_INTERVIEWS_SINCE, {"user_id": user_id, "since": since or EPOCH})

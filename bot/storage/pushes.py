@@ -20,9 +20,10 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.core.models import Reminder, User
+from bot.core.store_ports import StaleClaim
 from bot.storage import tables as T
+from bot.storage.base import update_by_id
 from bot.storage.engine import Engines
-from bot.storage.store import update_by_id
 
 R = TypeVar("R")
 
@@ -162,10 +163,15 @@ class PushStore:
 
         await self.engines.write(_unit)
 
-    async def stale_claims(self, cutoff: datetime, limit: int = 500) -> list[dict[str, Any]]:
+    async def stale_claims(self, cutoff: datetime, limit: int = 500) -> list[StaleClaim]:
         p = T.pushes.c
-        query = sa.select(T.pushes).where(p.state == "claimed", p.claimed_at < cutoff).order_by(p.id).limit(limit)
-        return await self._rows(query, lambda r: dict(r._mapping))
+        query = (
+            sa.select(p.id, p.kind, p.user_id, p.attempts, p.payload)
+            .where(p.state == "claimed", p.claimed_at < cutoff)
+            .order_by(p.id)
+            .limit(limit)
+        )
+        return await self._rows(query, lambda r: StaleClaim(r.id, r.kind, r.user_id, r.attempts, r.payload))
 
     async def reclaim(self, push_id: int, cutoff: datetime, now: datetime) -> bool:
         """Take over a stale claim atomically (only one scheduler wins)."""

@@ -1,0 +1,121 @@
+"""The users port on SQL: users and their identities, conversation state, events processed once."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import cached_property
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from bot.core.models import User
+from bot.core.session import Session, dump_session, parse_session
+from bot.storage import tables as T
+from bot.storage.base import SqlBase, insert_returning_id, update_by_id
+
+_USER_BY_IDENTITY = (
+    sa.select(T.users)
+    .join(T.identities, T.identities.c.user_id == T.users.c.id)
+    .where(T.identities.c.platform == sa.bindparam("platform"), T.identities.c.external_id == sa.bindparam("ext"))
+)
+_USER = sa.select(T.users).where(T.users.c.id == sa.bindparam("user_id"))
+_I = T.identities.c
+_IDENTITIES = sa.select(T.identities).where(_I.user_id == sa.bindparam("user_id")).order_by(_I.platform, _I.external_id)
+_SESSION = sa.select(T.sessions.c.state).where(T.sessions.c.user_id == sa.bindparam("user_id"))
+_UPDATE_SESSION = T.sessions.update().where(T.sessions.c.user_id == sa.bindparam("_user_id"))
+# The session's JSON compared as text (json type on PostgreSQL has no "="): both sides come from the same
+# serializer, given `dump_session`'s fixed field order, so the same state is the same text.
+CLAIM_SESSION = _UPDATE_SESSION.where(
+    sa.cast(T.sessions.c.state, sa.Text) == sa.cast(sa.bindparam("was", type_=sa.JSON), sa.Text)
+)
+
+
+async def write_session(conn: AsyncConnection, user_id: int, state: Session) -> None:
+    """Within a transaction: the user's session becomes `state` (updated, or inserted when none is stored)."""
+    stored = dump_session(state)
+    updated = await conn.execute(_UPDATE_SESSION, {"_user_id": user_id, "state": stored})
+    if updated.rowcount == 0:
+        await conn.execute(T.sessions.insert(), {"user_id": user_id, "state": stored})
+
+
+class SqlUsers(SqlBase):
+    """Mixed into SqlStore: the UsersPort (bot/core/store_ports.py)."""
+
+    async def get_or_create_user(self, platform: str, external_id: str, defaults: User) -> User:
+        found = await self._one(_USER_BY_IDENTITY, {"platform": platform, "ext": external_id})
+        if found:
+            return User.model_validate(found)
+        values = defaults.model_dump(exclude={"id"})
+        try:
+
+            async def _unit(conn: AsyncConnection) -> Any:
+                uid = (await conn.execute(insert_returning_id(T.users), values)).scalar_one()
+                await conn.execute(
+                    T.identities.insert().values(platform=platform, external_id=external_id, user_id=uid)
+                )
+                return uid
+
+            uid = await self.engines.write(_unit)
+        except IntegrityError:  # another replica created it first
+            return await self.get_or_create_user(platform, external_id, defaults)
+        return defaults.model_copy(update={"id": int(uid)})
+
+    async def get_user(self, user_id: int) -> User | None:
+        found = await self._one(_USER, {"user_id": user_id})
+        return User.model_validate(found) if found else None
+
+    async def save_user(self, user: User) -> None:
+        async def _unit(conn: AsyncConnection) -> Any:
+            await conn.execute(update_by_id(T.users), {"_id": user.id, **user.model_dump(exclude={"id"})})
+
+        await self.engines.write(_unit)
+
+    async def identities(self, user_id: int) -> list[tuple[str, str]]:
+        rows = await self._all(_IDENTITIES, {"user_id": user_id})
+        return [(r["platform"], r["external_id"]) for r in rows]
+
+    async def delete_user(self, user_id: int) -> None:
+        async def _unit(conn: AsyncConnection) -> Any:
+            for table in T.USER_TABLES:
+                await conn.execute(table.delete().where(table.c.user_id == user_id))
+            await conn.execute(T.users.delete().where(T.users.c.id == user_id))
+
+        await self.engines.write(_unit)
+
+    async def get_session(self, user_id: int) -> Session:
+        found = await self._one(_SESSION, {"user_id": user_id})
+        return parse_session(found["state"] if found else None, user_id)
+
+    async def set_session(self, user_id: int, state: Session) -> None:
+        async def _unit(conn: AsyncConnection) -> Any:
+            await write_session(conn, user_id, state)
+
+        await self.engines.write(_unit)
+
+    @cached_property
+    def _claim_event(self) -> sa.Insert:
+        insert = postgresql.insert if self.engines.writer.dialect.name == "postgresql" else sqlite.insert
+        return (
+            insert(T.processed_events)
+            .on_conflict_do_nothing(index_elements=["key"])
+            .returning(T.processed_events.c.key)
+        )
+
+    async def claim_event(self, key: str, now: datetime) -> bool:
+        """Insert the event's key; False when it was already there (no exception, so batches stay whole)."""
+        stmt, params = self._claim_event, {"key": key[:128], "created_at": now}
+
+        async def _unit(conn: AsyncConnection) -> Any:
+            return (await conn.execute(stmt, params)).first() is not None
+
+        return bool(await self.engines.write(_unit))
+
+    async def forget_events_before(self, cutoff: datetime) -> int:
+        async def _unit(conn: AsyncConnection) -> Any:
+            result = await conn.execute(T.processed_events.delete().where(T.processed_events.c.created_at < cutoff))
+            return int(result.rowcount or 0)
+
+        return await self.engines.write(_unit)
