@@ -21,6 +21,7 @@ from bot.core.timeutil import SystemClock
 from bot.dates import parse_natural
 from bot.delivery import NotifierRouter
 from bot.grading.factory import llm_grader
+from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
 from bot.grading.prompts import PromptError, load_prompts
 from bot.grading.rubric_writer import LLMRubricWriter
@@ -132,6 +133,7 @@ async def build_app(
         natural_dates=parse_natural,
         transcriber=transcriber,
         charts=charts or default_charts(),
+        follow_up_chooser=follow_up_for_points,
     )
     if llm:
         log.info("grading with %s (offline estimate as fallback)", llm.id)

@@ -6,6 +6,7 @@ import itertools
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bot.core.mock_models import MockSession
 from bot.core.models import (
     DIMENSIONS,
     Attempt,
@@ -84,6 +85,7 @@ class FakeStore:
         self.reminders: dict[int, Reminder] = {}
         self.events: set[str] = set()
         self.guilds: dict[str, Guild] = {}
+        self.mocks: dict[int, MockSession] = {}
         self.llm_calls: list[tuple[int | None, str, int, datetime]] = []
         self.fail_review_insert = False
         self._seq = itertools.count(1)
@@ -111,7 +113,7 @@ class FakeStore:
         self.users.pop(user_id, None)
         self.sessions.pop(user_id, None)
         self.ids = {k: v for k, v in self.ids.items() if v != user_id}
-        for table in (self.cards, self.attempts, self.interviews, self.review_items, self.reminders):
+        for table in (self.cards, self.attempts, self.interviews, self.review_items, self.reminders, self.mocks):
             for key in [k for k, v in table.items() if v.user_id == user_id]:
                 del table[key]
         self.personal = {k: v for k, v in self.personal.items() if v[0] != user_id}
@@ -339,6 +341,31 @@ class FakeStore:
             entry[1] += 1
         rows = sorted(totals.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
         return [(uid, points, answers) for uid, (points, answers) in rows[:limit]]
+
+
+    async def create_mock(self, mock: MockSession) -> MockSession | None:
+        if mock.user_id not in self.users or await self.running_mock(mock.user_id) is not None:
+            return None
+        stored = mock.model_copy(update={"id": next(self._seq)}, deep=True)
+        self.mocks[stored.id] = stored
+        return stored.model_copy(deep=True)
+
+    async def get_mock(self, mock_id: int) -> MockSession | None:
+        found = self.mocks.get(mock_id)
+        return found.model_copy(deep=True) if found else None
+
+    async def running_mock(self, user_id: int) -> MockSession | None:
+        found = [m for m in self.mocks.values() if m.user_id == user_id and m.state == "running"]
+        return found[0].model_copy(deep=True) if found else None
+
+    async def save_mock(self, mock: MockSession) -> None:
+        old = self.mocks.get(mock.id)
+        if old is not None:
+            self.mocks[mock.id] = mock.model_copy(update={"user_id": old.user_id, "created_at": old.created_at}, deep=True)
+
+    async def list_mocks(self, user_id: int) -> list[MockSession]:
+        mine = sorted((m for m in self.mocks.values() if m.user_id == user_id), key=lambda m: (m.created_at, m.id))
+        return [m.model_copy(deep=True) for m in mine]
 
 
 class FakeTranscriber:

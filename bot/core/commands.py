@@ -141,6 +141,13 @@ class ExportData(Command):
 
 
 @dataclass(frozen=True)
+class MockCommand(Command):
+    """/mock and its words: none (suggest one), a focus, level and length, "go", "stop" or "history"."""
+
+    args: str = ""
+
+
+@dataclass(frozen=True)
 class FreeText(Command):
     """Text that is not a command: an answer, or the reply to an onboarding step."""
 

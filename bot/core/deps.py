@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -52,6 +52,10 @@ class Deps:
     """A natural-language date reader (text, now, IANA timezone) -> UTC, tried after the core's own formats."""
     charts: ChartRenderer | None = None
     """Draws the /stats chart; without one, /stats is text only."""
+    follow_up_chooser: Callable[[Question, Sequence[str], Collection[int]], int | None] | None = None
+    """The bank follow-up (an index into `question.follow_ups`, none of the excluded ones) that presses best on
+    the first of the given weak key points that one targets (bot/grading/feedback.py); used by the mock
+    interview offline. Without one, the grader's own follow-up is asked."""
 
     def parse_when(self, text: str, now: datetime, tz: str) -> datetime | None:
         """The one date reader: the core's own formats first, then `natural_dates` ("明天下午两点"); UTC or None."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.i18n_features import FEATURE_MESSAGES
+from bot.core.i18n_mock import MOCK_MESSAGES
 from bot.core.i18n_names import NAMES
 from bot.core.models import Lang
 
@@ -447,6 +448,7 @@ MESSAGES: dict[str, dict[str, str]] = {
 
 MESSAGES.update(NAMES)
 MESSAGES.update(FEATURE_MESSAGES)
+MESSAGES.update(MOCK_MESSAGES)
 
 
 def t(lang: Lang, key: str, **kwargs: Any) -> str:

@@ -57,6 +57,8 @@ def parse_line(user_id: int, line: str) -> c.Command:
         return simple[name](user_id)
     if name in ("pause", "resume"):
         return c.SetPaused(user_id, name == "pause")
+    if name == "mock":
+        return c.MockCommand(user_id, rest)
     if name == "reveal":
         return c.RevealReference(user_id)
     if name == "lang":
@@ -121,6 +123,8 @@ def parse_action(user_id: int, action: str) -> c.Command:
             return c.ConfirmForget(user_id, arg == "yes")
         if verb == "rv":
             return c.PickReview(user_id, None if arg == "none" else _id(arg))
+        if verb == "mk" and arg:
+            return c.MockCommand(user_id, arg)
         if verb == "flow" and arg in ("skip", "ok", "cancel"):
             return c.FlowAction(user_id, arg)
     except ValueError:

@@ -8,7 +8,7 @@ from asyncio import Lock
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.core import account, drill, flows, interviews, onboarding, study_server, voice
+from bot.core import account, drill, flows, interviews, mock, onboarding, study_server, voice
 from bot.core import commands as c
 from bot.core.deps import Deps
 from bot.core.i18n import t
@@ -17,7 +17,7 @@ from bot.core.parsing import parse_action, parse_line
 from bot.core.ports import WriteFailed
 from bot.core.rate_limit import Admission, RateLimiter
 from bot.core.replies import Reply
-from bot.core.session import ConfirmingForget, Grading, InFlow, Onboarding, open_card_id
+from bot.core.session import ConfirmingForget, Grading, InFlow, InMock, Onboarding, open_card_id
 from bot.core.text_input import clean_text as clean_text  # re-exported: tests and older callers import it here
 from bot.core.text_input import cleaned
 
@@ -49,6 +49,7 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.SetupServer: study_server.setup_server,
     c.ShowLeaderboard: study_server.show_leaderboard,
     c.AnswerServerQuestion: study_server.answer_server_question,
+    c.MockCommand: mock.mock_command,
 }
 
 
@@ -144,6 +145,8 @@ class Service:
         session = await self.deps.store.get_session(user.id)
         if open_card_id(session) is not None:
             return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), self.deps, user, session)
+        if isinstance(session, InMock):
+            return await mock.submit(c.SubmitAnswer(user.id, cmd.text), self.deps, user, session)
         if isinstance(session, Onboarding):
             return await onboarding.onboarding_text(cmd.text, self.deps, user, session.step)
         if isinstance(session, Grading):

@@ -85,8 +85,18 @@ class PickingReview(_State):
     candidates: list[str]
 
 
+class InMock(_State):
+    """A mock interview (`mock_id`) is running: the next text or voice answers its open question. `step` counts
+    the answers given; `grading` claims one being graded (a second answer at the same step is refused)."""
+
+    mode: Literal["mock"] = "mock"
+    mock_id: int
+    step: int = 0
+    grading: bool = False
+
+
 Session = Annotated[
-    Idle | Answering | FollowingUp | Grading | Onboarding | ConfirmingForget | InFlow | PickingReview,
+    Idle | Answering | FollowingUp | Grading | Onboarding | ConfirmingForget | InFlow | PickingReview | InMock,
     Field(discriminator="mode"),
 ]
 _ADAPTER: TypeAdapter[Session] = TypeAdapter(Session)

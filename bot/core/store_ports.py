@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+from bot.core.mock_models import MockSession
 from bot.core.models import Attempt, Card, Guild, InterviewLog, Question, Reminder, ReviewItem, User
 from bot.core.session import Session
 
@@ -30,8 +31,8 @@ class UsersPort(Protocol):
         ...
 
     async def delete_user(self, user_id: int) -> None:
-        """The user and everything stored for them: identities, session, cards, attempts, personal questions,
-        interviews, review items, reminders, LLM calls (pushes too, where a store keeps them)."""
+        """The user and everything stored for them: identities, session, mock interviews, cards, attempts,
+        personal questions, interviews, review items, reminders, LLM calls (pushes too, where a store keeps them)."""
         ...
 
     async def get_session(self, user_id: int) -> Session:
@@ -188,7 +189,25 @@ class GuildsPort(Protocol):
         ...
 
 
-class Store(UsersPort, CardsPort, LLMBudgetPort, InterviewsPort, GuildsPort, Protocol):
+class MocksPort(Protocol):
+    """Mock interviews (bot/core/mock.py): at most one running per user; a restart reads it back."""
+
+    async def create_mock(self, mock: MockSession) -> MockSession | None:
+        """The mock stored, with the id it got; None (nothing stored) when the user already has one running."""
+        ...
+
+    async def get_mock(self, mock_id: int) -> MockSession | None: ...
+    async def running_mock(self, user_id: int) -> MockSession | None: ...
+    async def save_mock(self, mock: MockSession) -> None:
+        """Update a stored mock (never its owner or creation time); one that is gone stays gone."""
+        ...
+
+    async def list_mocks(self, user_id: int) -> list[MockSession]:
+        """Oldest first (by creation time, then id)."""
+        ...
+
+
+class Store(UsersPort, CardsPort, LLMBudgetPort, InterviewsPort, GuildsPort, MocksPort, Protocol):
     """Every store port in one object (what `Deps.store` holds); a module that needs one area names its port."""
 
 

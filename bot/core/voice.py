@@ -13,13 +13,14 @@ import logging
 from dataclasses import replace
 
 from bot.core import commands as c
+from bot.core import mock_turn
 from bot.core.deps import Deps, Limits
 from bot.core.drill import submit_answer
 from bot.core.i18n import t
 from bot.core.models import Lang, User
 from bot.core.ports import TranscriberUnavailable, TranscriptionError
 from bot.core.replies import Reply
-from bot.core.session import open_card_id
+from bot.core.session import InMock, open_card_id
 from bot.core.speaking import analyse, render_insights
 from bot.core.text_input import clean_text
 
@@ -35,7 +36,8 @@ async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User) -> list[Reply
     if transcriber is None:
         return [Reply(t(lang, "voice_unavailable"), kind="error")]
     session = await deps.store.get_session(user.id)
-    if open_card_id(session) is None:
+    in_mock = isinstance(session, InMock)  # a mock interview's answer: graded quietly by mock_turn
+    if open_card_id(session) is None and not in_mock:
         return [Reply(t(lang, "no_open_question"))]
     if not cmd.audio:
         return [Reply(t(lang, "voice_empty"), kind="error")]
@@ -67,7 +69,8 @@ async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User) -> list[Reply
         return [Reply(t(lang, "voice_silent"), kind="error")]
     duration = result.duration or seconds
     shown = Reply(t(lang, "transcript", text=transcript), kind="transcript")
-    graded = await submit_answer(
+    answer = mock_turn.submit if in_mock else submit_answer
+    graded = await answer(
         c.SubmitAnswer(
             user.id,
             transcript,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from bot.core.models import KeyPoint, Lang, Question
 from bot.core.scoring import weights_for
@@ -175,6 +175,38 @@ def related_follow_up(question: Question, point: KeyPoint | None) -> int | None:
         if overlap > best_overlap:
             best, best_overlap = i, overlap
     return best
+
+
+def _point_terms(point: KeyPoint) -> set[str]:
+    return _terms(point.text.en) | _terms(point.text.zh) | _terms(" , ".join(point.keywords.both()))
+
+
+def follow_up_for_points(question: Question, point_ids: Sequence[str], exclude: Collection[int] = ()) -> int | None:
+    """The mock interview's offline follow-up: for the weak key points in `point_ids` (weakest first), the
+    first one that a hand-written follow-up targets decides: the follow-up whose prompt and own rubric
+    share the most terms with it (more than one, the bar of `related_follow_up`). Else the first follow-up
+    not in `exclude`; None when every one is excluded."""
+    left = [i for i in range(len(question.follow_ups)) if i not in exclude]
+    if not left:
+        return None
+    points = {k.id: k for k in question.rubric.key_points}
+    for pid in point_ids:
+        point = points.get(pid)
+        if point is None:
+            continue
+        wanted = _point_terms(point)
+        best, best_overlap = None, 1
+        for i in left:
+            f = question.follow_ups[i]
+            target = _terms(f.en) | _terms(f.zh)
+            for k in f.key_points:
+                target |= _point_terms(k)
+            overlap = len(wanted & target)
+            if overlap > best_overlap:
+                best, best_overlap = i, overlap
+        if best is not None:
+            return best
+    return left[0]
 
 
 def _terms(text: str) -> set[str]:

@@ -204,6 +204,26 @@ llm_calls = sa.Table(
     sa.Index("ix_llm_calls_created", "created_at"),
 )
 
+mock_sessions = sa.Table(
+    "mock_sessions",
+    metadata,
+    sa.Column("id", ID, primary_key=True, autoincrement=True),
+    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("state", sa.String(16), nullable=False),
+    sa.Column("data", sa.JSON, nullable=False),  # focus, level, items, summary (bot/core/mock_models.py)
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("finished_at", UTCDateTime, nullable=True),
+    sa.Index("ix_mock_sessions_user_created", "user_id", "created_at"),
+    # one running mock per user, kept by the database even when two processes start one at once
+    sa.Index(
+        "ux_mock_sessions_running",
+        "user_id",
+        unique=True,
+        sqlite_where=sa.text("state = 'running'"),
+        postgresql_where=sa.text("state = 'running'"),
+    ),
+)
+
 processed_events = sa.Table(
     "processed_events",
     metadata,
@@ -212,5 +232,6 @@ processed_events = sa.Table(
 )
 
 USER_TABLES = (
-    sessions, cards, attempts, personal_questions, interviews, review_items, reminders, pushes, llm_calls, identities
+    sessions, mock_sessions, cards, attempts, personal_questions, interviews, review_items, reminders, pushes,
+    llm_calls, identities,
 )

@@ -14,7 +14,7 @@ from bot.storage.pushes import PushStore
 from bot.storage.store import SqlStore
 from tests.fakes import FakeStore
 
-STORE_PORTS = (P.UsersPort, P.CardsPort, P.LLMBudgetPort, P.InterviewsPort, P.GuildsPort)
+STORE_PORTS = (P.UsersPort, P.CardsPort, P.LLMBudgetPort, P.InterviewsPort, P.GuildsPort, P.MocksPort)
 HERE = Path(__file__).parent
 
 

@@ -1,0 +1,140 @@
+"""/mock: start a mock interview (a focus, a level and a length, or the suggested one in one tap), take it
+up again where it stopped, stop it early, and list past ones. The turns themselves: bot/core/mock_turn.py;
+the questions: mock_plan.py; the debrief: mock_report.py."""
+
+from __future__ import annotations
+
+from bot.core import commands as c
+from bot.core import mock_plan
+from bot.core.deps import Deps
+from bot.core.i18n import t
+from bot.core.mock_models import DEFAULT_LENGTH, MAX_LENGTH, MIN_LENGTH, FocusKind, MockItem, MockSession
+from bot.core.mock_plan import BUDGET, Setup
+from bot.core.mock_report import focus_name
+from bot.core.mock_turn import ask_current, finish, submit
+from bot.core.models import Level, User
+from bot.core.replies import Button, Reply
+from bot.core.timeutil import fmt_local
+
+__all__ = ["mock_command", "submit"]
+
+FOCUS_WORDS: dict[str, FocusKind] = {
+    "stability": "stability", "稳定性": "stability", "pipeline": "pipeline", "流水线": "pipeline",
+    "mixed": "mixed", "mix": "mixed", "综合": "mixed", "混合": "mixed",
+    "weakest": "weakest", "weak": "weakest", "薄弱": "weakest", "薄弱点": "weakest",
+}  # fmt: skip
+LEVEL_WORDS: dict[str, Level] = {
+    "campus": "campus", "校招": "campus", "engineer": "engineer", "工程师": "engineer",
+    "researcher": "researcher", "研究员": "researcher",
+}  # fmt: skip
+STOP_WORDS = {"stop", "end", "结束", "停止"}
+HISTORY_WORDS = {"history", "历史", "记录"}
+GO_WORDS = {"go", "start", "开始"}
+ACTION_BYTES = 64  # a button's action must fit Telegram's callback data
+
+
+async def mock_command(cmd: c.MockCommand, deps: Deps, user: User) -> list[Reply]:
+    words = cmd.args.split()
+    head = words[0].lower() if words else ""
+    if head in STOP_WORDS and len(words) == 1:
+        return await stop(deps, user)
+    if head in HISTORY_WORDS and len(words) == 1:
+        return await history(deps, user)
+    running = await deps.store.running_mock(user.id)
+    if running is not None:
+        return [Reply(t(user.language, "mock.running")), *await ask_current(deps, user, running)]
+    if not words:
+        return await _suggest(deps, user)
+    if head in GO_WORDS and len(words) == 1:
+        return await start(deps, user, await mock_plan.suggest(deps, user, deps.clock.now()))
+    setup = await _parse(words, deps, user)
+    if isinstance(setup, Reply):
+        return [setup]
+    return await start(deps, user, setup)
+
+
+async def _parse(words: list[str], deps: Deps, user: User) -> Setup | Reply:
+    focus: FocusKind = "mixed"
+    level, length, company = user.level, DEFAULT_LENGTH, []
+    for word in words:
+        low = word.lower()
+        if low in FOCUS_WORDS:
+            focus = FOCUS_WORDS[low]
+        elif low in LEVEL_WORDS:
+            level = LEVEL_WORDS[low]
+        elif word.isascii() and word.isdigit():
+            length = int(word)
+            if not MIN_LENGTH <= length <= MAX_LENGTH:
+                return Reply(t(user.language, "mock.bad_length", value=word), kind="error")
+        else:
+            company.append(word)
+    if not company:
+        return Setup(focus, level, length)
+    name = " ".join(company)
+    known = {k.casefold(): k for k in await mock_plan.companies(deps, user)}
+    if name.casefold() not in known:
+        return Reply(t(user.language, "mock.no_company", company=name[:60]), kind="error")
+    return Setup("company", level, length, known[name.casefold()])
+
+
+async def _suggest(deps: Deps, user: User) -> list[Reply]:
+    lang = user.language
+    setup = await mock_plan.suggest(deps, user, deps.clock.now())
+    minutes = round(setup.length * (sum(BUDGET.values()) / len(BUDGET) + 120) / 60)
+    probe = MockSession(id=0, user_id=user.id, focus=setup.focus, company=setup.company, level=setup.level,
+                        items=[], created_at=deps.clock.now())  # fmt: skip
+    text = t(lang, "mock.suggest", focus=focus_name(probe, lang), level=t(lang, f"level.{setup.level}"),
+             n=setup.length, minutes=minutes, usage=t(lang, "mock.usage"))  # fmt: skip
+    others = [Button(t(lang, f"mock.focus.{f}"), f"mk:{f}") for f in ("stability", "pipeline", "mixed", "weakest")]
+    for name in (await mock_plan.companies(deps, user))[:3]:
+        action = f"mk:{name}"
+        if len(action.encode()) <= ACTION_BYTES and not name.isdigit():
+            others.append(Button(t(lang, "mock.focus.company", company=name), action))
+    rows = [[Button(t(lang, "btn.mock_start"), "mk:go")], others[:4]] + ([others[4:]] if others[4:] else [])
+    return [Reply(text, rows)]
+
+
+async def start(deps: Deps, user: User, setup: Setup) -> list[Reply]:
+    lang, now = user.language, deps.clock.now()
+    questions = await mock_plan.plan(deps, user, setup, now)
+    if not questions:
+        return [Reply(t(lang, "mock.no_questions"))]
+    items = [MockItem(question_id=q.id, budget_seconds=BUDGET[q.type]) for q in questions]
+    new = MockSession(id=0, user_id=user.id, focus=setup.focus, company=setup.company, level=setup.level,
+                      items=items, created_at=now)  # fmt: skip
+    mock = await deps.store.create_mock(new)
+    if mock is None:  # another process started one a moment ago
+        running = await deps.store.running_mock(user.id)
+        if running is None:
+            return [Reply(t(lang, "error"), kind="error")]
+        return [Reply(t(lang, "mock.running")), *await ask_current(deps, user, running)]
+    intro = t(lang, "mock.intro", focus=focus_name(mock, lang), level=t(lang, f"level.{mock.level}"), n=len(items))
+    if len(items) < setup.length:
+        intro += "\n" + t(lang, "mock.shorter", n=len(items))
+    return [Reply(intro), *await ask_current(deps, user, mock)]
+
+
+async def stop(deps: Deps, user: User) -> list[Reply]:
+    mock = await deps.store.running_mock(user.id)
+    if mock is None:
+        return [Reply(t(user.language, "mock.none_running"))]
+    return await finish(deps, user, mock, "stopped")
+
+
+async def history(deps: Deps, user: User) -> list[Reply]:
+    lang = user.language
+    mocks = await deps.store.list_mocks(user.id)
+    if not mocks:
+        return [Reply(t(lang, "mock.history.none"))]
+    lines = [t(lang, "mock.history.head")]
+    for m in mocks[-20:]:
+        if m.state == "running":
+            score = t(lang, "mock.history.running")
+        elif m.summary is None:
+            score = "-"
+        else:
+            score = f"{m.summary.score} ({t(lang, f'mock.verdict.{m.summary.verdict}')})"
+        line = t(lang, "mock.history.line", date=fmt_local(m.created_at, user.timezone), focus=focus_name(m, lang),
+                 answered=len(m.answered()), n=len(m.items), score=score)  # fmt: skip
+        lines.append(line + (t(lang, "mock.history.stopped") if m.state == "stopped" else ""))
+    return [Reply("\n".join(lines))]

@@ -1,0 +1,77 @@
+"""The mock interview's debrief: verdict bands at their thresholds, the STAR check in both languages, and the
+report's contents in Chinese and English."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core.mock_report import BANDS, star_check, verdict
+from bot.core.service import Service
+from tests.fakes import FakeClock, FakeGrader, FakeStore
+from tests.mock_helpers import CASE_ANSWER, mock_deps
+
+
+@pytest.mark.parametrize(
+    ("score", "band"),
+    [(100, "strong_hire"), (80, "strong_hire"), (79, "hire"), (65, "hire"), (64, "lean_no"), (50, "lean_no"),
+     (49, "no_hire"), (0, "no_hire")],
+)  # fmt: skip
+def test_verdict_bands_at_their_thresholds(score: int, band: str) -> None:
+    assert verdict(score) == band
+    assert [floor for floor, _ in BANDS] == [80, 65, 50, 0]
+
+
+def test_star_check_finds_missing_and_vague_parts_in_both_languages() -> None:
+    assert star_check(CASE_ANSWER) == {"S": "ok", "T": "ok", "A": "ok", "R": "ok"}
+    no_numbers = (
+        "At my last job I was responsible for it. First I added clipping, then I checked; as a result it improved."
+    )
+    assert star_check(no_numbers)["R"] == "vague"
+    assert star_check("I would clip gradients.") == {"S": "missing", "T": "missing", "A": "missing", "R": "missing"}
+    zh = "当时我们团队在训练 7B 模型，我负责恢复。我先检查了检查点，然后我做了续训验证，最终只损失了 40 分钟。"
+    assert star_check(zh) == {"S": "ok", "T": "ok", "A": "ok", "R": "ok"}
+    assert star_check("我先看了日志。")["A"] == "vague" and star_check("我先看了日志。")["R"] == "missing"
+
+
+async def _debrief(lang: str, score: int, case_answer: str) -> str:
+    store, clock = FakeStore(), FakeClock()
+    service = Service(mock_deps(store, FakeGrader(score=score), clock))
+    user = await service.user_for("console", "local", lang)  # type: ignore[arg-type]
+    await service.handle_text(user.id, "/mock stability engineer 3")
+    [mock] = store.mocks.values()
+    # questions come warm-up first, so the case question is the last: answer it with a story
+    replies = []
+    for _ in range(20):
+        item = next(i for i in mock.items if i.waiting_for() != "done" or i.asked_at is None)
+        q = service.deps.bank.get(item.question_id)
+        text = case_answer if q is not None and q.type == "case" and item.attempt_id is None else "一个回答 an answer"
+        clock.advance(minutes=3)
+        replies = await service.handle_text(user.id, text)
+        mock = store.mocks[mock.id]
+        if mock.state != "running":
+            break
+    return "\n".join(r.text for r in replies if r.kind == "report")
+
+
+async def test_the_english_debrief_has_every_part() -> None:
+    report = await _debrief("en", 55, CASE_ANSWER)
+    assert "Overall: 55/100 · lean no hire" in report
+    assert "Right direction, but too many key points missed" in report
+    assert "strong hire from 80, hire 65-79, lean no hire 50-64, no hire below 50" in report
+    assert "By dimension: coverage 55, structure 55, specificity 55, evidence 55, correctness 55" in report
+    assert "Covered:" in report and "Missed:" in report and "Best follow-up answer (55)" in report
+    assert "STAR check: Situation clear; Task clear; Action clear; Result clear" in report
+    assert "Top strengths:" in report and "Top gaps, and what to drill next:" in report and "drill “" in report
+    assert report.count("answered in 3:00") == 3
+
+
+async def test_the_chinese_debrief_reads_naturally_with_full_width_punctuation() -> None:
+    report = await _debrief("zh", 85, "我会先看看。")
+    assert "总分：85/100 · 强烈推荐录用" in report
+    assert "各维度平均：要点覆盖 85，结构 85" in report
+    assert "答到：" in report and "漏掉：" in report and "参考答案一句话：" in report
+    assert "STAR 检查：情境（S）缺失、任务（T）缺失、行动（A）缺失、结果（R）缺失" in report
+    assert "讲成一个真实的故事" in report
+    assert "做得好的地方：" in report and "最大的缺口和接下来要练的题：" in report
+    assert "这是你的第一场模拟面试" in report and "用时 3:00（建议" in report
+    assert "Overall" not in report and "Covered" not in report
