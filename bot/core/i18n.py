@@ -449,6 +449,8 @@ MESSAGES: dict[str, dict[str, str]] = {
 MESSAGES.update(NAMES)
 MESSAGES.update(FEATURE_MESSAGES)
 MESSAGES.update(MOCK_MESSAGES)
+for _lang in ("en", "zh"):  # /mock's line at the end of /help, kept with the mock's messages
+    MESSAGES["help"][_lang] += MOCK_MESSAGES["help.mock"][_lang]
 
 
 def t(lang: Lang, key: str, **kwargs: Any) -> str:

@@ -4,6 +4,31 @@ Merged into the catalogue in bot/core/i18n.py."""
 from __future__ import annotations
 
 MOCK_MESSAGES: dict[str, dict[str, str]] = {
+    "help.mock": {
+        "en": "\n/mock - a mock interview: 3-6 questions, follow-ups, a debrief at the end "
+        "(/mock stop ends it, /mock history lists past ones)",
+        "zh": "\n/mock - 模拟面试：3-6 道题，会追问，结束后给出复盘（/mock stop 提前结束，/mock history 查看历史）",
+    },
+    "cmd.mock": {"en": "mock", "zh": "模拟面试"},
+    "cmd.mock.desc": {
+        "en": "A mock interview: 3-6 questions, follow-ups, a debrief at the end",
+        "zh": "模拟面试：3-6 道题，会追问，结束后给出复盘",
+    },
+    "opt.focus": {"en": "focus", "zh": "方向"},
+    "opt.focus.desc": {
+        "en": "What to ask about (or stop the running mock, or list past ones)",
+        "zh": "考察方向（也可以结束当前模拟面试或查看历史）",
+    },
+    "opt.questions": {"en": "questions", "zh": "题数"},
+    "opt.questions.desc": {"en": "How many questions (3-6, default 5)", "zh": "题目数量（3-6，默认 5）"},
+    "opt.mock_company.desc": {
+        "en": "A company whose questions you logged with /review: its topics",
+        "zh": "用 /review 记录过面试题的公司：按它问过的方向出题",
+    },
+    "mock.choice.go": {"en": "the suggested one", "zh": "推荐的方向"},
+    "mock.choice.stop": {"en": "stop the running mock", "zh": "结束当前模拟面试"},
+    "mock.choice.history": {"en": "past mock interviews", "zh": "历史记录"},
+    "menu.mock": {"en": "Mock interview with follow-ups and a debrief", "zh": "模拟面试（含追问和复盘）"},
     "mock.usage": {
         "en": "/mock [focus] [level] [3-6], e.g. /mock pipeline researcher 4. Focus: stability, pipeline, mixed, "
         "weakest, or a company whose questions you logged with /review. /mock stop ends a running mock; "

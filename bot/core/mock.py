@@ -5,7 +5,7 @@ the questions: mock_plan.py; the debrief: mock_report.py."""
 from __future__ import annotations
 
 from bot.core import commands as c
-from bot.core import mock_plan
+from bot.core import drill, mock_plan
 from bot.core.deps import Deps
 from bot.core.i18n import t
 from bot.core.mock_models import DEFAULT_LENGTH, MAX_LENGTH, MIN_LENGTH, FocusKind, MockItem, MockSession
@@ -14,9 +14,10 @@ from bot.core.mock_report import focus_name
 from bot.core.mock_turn import ask_current, finish, submit
 from bot.core.models import Level, User
 from bot.core.replies import Button, Reply
+from bot.core.session import InMock
 from bot.core.timeutil import fmt_local
 
-__all__ = ["mock_command", "submit"]
+__all__ = ["answer", "mock_command", "submit"]
 
 FOCUS_WORDS: dict[str, FocusKind] = {
     "stability": "stability", "稳定性": "stability", "pipeline": "pipeline", "流水线": "pipeline",
@@ -31,6 +32,14 @@ STOP_WORDS = {"stop", "end", "结束", "停止"}
 HISTORY_WORDS = {"history", "历史", "记录"}
 GO_WORDS = {"go", "start", "开始"}
 ACTION_BYTES = 64  # a button's action must fit Telegram's callback data
+
+
+async def answer(cmd: c.SubmitAnswer, deps: Deps, user: User) -> list[Reply]:
+    """An explicit answer (Discord's /answer): to the mock's open question while one runs, else the drill's."""
+    session = await deps.store.get_session(user.id)
+    if isinstance(session, InMock):
+        return await submit(cmd, deps, user, session)
+    return await drill.submit_answer(cmd, deps, user, session)
 
 
 async def mock_command(cmd: c.MockCommand, deps: Deps, user: User) -> list[Reply]:

@@ -30,7 +30,7 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.ShowSettings: onboarding.show_settings,
     c.ChangeSetting: onboarding.change_setting,
     c.NextQuestion: drill.next_question,
-    c.SubmitAnswer: drill.submit_answer,
+    c.SubmitAnswer: mock.answer,  # the drill's, or the mock interview's while one runs
     c.SubmitVoice: voice.submit_voice,
     c.RevealReference: drill.reveal,
     c.SkipQuestion: drill.skip,

@@ -16,6 +16,7 @@ from tests.discord.fake_discord import FakeDiscord
 COMMANDS = {
     "drill",
     "answer",
+    "mock",
     "review",
     "interview",
     "stats",

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 
 LEVEL_CHOICES = [Choice(name=loc(f"level.{lv}"), value=lv) for lv in LEVELS]
 TOPIC_CHOICES = [Choice(name=loc(f"topic.{x}"), value=x) for x in ("stability", "pipeline", "both")]
+MOCK_CHOICES = [Choice(name=loc(f"mock.choice.{x}"), value=x) for x in ("go", "stop", "history")] + [
+    Choice(name=loc(f"mock.focus.{x}"), value=x) for x in ("stability", "pipeline", "mixed", "weakest")
+]
 LANG_CHOICES = [Choice(name=loc("lang.zh"), value="zh"), Choice(name=loc("lang.en"), value="en")]
 MENTION = "<@{id}>"
 
@@ -93,6 +96,29 @@ def register(tree: app_commands.CommandTree[discord.Client]) -> None:
             if text is None:
                 return [Reply(t(user.language, "answer.usage"), kind="error")]
             return await bridge.service.handle(c.SubmitAnswer(user.id, text, source=source))
+
+        await bridge.respond(interaction, work)
+
+    @tree.command(name=loc("cmd.mock"), description=loc("cmd.mock.desc"))
+    @app_commands.rename(focus=loc("opt.focus"), company=loc("opt.company"), level=loc("opt.level"),
+                         questions=loc("opt.questions"))  # fmt: skip
+    @app_commands.describe(focus=loc("opt.focus.desc"), company=loc("opt.mock_company.desc"),
+                           level=loc("opt.level.desc"), questions=loc("opt.questions.desc"))  # fmt: skip
+    @app_commands.choices(focus=MOCK_CHOICES, level=LEVEL_CHOICES)
+    async def mock(
+        interaction: discord.Interaction,
+        focus: Choice[str] | None = None,
+        company: Range[str, 1, 100] | None = None,
+        level: Choice[str] | None = None,
+        questions: Range[int, 3, 6] | None = None,
+    ) -> None:
+        bridge = bridge_of(interaction)
+        words = [focus.value if focus else "", company or "", level.value if level else "", str(questions or "")]
+        if focus is not None and focus.value in ("go", "stop", "history"):
+            words = [focus.value]  # an action: the other options do not apply
+
+        async def work(user: User) -> list[Reply]:
+            return await bridge.service.handle(c.MockCommand(user.id, " ".join(w for w in words if w)))
 
         await bridge.respond(interaction, work)
 
@@ -255,4 +281,4 @@ def register(tree: app_commands.CommandTree[discord.Client]) -> None:
 
         await bridge.in_server(interaction, work)
 
-    _ = (answer, review, interview, settings, lang, help_, leaderboard, setup)
+    _ = (answer, mock, review, interview, settings, lang, help_, leaderboard, setup)
