@@ -75,3 +75,24 @@ async def test_the_chinese_debrief_reads_naturally_with_full_width_punctuation()
     assert "做得好的地方：" in report and "最大的缺口和接下来要练的题：" in report
     assert "这是你的第一场模拟面试" in report and "用时 3:00（建议" in report
     assert "Overall" not in report and "Covered" not in report
+
+
+def test_the_reference_sentence_is_long_enough_to_say_something() -> None:
+    from bot.core.mock_report import first_sentence
+
+    assert first_sentence("They solve different problems. Search is good at X when Y holds. More.") == (
+        "They solve different problems. Search is good at X when Y holds."
+    )
+    long = "Loss scaling fixes underflow: FP16's smallest subnormal is about 6e-8. Then more."
+    assert first_sentence(long) == "Loss scaling fixes underflow: FP16's smallest subnormal is about 6e-8."
+    assert first_sentence("先看方差。假设各分量独立、零均值、方差为 1，点积的方差为 d_k。后面还有。", "zh") == (
+        "先看方差。假设各分量独立、零均值、方差为 1，点积的方差为 d_k。"
+    )
+
+
+def test_strengths_and_gaps_name_different_questions_before_one_twice() -> None:
+    from bot.core.mock_report import _spread
+
+    ranked = [(-3, 1, "a"), (-3, 1, "b"), (-2, 2, "c"), (-1, 1, "d"), (-1, 3, "e")]
+    assert _spread(ranked, 1) == [(-3, 1, "a"), (-2, 2, "c"), (-1, 3, "e")]
+    assert _spread(ranked[:2], 1) == [(-3, 1, "a"), (-3, 1, "b")]  # one question: its points, heaviest first

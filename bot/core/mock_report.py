@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from bot.core.i18n import t
 from bot.core.mock_models import MockItem, MockSession, MockSummary
@@ -58,10 +59,17 @@ def label(point: KeyPoint, lang: Lang) -> str:
     return head if len(head) <= LABEL_CHARS else head[: LABEL_CHARS - 1].rstrip() + "…"
 
 
-def first_sentence(text: str) -> str:
-    m = re.search(r"^.+?(?:[。！？]|[.!?](?=\s|$))", text.strip(), re.S)
-    found = (m.group(0) if m else text).strip()
-    return found if len(found) <= 2 * EXCERPT_CHARS else found[: 2 * EXCERPT_CHARS - 1] + "…"
+def first_sentence(text: str, lang: Lang = "en") -> str:
+    """The reference's opening sentence, with the next ones while it is too short to say anything
+    ("They solve different problems.")."""
+    enough = 25 if lang == "zh" else 60
+    sentences = re.findall(r".+?(?:[。！？]|[.!?](?=\s|$)|$)", " ".join(text.split()))
+    found = ""
+    for sentence in sentences:
+        found = (found + ("" if lang == "zh" else " ") + sentence.strip()).strip()
+        if len(found) >= enough:
+            break
+    return excerpt(found, 2 * EXCERPT_CHARS)
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
@@ -197,7 +205,7 @@ def _question_block(r: Answered, n_lang: Lang) -> str:
         lines.append(t(lang, "mock.report.best_fu", score=best.grade.score, answer=excerpt(best.answer)))
     reference = q.reference_answer.get(lang).strip()
     if reference:
-        lines.append(t(lang, "mock.report.reference", text=first_sentence(reference)))
+        lines.append(t(lang, "mock.report.reference", text=first_sentence(reference, lang)))
     if q.type == "case":
         check = star_check(r.main.answer)
         parts = [t(lang, f"mock.star.{verdict_}", part=t(lang, f"mock.star.{p}")) for p, verdict_ in check.items()]
@@ -209,6 +217,12 @@ def _question_block(r: Answered, n_lang: Lang) -> str:
         if insights is not None:
             lines.append(t(lang, "mock.report.voice", i=r.index, insights=render_insights(insights, lang)))
     return "\n".join(lines)
+
+
+def _spread(ranked: list[Any], at: int) -> list[Any]:
+    """The TOP first of `ranked`, one per question (its number at index `at`) before any question twice."""
+    firsts = [x for n, x in enumerate(ranked) if x[at] not in {y[at] for y in ranked[:n]}]
+    return (firsts + [x for x in ranked if x not in firsts])[:TOP]
 
 
 def _strengths_and_gaps(rows: list[Answered], lang: Lang) -> str:
@@ -237,12 +251,12 @@ def _strengths_and_gaps(rows: list[Answered], lang: Lang) -> str:
                 )
     lines = [t(lang, "mock.report.strengths")]
     hits.sort()
-    lines += [t(lang, "mock.report.strength_line", point=p, i=i) for _, i, p in hits[:TOP]] or [
+    lines += [t(lang, "mock.report.strength_line", point=p, i=i) for _, i, p in _spread(hits, 1)] or [
         t(lang, "mock.report.no_strengths")
     ]
     lines.append(t(lang, "mock.report.gaps"))
     gaps.sort()
-    lines += [t(lang, "mock.report.gap_line", point=p, i=i, prompt=pr) for _, _, i, p, pr in gaps[:TOP]] or [
+    lines += [t(lang, "mock.report.gap_line", point=p, i=i, prompt=pr) for _, _, i, p, pr in _spread(gaps, 2)] or [
         t(lang, "mock.report.no_gaps")
     ]
     return "\n".join(lines)
