@@ -203,3 +203,40 @@ async def test_forget_deletes_mocks_and_export_includes_them() -> None:
     await service.handle_text(uid, "/forget")
     await service.handle_action(uid, "forget:yes")
     assert store.mocks == {}
+
+
+class PromptRecordingGrader(FakeGrader):
+    def __init__(self) -> None:
+        super().__init__(score=70)
+        self.prompts: list[str] = []
+
+    async def grade(self, question, answer, lang, level="engineer"):  # type: ignore[no-untyped-def]
+        self.prompts.append(question.prompt.en)
+        return await super().grade(question, answer, lang, level)
+
+
+async def test_the_regrade_after_an_outage_stays_quiet_and_grades_the_follow_up_that_was_asked() -> None:
+    from bot.core.ports import Delivery
+    from bot.core.regrade import regrade_pending
+
+    store, clock, llm = FakeStore(), FakeClock(), PromptRecordingGrader()
+    deps = mock_deps(store, llm, clock)
+    deps.estimator = OfflineGrader(semantic=False)
+    service, uid = await _setup(deps)
+    await service.handle_text(uid, "/mock stability 3")
+    llm.fail = True
+    await service.handle_text(uid, PLAIN_ANSWER)  # offline: the bank's follow-up for the weakest point is asked
+    await service.handle_text(uid, "I would look at the scale history.")
+    [mock] = store.mocks.values()
+    fu = mock.items[0].follow_ups[0]
+    assert fu.bank_index is not None and {a.status for a in store.attempts.values()} == {"regrade"}
+    llm.fail, sent = False, []
+
+    async def notify(user_id: int, replies: list) -> Delivery:  # type: ignore[type-arg]
+        sent.append(replies)
+        return Delivery.DELIVERED
+
+    assert await regrade_pending(deps, notify) == 2
+    assert sent == []  # the mock is still running: no grade shown mid-session
+    assert llm.prompts[-1] == service.deps.bank.get(mock.items[0].question_id).follow_ups[fu.bank_index].en  # type: ignore[union-attr]
+    assert {a.status for a in store.attempts.values()} == {"graded"}

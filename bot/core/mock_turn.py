@@ -235,3 +235,23 @@ async def rows_of(deps: Deps, mock: MockSession) -> list[mock_report.Answered]:
         ]
         rows.append(mock_report.Answered(i, item, q, main, fus))
     return rows
+
+
+async def mock_of(deps: Deps, attempt: Attempt) -> MockSession | None:
+    """The mock interview an attempt was given in (its source is "mock:<id>"), if it still exists."""
+    kind, _, raw = (attempt.source or "").partition(":")
+    if kind != "mock" or not raw.isdigit():
+        return None
+    mock = await deps.store.get_mock(int(raw))
+    return mock if mock is not None and mock.user_id == attempt.user_id else None
+
+
+async def asked_follow_up(deps: Deps, attempt: Attempt) -> tuple[str, int] | None:
+    """For a mock's follow-up answer: the follow-up asked (it may be another than its parent grade's own)
+    and the attempt it pressed on, so a regrade grades it against the right rubric."""
+    mock = await mock_of(deps, attempt)
+    for item in mock.items if mock else []:
+        for fu in item.follow_ups:
+            if fu.attempt_id == attempt.id:
+                return fu.text, fu.parent
+    return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.core import llm_budget, render, srs
+from bot.core import llm_budget, mock_turn, render, srs
 from bot.core.deps import Deps
 from bot.core.grading_chain import follow_up_question
 from bot.core.i18n import t
@@ -29,6 +29,10 @@ async def _question_for(deps: Deps, attempt: Attempt):  # type: ignore[no-untype
     if q is None or not attempt.is_follow_up:
         return q
     # A follow-up: grade it against the follow-up's own rubric from the parent's grade.
+    asked = await mock_turn.asked_follow_up(deps, attempt)  # a mock's: the follow-up it asked, on its parent
+    if asked is not None:
+        parent_attempt = await deps.store.get_attempt(asked[1])
+        return follow_up_question(q, parent_attempt.grade if parent_attempt else None, asked[0])
     parent = await deps.store.latest_attempt_for_card(attempt.card_id) if attempt.card_id else None
     text = parent.grade.follow_up if parent and parent.grade and parent.grade.follow_up else q.prompt.en
     return follow_up_question(q, parent.grade if parent else None, text)
@@ -81,7 +85,8 @@ async def regrade_pending(deps: Deps, notify: Notify | None = None, limit: int =
         )  # fmt: skip
         await store.finish_attempt(updated, card)
         done += 1
-        if notify is not None:
+        mock = await mock_turn.mock_of(deps, attempt)
+        if notify is not None and (mock is None or mock.state != "running"):  # a running mock stays quiet
             lang = user.language
             due = fmt_local(card.due, user.timezone) if card else "-"
             head = t(lang, "regraded", prompt=q.prompt.get(lang)[:80])
