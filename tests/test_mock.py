@@ -240,3 +240,24 @@ async def test_the_regrade_after_an_outage_stays_quiet_and_grades_the_follow_up_
     assert sent == []  # the mock is still running: no grade shown mid-session
     assert llm.prompts[-1] == service.deps.bank.get(mock.items[0].question_id).follow_ups[fu.bank_index].en  # type: ignore[union-attr]
     assert {a.status for a in store.attempts.values()} == {"graded"}
+
+
+async def test_the_weakest_focus_leads_with_the_lowest_scored_subtopics() -> None:
+    from tests.store_contract.helpers import attempt, graded
+
+    store, clock = FakeStore(), FakeClock()
+    service, uid = await _setup(mock_deps(store, FakeGrader(), clock))
+    scores = {"stab-ckpt-001": 20, "stab-init-002": 30, "stab-monitor-001": 90, "stab-attn-001": 95}
+    for qid, score in scores.items():
+        await store.add_attempt(attempt(uid, qid, grade=graded(score), status="graded"))
+    shown = await service.handle_text(uid, "/mock")
+    assert "Suggested mock interview: your weakest subtopics" in shown[0].text  # three graded answers or more
+    await service.handle_action(uid, "mk:go")
+    [mock] = store.mocks.values()
+    subtopics = [service.deps.bank.get(i.question_id).subtopic for i in mock.items]  # type: ignore[union-attr]
+    assert {"checkpointing", "initialization"} <= set(subtopics) and len(subtopics) == 5  # topped up to five
+    await service.handle_text(uid, "/mock stop")
+    await service.handle_text(uid, "/mock weakest campus 3")
+    short = next(m for m in store.mocks.values() if m.state == "running")
+    chosen = {service.deps.bank.get(i.question_id).subtopic for i in short.items}  # type: ignore[union-attr]
+    assert chosen == {"checkpointing", "initialization", "stability-metrics"}

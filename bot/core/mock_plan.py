@@ -79,14 +79,15 @@ async def suggest(deps: Deps, user: User, now: datetime) -> Setup:
 
 
 async def _pool(deps: Deps, user: User, setup: Setup) -> tuple[list[Question], set[str]]:
-    """The focus's questions, and the ids to put first (the very questions a company asked)."""
+    """The focus's questions, and the ids to put first (the very questions a company asked, the questions on
+    the weakest subtopics)."""
     bank = deps.bank.all()
     if setup.focus in ("stability", "pipeline"):
         return [q for q in bank if q.topic == setup.focus], set()
     mixed = [q for q in bank if q.topic in user.topics] or bank
-    if setup.focus == "weakest":
+    if setup.focus == "weakest":  # the weakest subtopics' questions lead; the rest of the bank tops them up
         weak = set(await weakest_subtopics(deps, user))
-        return [q for q in mixed if q.subtopic in weak] or mixed, set()
+        return mixed, {q.id for q in mixed if q.subtopic in weak}
     if setup.focus == "company":
         subtopics, asked = await company_subtopics(deps, user, setup.company)
         own = [q for qid in asked if (q := await deps.question(qid)) is not None]
