@@ -100,6 +100,9 @@ async def test_a_voice_answer_is_transcribed_and_timed_by_its_audio() -> None:
     assert mock.items[0].answer_seconds == 42.0 and mock.items[0].voice
     attempt = store.attempts[mock.items[0].attempt_id]  # type: ignore[index]
     assert attempt.audio_seconds == 42.0 and attempt.transcript
+    replies = await answer_all(service, uid, clock)
+    report = "\n".join(r.text for r in replies if r.kind == "report")
+    assert "answered in 0:42" in report and report.count("Speaking (") == 1 and "Speaking (42 s):" in report
 
 
 async def test_stop_reports_what_was_answered_and_history_lists_it() -> None:

@@ -182,7 +182,6 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
         "and the result in numbers.",
         "zh": "讲成一个真实的故事：背景和规模、你负责什么、一步步做了什么、结果用数字说话。",
     },
-    "mock.report.voice": {"en": "Speaking, Q{i}: {insights}", "zh": "表达（第 {i} 题）：{insights}"},
     "mock.report.strengths": {"en": "Top strengths:", "zh": "做得好的地方："},
     "mock.report.strength_line": {"en": "- {point} (Q{i})", "zh": "- {point}（第 {i} 题）"},
     "mock.report.no_strengths": {

@@ -215,7 +215,7 @@ def _question_block(r: Answered, n_lang: Lang) -> str:
     if r.main.audio_seconds and r.main.transcript:
         insights = analyse(r.main.transcript, r.main.audio_seconds)
         if insights is not None:
-            lines.append(t(lang, "mock.report.voice", i=r.index, insights=render_insights(insights, lang)))
+            lines.append(render_insights(insights, lang))  # inside the question's block: no label needed
     return "\n".join(lines)
 
 
