@@ -14,7 +14,7 @@ from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
 from bot.core.bank import Bank
 from bot.core.deps import Deps, Limits
 from bot.core.models import Question
-from bot.core.ports import ChartRenderer, Clock, Grader, QuestionMatcher, Transcriber
+from bot.core.ports import ChartRenderer, Clock, Grader, MockChartRenderer, QuestionMatcher, Transcriber
 from bot.core.regrade import regrade_pending
 from bot.core.service import Service
 from bot.core.timeutil import SystemClock
@@ -77,6 +77,13 @@ def question_matcher(questions: list[Question]) -> QuestionMatcher | None:
     return SemanticMatcher(questions, embedder, TermWeights(documents(questions)))
 
 
+def default_mock_charts() -> MockChartRenderer:
+    """The mock debrief's chart renderer, imported here for the same reason as `default_charts`."""
+    from bot.charts import MatplotlibMockChart
+
+    return MatplotlibMockChart()
+
+
 def default_charts() -> ChartRenderer:
     """The matplotlib chart renderer, imported here: matplotlib is slow to import and only /stats needs it."""
     from bot.charts import MatplotlibChartRenderer
@@ -95,6 +102,7 @@ async def build_app(
     migrate: bool = True,
     transcriber: Transcriber | None = None,
     charts: ChartRenderer | None = None,
+    mock_charts: MockChartRenderer | None = None,
 ) -> App:
     transcriber = transcriber or build_transcriber(settings)  # a bad voice setting fails before any work
     engines = make_engines(settings.database_url)
@@ -134,6 +142,7 @@ async def build_app(
         transcriber=transcriber,
         charts=charts or default_charts(),
         follow_up_chooser=follow_up_for_points,
+        mock_charts=mock_charts or default_mock_charts(),
     )
     if llm:
         log.info("grading with %s (offline estimate as fallback)", llm.id)

@@ -96,3 +96,50 @@ def test_strengths_and_gaps_name_different_questions_before_one_twice() -> None:
     ranked = [(-3, 1, "a"), (-3, 1, "b"), (-2, 2, "c"), (-1, 1, "d"), (-1, 3, "e")]
     assert _spread(ranked, 1) == [(-3, 1, "a"), (-2, 2, "c"), (-1, 3, "e")]
     assert _spread(ranked[:2], 1) == [(-3, 1, "a"), (-3, 1, "b")]  # one question: its points, heaviest first
+
+
+class FakeMockChart:
+    def __init__(self, fail: bool = False) -> None:
+        self.fail, self.drawn = fail, []  # type: ignore[var-annotated]
+
+    def render_mock(self, data):  # type: ignore[no-untyped-def]
+        if self.fail:
+            raise RuntimeError("no font")
+        self.drawn.append(data)
+        return b"\x89PNG fake"
+
+
+async def test_the_debrief_carries_its_chart_and_goes_on_without_it_when_drawing_fails() -> None:
+    from tests.mock_helpers import answer_all
+
+    for fail in (False, True):
+        store, clock, chart = FakeStore(), FakeClock(), FakeMockChart(fail)
+        deps = mock_deps(store, FakeGrader(score=66), clock)
+        deps.mock_charts = chart
+        service = Service(deps)
+        uid = (await service.user_for("console", "local", "zh")).id
+        await service.handle_text(uid, "/mock stability 3")
+        replies = [r for r in await answer_all(service, uid, clock) if r.kind == "report"]
+        assert "总分：66/100" in replies[0].text
+        if fail:
+            assert all(r.image is None for r in replies)
+            continue
+        assert replies[0].image is not None and replies[0].image.mime == "image/png"
+        [data] = chart.drawn
+        assert data.questions == ["Q1", "Q2", "Q3"] and data.scores == [66, 66, 66]
+        assert data.title == "模拟面试 · 训练稳定性 · 66/100 · 推荐录用" and data.dimensions[0] == ("要点覆盖", 66)
+        assert [floor for floor, _ in data.bands] == [80, 65, 50, 0] and data.previous is None
+
+
+def test_the_matplotlib_chart_draws_a_png_in_both_languages() -> None:
+    from bot.charts import MatplotlibMockChart
+    from bot.core.mock_chart_data import MockChartData
+
+    for title in ("Mock interview · mixed · 40/100 · no hire", "模拟面试 · 综合 · 40/100 · 不录用"):
+        data = MockChartData(
+            title=title, questions=["Q1", "Q2"], scores=[40, None], follow_up_best=[None, 30],
+            bands=[(80, "a"), (65, "b"), (50, "c"), (0, "d")], dimensions=[("要点覆盖", 40), ("structure", 30)],
+            scores_label="x", follow_up_label="y", dimensions_label="z", previous=55, previous_label="上一场",
+        )  # fmt: skip
+        png = MatplotlibMockChart().render_mock(data)
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000

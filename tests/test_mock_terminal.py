@@ -39,3 +39,5 @@ def test_a_mock_interview_in_the_terminal_with_no_tokens(tmp_path: Path) -> None
     assert "Top gaps, and what to drill next:" in debrief and "Reference in one sentence:" in debrief
     assert "Score:" not in out[: out.index("Debrief")]  # no grade before the debrief
     assert "training stability · 3/3 answered ·" in debrief  # /mock history after it
+    [chart] = (tmp_path / "data" / "exports").glob("mock-*.png")  # the debrief's chart, saved by the terminal
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f"(saved {Path('data') / 'exports' / chart.name})" in out

@@ -1,5 +1,7 @@
-"""Charts drawn outside the core: the matplotlib implementation of the ChartRenderer port."""
+"""Charts drawn outside the core: the matplotlib implementations of the ChartRenderer and
+MockChartRenderer ports."""
 
+from bot.charts.mock_chart import MatplotlibMockChart
 from bot.charts.progress_chart import MatplotlibChartRenderer
 
-__all__ = ["MatplotlibChartRenderer"]
+__all__ = ["MatplotlibChartRenderer", "MatplotlibMockChart"]

@@ -202,6 +202,14 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
         "en": "This is your first mock interview; the next debrief will compare with it.",
         "zh": "这是你的第一场模拟面试，下一次复盘会和它对比。",
     },
+    "mock.chart.title": {
+        "en": "Mock interview · {focus} · {score}/100 · {verdict}",
+        "zh": "模拟面试 · {focus} · {score}/100 · {verdict}",
+    },
+    "mock.chart.scores": {"en": "Score per question", "zh": "每题得分"},
+    "mock.chart.follow_up": {"en": "best follow-up answer", "zh": "追问最佳回答"},
+    "mock.chart.dimensions": {"en": "By dimension", "zh": "各维度平均"},
+    "mock.chart.previous": {"en": "last mock", "zh": "上一场"},
     "mock.report.srs": {
         "en": "Each answer counted as a review, so the questions you missed come back sooner in /drill.",
         "zh": "每道题的回答都计入了复习，没答好的题会在 /drill 里更早再出现。",

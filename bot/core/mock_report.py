@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.core.i18n import t
+from bot.core.mock_chart_data import MockChartData
 from bot.core.mock_models import MockItem, MockSession, MockSummary
 from bot.core.models import DIMENSIONS, Attempt, KeyPoint, Lang, Question
 from bot.core.replies import Reply
@@ -306,3 +307,27 @@ def report(
     out += _grouped([_question_block(r, lang) for r in rows])
     out.append(_strengths_and_gaps(rows, lang) + "\n\n" + t(lang, "mock.report.srs"))
     return [Reply(text, kind="report") for text in out if text.strip()]
+
+
+def chart_data(mock: MockSession, rows: list[Answered], lang: Lang, previous: MockSummary | None) -> MockChartData | None:
+    """The debrief chart's data; None when no answer is graded (there is nothing to draw)."""
+    total = summary(rows)
+    if total is None:
+        return None
+    answered = [r for r in rows if r.main is not None]
+    best = [max((a.grade.score for a in r.follow_ups if a.grade is not None), default=None) for r in answered]
+    title = t(lang, "mock.chart.title", focus=focus_name(mock, lang), score=total.score,
+              verdict=t(lang, f"mock.verdict.{total.verdict}"))  # fmt: skip
+    return MockChartData(
+        title=title,
+        questions=[f"Q{r.index}" for r in answered],
+        scores=[r.main.grade.score if r.main and r.main.grade else None for r in answered],
+        follow_up_best=best,
+        bands=[(floor, t(lang, f"mock.verdict.{name}")) for floor, name in BANDS],
+        dimensions=[(t(lang, f"dim.{d}"), v) for d, v in total.dimensions.items()],
+        scores_label=t(lang, "mock.chart.scores"),
+        follow_up_label=t(lang, "mock.chart.follow_up"),
+        dimensions_label=t(lang, "mock.chart.dimensions"),
+        previous=previous.score if previous else None,
+        previous_label=t(lang, "mock.chart.previous"),
+    )

@@ -8,6 +8,9 @@ FOLLOW_UP_TWICE_BELOW. Offline, the bank's own follow-up that targets the weakes
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from dataclasses import replace
 from datetime import datetime
 
 from bot.core import commands as c
@@ -15,14 +18,16 @@ from bot.core import mock_report, render, srs
 from bot.core.deps import Deps
 from bot.core.grading_chain import follow_up_question, grade_answer
 from bot.core.i18n import t
+from bot.core.mock_chart_data import MockChartData
 from bot.core.mock_models import MAX_FOLLOW_UPS, MockFollowUp, MockItem, MockSession
 from bot.core.mock_plan import FOLLOW_UP_BUDGET
 from bot.core.models import Attempt, Card, Grade, Question, User
-from bot.core.replies import Reply
+from bot.core.replies import Attachment, Reply
 from bot.core.scoring import rating_from_score
 from bot.core.session import Idle, InMock, Session
 from bot.core.timeutil import fmt_local
 
+log = logging.getLogger(__name__)
 FOLLOW_UP_TWICE_BELOW = 65  # a score below "Good" (section 5) earns a second follow-up
 NOTICES = {"llm_unavailable": "mock.llm_down", "llm_limit": "mock.llm_limit", "llm_budget": "mock.llm_limit"}
 
@@ -220,7 +225,23 @@ async def finish(deps: Deps, user: User, mock: MockSession, state: str) -> list[
         head = Reply(t(lang, "mock.stopped", answered=answered, n=len(mock.items)))
     else:
         head = Reply(t(lang, "mock.finished"))
-    return [head, *mock_report.report(mock, rows, lang, previous, date)]
+    replies = mock_report.report(mock, rows, lang, previous, date)
+    image = await _chart(deps, mock_report.chart_data(mock, rows, lang, previous[1] if previous else None), mock)
+    if image is not None and replies:
+        replies[0] = replace(replies[0], image=image)  # the summary's text with the chart
+    return [head, *replies]
+
+
+async def _chart(deps: Deps, data: MockChartData | None, mock: MockSession) -> Attachment | None:
+    """The debrief as a PNG, or None without a renderer, without a graded answer, or when drawing fails."""
+    if deps.mock_charts is None or data is None:
+        return None
+    try:
+        png = await asyncio.to_thread(deps.mock_charts.render_mock, data)
+    except Exception:
+        log.exception("mock debrief chart failed; sending the text alone")
+        return None
+    return Attachment(f"mock-{mock.id}.png", png, "image/png")
 
 
 async def rows_of(deps: Deps, mock: MockSession) -> list[mock_report.Answered]:

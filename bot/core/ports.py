@@ -8,6 +8,7 @@ from datetime import datetime
 from enum import Enum
 from typing import Protocol
 
+from bot.core.mock_chart_data import MockChartData
 from bot.core.models import Grade, Lang, Level, Question
 from bot.core.progress import ProgressData
 from bot.core.replies import Reply
@@ -62,6 +63,13 @@ class ChartRenderer(Protocol):
     """Draws the /stats progress chart as a PNG (labels in `lang`). Synchronous: called in a worker thread."""
 
     def render(self, data: ProgressData, lang: Lang) -> bytes: ...
+
+
+class MockChartRenderer(Protocol):
+    """Draws a mock interview's debrief as a PNG (bot/core/mock_report.MockChartData). Synchronous: called in
+    a worker thread."""
+
+    def render_mock(self, data: MockChartData) -> bytes: ...
 
 
 class WriteFailed(Exception):

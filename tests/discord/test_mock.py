@@ -33,6 +33,8 @@ async def test_a_mock_interview_by_slash_commands_stays_private_in_a_server(bot:
             break
     assert any("Overall: 70/100 · hire" in x for x in contents)
     assert all(len(x) <= 2000 for x in contents)
+    charts = [blob for s in sent for name, blob in s.files.items() if name.startswith("mock-")]
+    assert len(charts) == 1 and charts[0][:8] == b"\x89PNG\r\n\x1a\n"  # the debrief's chart, attached
     history = followups(await bot.interact(p.command("mock", focus="history")))
     assert "training stability · 3/3 answered · 70 (hire)" in history[0].content
     uid = await bot.user_id(1)

@@ -38,6 +38,7 @@ async def test_a_whole_mock_interview_in_a_private_chat(tg: Harness) -> None:
     texts = [s.text for s in sent]
     assert any("Overall: 70/100 · hire" in x for x in texts) and any("Top gaps" in x for x in texts)
     assert all(len(x) <= 4096 for x in texts)
+    assert any(s.method == "sendPhoto" for s in sent)  # the debrief's chart (matplotlib, as in production)
     tg.app.service.deps.clock.advance(minutes=2)  # type: ignore[attr-defined]
     (history,) = await tg.say(CHAT, "/mock history")
     assert "5/5 answered · 70 (hire)" in history.text
