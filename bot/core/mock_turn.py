@@ -55,17 +55,24 @@ def _tag(card: Card | None) -> str:
     return "new" if card.is_new else "due"
 
 
-async def ask_current(deps: Deps, user: User, mock: MockSession) -> list[Reply]:
-    """Ask (or ask again) the open question or follow-up; a question not asked before gets its card now."""
+async def ask_current(
+    deps: Deps, user: User, mock: MockSession, *, in_session: bool = False, dirty: bool = False
+) -> list[Reply]:
+    """Ask (or ask again) the open question or follow-up; a question not asked before gets its card now.
+    `in_session`: the user's session already points at this step; `dirty`: `mock` has changes to save."""
     lang, item = user.language, mock.current()
     assert item is not None
     q = await deps.question(item.question_id)
     if q is None:  # left the bank since the plan: drop it and go on
         mock.items.remove(item)
-        await deps.store.save_mock(mock)
-        return await ask_current(deps, user, mock) if mock.current() else await finish(deps, user, mock, "finished")
-    await deps.store.set_session(user.id, InMock(mock_id=mock.id, step=steps(mock)))
+        if mock.current() is None:
+            return await finish(deps, user, mock, "finished")
+        return await ask_current(deps, user, mock, in_session=in_session, dirty=True)
+    if not in_session:
+        await deps.store.set_session(user.id, InMock(mock_id=mock.id, step=steps(mock)))
     if item.waiting_for() == "follow_up":
+        if dirty:
+            await deps.store.save_mock(mock)
         fu = item.follow_ups[-1]
         text = t(lang, "mock.follow_up", minutes=_minutes(FOLLOW_UP_BUDGET), text=fu.text)
         return [Reply(text, kind="question", ask_text=True)]
@@ -75,7 +82,8 @@ async def ask_current(deps: Deps, user: User, mock: MockSession) -> list[Reply]:
         now = deps.clock.now()
         if card is None:
             card = await deps.store.create_card(user.id, q.id, srs.new_state(now), now, False, now)
-        item.card_id, item.asked_at = card.id, now
+        item.card_id, item.asked_at, dirty = card.id, now, True
+    if dirty:
         await deps.store.save_mock(mock)
     n, i = len(mock.items), mock.items.index(item) + 1
     text = t(lang, "mock.question", i=i, n=n, minutes=_minutes(item.budget_seconds),
@@ -146,10 +154,9 @@ async def submit(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Session |
         item.follow_ups.append(nxt)
     else:
         item.follow_ups_wanted = len(item.follow_ups)
-    await store.save_mock(mock)
-    if mock.current() is None:
+    if mock.current() is None:  # finish() saves the mock with its summary
         return [Reply(head), *await finish(deps, user, mock, "finished")]
-    return [Reply(head), *await ask_current(deps, user, mock)]
+    return [Reply(head), *await ask_current(deps, user, mock, in_session=True, dirty=True)]
 
 
 async def _grade(

@@ -39,7 +39,9 @@ async def test_a_mock_interview_by_slash_commands_stays_private_in_a_server(bot:
     assert "training stability · 3/3 answered · 70 (hire)" in history[0].content
     uid = await bot.user_id(1)
     attempts = await bot.service.deps.store.list_attempts(uid)
-    assert sum(not a.is_follow_up for a in attempts) == 3 and all(a.source and a.source.startswith("mock:") for a in attempts)
+    assert sum(not a.is_follow_up for a in attempts) == 3 and all(
+        a.source and a.source.startswith("mock:") for a in attempts
+    )
 
 
 async def test_the_suggested_mock_by_its_button_in_direct_messages(bot: Harness) -> None:
