@@ -141,6 +141,8 @@ async def test_one_mock_at_a_time_and_a_second_one_is_compared_with_the_first() 
     replies = await answer_all(service, uid, clock)
     report = "\n".join(r.text for r in replies if r.kind == "report")
     assert "Compared with your last mock (2026-03-02" in report and "60 → 75 (+15)" in report
+    stats = (await service.handle_text(uid, "/stats"))[0].text
+    assert "Mock interviews: 2; scores 60 → 75 (the last: hire)." in stats
 
 
 async def test_the_suggested_mock_starts_in_one_tap() -> None:

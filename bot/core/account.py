@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
 from bot.core import commands as c
-from bot.core import export_files
+from bot.core import export_files, mock
 from bot.core.deps import Deps
 from bot.core.i18n import t
 from bot.core.models import User
@@ -19,7 +20,8 @@ async def show_stats(cmd: c.ShowStats, deps: Deps, user: User) -> list[Reply]:
     reply = await progress_reply(deps, user)
     if reply is None:
         return [Reply(t(user.language, "stats.none"), [[Button("/drill", "next")]])]
-    return [reply]
+    trend = await mock.stats_line(deps, user)  # the mock interviews' scores in order
+    return [replace(reply, text=reply.text + "\n" + trend) if trend else reply]
 
 
 async def forget(cmd: c.Forget, deps: Deps, user: User) -> list[Reply]:

@@ -202,6 +202,10 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
         "en": "This is your first mock interview; the next debrief will compare with it.",
         "zh": "这是你的第一场模拟面试，下一次复盘会和它对比。",
     },
+    "mock.stats": {
+        "en": "Mock interviews: {n}; scores {scores} (the last: {verdict}). /mock history lists them.",
+        "zh": "模拟面试：{n} 场，得分 {scores}（最近一场：{verdict}）。/mock history 查看详情。",
+    },
     "mock.chart.title": {
         "en": "Mock interview · {focus} · {score}/100 · {verdict}",
         "zh": "模拟面试 · {focus} · {score}/100 · {verdict}",

@@ -147,3 +147,17 @@ async def history(deps: Deps, user: User) -> list[Reply]:
                  answered=len(m.answered()), n=len(m.items), score=score)  # fmt: skip
         lines.append(line + (t(lang, "mock.history.stopped") if m.state == "stopped" else ""))
     return [Reply("\n".join(lines))]
+
+
+TREND_MOCKS = 5
+
+
+async def stats_line(deps: Deps, user: User) -> str | None:
+    """/stats's line on mock interviews: how many, the last scores in order, the last verdict; None if none."""
+    done = [m for m in await deps.store.list_mocks(user.id) if m.summary is not None]
+    if not done:
+        return None
+    last = done[-1].summary
+    assert last is not None
+    scores = " → ".join(str(m.summary.score) for m in done[-TREND_MOCKS:] if m.summary)
+    return t(user.language, "mock.stats", n=len(done), scores=scores, verdict=t(user.language, f"mock.verdict.{last.verdict}"))
