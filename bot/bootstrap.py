@@ -25,6 +25,7 @@ from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
 from bot.grading.prompts import PromptError, load_prompts
 from bot.grading.rubric_writer import LLMRubricWriter
+from bot.grading.star_writer import LLMStarWriter
 from bot.platforms.base import UPLOAD_LIMITS
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.scheduler import Scheduler
@@ -138,6 +139,7 @@ async def build_app(
         limits=limits,
         estimator=estimator or (offline if llm else None),
         rubric_writer=LLMRubricWriter(llm) if llm else None,
+        star_writer=LLMStarWriter(llm) if llm else None,
         natural_dates=parse_natural,
         transcriber=transcriber,
         charts=charts or default_charts(),

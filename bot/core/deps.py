@@ -8,7 +8,7 @@ from datetime import datetime
 
 from bot.core.bank import Bank
 from bot.core.models import Lang, Question
-from bot.core.ports import ChartRenderer, Clock, Grader, MockChartRenderer, RubricWriter, Transcriber
+from bot.core.ports import ChartRenderer, Clock, Grader, MockChartRenderer, RubricWriter, StarWriter, Transcriber
 from bot.core.store_ports import Store
 from bot.core.timeutil import parse_fixed_formats
 
@@ -53,6 +53,8 @@ class Deps:
     charts: ChartRenderer | None = None
     """Draws the /stats chart; without one, /stats is text only."""
     mock_charts: MockChartRenderer | None = None
+    star_writer: StarWriter | None = None
+    """With an LLM: the mock interview's STAR rewrite of a case answer; without one, the offline STAR check only."""
     """Draws the mock interview's debrief as a PNG; without one, the debrief is text only."""
     follow_up_chooser: Callable[[Question, Sequence[str], Collection[int]], int | None] | None = None
     """The bank follow-up (an index into `question.follow_ups`, none of the excluded ones) that presses best on

@@ -182,6 +182,10 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
         "and the result in numbers.",
         "zh": "讲成一个真实的故事：背景和规模、你负责什么、一步步做了什么、结果用数字说话。",
     },
+    "mock.star.rewrite": {
+        "en": "Your story in STAR, from your own facts (fill in the brackets):",
+        "zh": "用 STAR 结构重写你的经历（只用你讲到的事实，方括号处请补充）：",
+    },
     "mock.report.strengths": {"en": "Top strengths:", "zh": "做得好的地方："},
     "mock.report.strength_line": {"en": "- {point} (Q{i})", "zh": "- {point}（第 {i} 题）"},
     "mock.report.no_strengths": {

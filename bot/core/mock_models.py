@@ -44,6 +44,7 @@ class MockItem(BaseModel):
     weak_points: list[str] = Field(default_factory=list)  # key point ids, weakest first
     follow_ups_wanted: int = 0
     follow_ups: list[MockFollowUp] = Field(default_factory=list)
+    star: dict[str, str] | None = None  # a case answer rewritten in STAR by the LLM (situation, task, ...)
 
     def waiting_for(self) -> Literal["answer", "follow_up", "done"]:
         if self.attempt_id is None:

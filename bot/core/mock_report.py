@@ -167,6 +167,7 @@ STAR_MARKERS: dict[str, tuple[str, ...]] = {
     ),
 }
 NUMBER = re.compile(r"\d")
+STAR_PARTS = ("situation", "task", "action", "result")
 
 
 def star_check(answer: str) -> dict[str, str]:
@@ -211,7 +212,10 @@ def _question_block(r: Answered, n_lang: Lang) -> str:
         check = star_check(r.main.answer)
         parts = [t(lang, f"mock.star.{verdict_}", part=t(lang, f"mock.star.{p}")) for p, verdict_ in check.items()]
         lines.append(t(lang, "mock.report.star", parts=sep.join(parts)))
-        if any(v != "ok" for v in check.values()):
+        if r.item.star:
+            star = "\n".join(f"{t(lang, f'mock.star.{p[0].upper()}')}: {r.item.star.get(p, '')}" for p in STAR_PARTS)
+            lines.append(t(lang, "mock.star.rewrite") + "\n" + star)
+        elif any(v != "ok" for v in check.values()):
             lines.append(t(lang, "mock.star.tip"))
     if r.main.audio_seconds and r.main.transcript:
         insights = analyse(r.main.transcript, r.main.audio_seconds)

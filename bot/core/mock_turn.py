@@ -14,7 +14,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from bot.core import commands as c
-from bot.core import mock_report, render, srs
+from bot.core import llm_budget, mock_report, render, srs
 from bot.core.deps import Deps
 from bot.core.grading_chain import follow_up_question, grade_answer
 from bot.core.i18n import t
@@ -147,6 +147,8 @@ async def submit(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Session |
         item.score = grade.score if grade else None
         item.weak_points = weak_points(q, grade) if grade else []
         item.follow_ups_wanted = 0 if grade is None else (2 if grade.score < FOLLOW_UP_TWICE_BELOW else 1)
+        if q.type == "case":
+            item.star = await _star(deps, user, q, attempt.answer, now)
     else:
         fu.attempt_id, fu.score, fu.answer_seconds = attempt.id, grade.score if grade else None, seconds
     nxt = _next_follow_up(deps, user, q, item, attempt.id, grade, now) if grade is not None else None
@@ -186,6 +188,20 @@ async def _grade(
     )  # fmt: skip
     await deps.store.finish_attempt(done, new_card, after)
     return grade, NOTICES.get(outcome.notice or "")
+
+
+async def _star(deps: Deps, user: User, q: Question, answer: str, now: datetime) -> dict[str, str] | None:
+    """The LLM's STAR rewrite of a case answer, written now (the debrief then has it at once), within the
+    user's LLM budget; None without an LLM, over the budget, or when it fails (the offline check remains)."""
+    if deps.star_writer is None or await llm_budget.refusal(deps, user, now) is not None:
+        return None
+    try:
+        star, tokens = await deps.star_writer.rewrite(q.prompt.get(user.language), answer, user.language)
+    except Exception:
+        log.exception("STAR rewrite failed")
+        star, tokens = None, 0
+    await llm_budget.spend(deps, user.id, "star", tokens, now)
+    return star
 
 
 def _next_follow_up(

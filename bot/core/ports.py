@@ -65,6 +65,14 @@ class ChartRenderer(Protocol):
     def render(self, data: ProgressData, lang: Lang) -> bytes: ...
 
 
+class StarWriter(Protocol):
+    """Rewrites a case answer in the STAR structure from the candidate's own facts (an LLM)."""
+
+    async def rewrite(self, question: str, answer: str, lang: Lang) -> tuple[dict[str, str] | None, int]:
+        """({"situation", "task", "action", "result"}, tokens used), or (None, 0) when it cannot now."""
+        ...
+
+
 class MockChartRenderer(Protocol):
     """Draws a mock interview's debrief as a PNG (bot/core/mock_report.MockChartData). Synchronous: called in
     a worker thread."""

@@ -36,6 +36,7 @@ PLACEHOLDERS = {  # every template's placeholders, exactly: a typo ({mistake}) w
     ),
     "repair.txt": frozenset(("error",)),
     "review_rubric.txt": frozenset(("language_name", "question")),
+    "star_rewrite.txt": frozenset(("answer", "language_name", "question")),
     "system.txt": frozenset(),
     **{f"types/{t}.txt": frozenset() for t in QUESTION_TYPES},
 }
@@ -69,6 +70,7 @@ class PromptSet:
     question: str
     repair: str
     review_rubric: str
+    star_rewrite: str = ""  # the mock interview's STAR rewrite of a case answer (bot/grading/star_writer.py)
 
     def static_prefix(self, qtype: str) -> str:
         return self.system.strip() + "\n\n" + self.types[qtype].split(EXAMPLE, 1)[0].strip()
@@ -151,4 +153,5 @@ def load_prompts(root: Path = PROMPTS_DIR) -> PromptSet:
         question=read("question.txt"),
         repair=read("repair.txt"),
         review_rubric=read("review_rubric.txt"),
+        star_rewrite=read("star_rewrite.txt"),
     )

@@ -1,0 +1,47 @@
+"""The mock interview's STAR rewrite of a case answer, written by the LLM from the candidate's own facts
+(missing parts left as bracketed prompts, never invented). Its own bounded schema and the grader's
+deadline: a slow or broken provider gives no rewrite (the debrief keeps the offline STAR check), never
+a hang."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from bot.core.models import Lang
+from bot.core.ports import GraderUnavailable
+from bot.grading.delimiters import escape_answer
+from bot.grading.llm import InvalidOutput, LLMGrader
+from bot.grading.llm_reply import ReplyError, token_bound, validated
+from bot.grading.prompts import LANGUAGE_NAMES, fill
+
+log = logging.getLogger(__name__)
+PARTS = ("situation", "task", "action", "result")
+STAR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": list(PARTS),
+    "properties": {p: {"type": "string", "minLength": 5, "maxLength": 600} for p in PARTS},
+}
+
+
+class LLMStarWriter:
+    def __init__(self, grader: LLMGrader) -> None:
+        self.grader = grader
+
+    async def rewrite(self, question: str, answer: str, lang: Lang) -> tuple[dict[str, str] | None, int]:
+        """({situation, task, action, result}, tokens), or (None, 0) when the LLM cannot give one now."""
+        prompt = fill(self.grader.prompts.star_rewrite, language_name=LANGUAGE_NAMES[lang])
+        prompt = prompt.replace("{question}", question.replace("</case_question>", "</case-question>"))
+        prompt = prompt.replace("{answer}", escape_answer(answer, "candidate_answer"))
+        try:
+            async with asyncio.timeout(self.grader.deadline):
+                (raw, *_), tokens = await self.grader.complete(
+                    [{"role": "user", "content": prompt}], STAR_SCHEMA, token_bound(STAR_SCHEMA, lang), name="star"
+                )
+            data = validated(raw, STAR_SCHEMA)
+        except (GraderUnavailable, InvalidOutput, ReplyError, TimeoutError) as exc:
+            log.info("STAR rewrite failed: %s", type(exc).__name__)
+            return None, 0
+        return {p: " ".join(str(data[p]).split()) for p in PARTS}, tokens
