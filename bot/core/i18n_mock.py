@@ -206,6 +206,15 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
         "en": "This is your first mock interview; the next debrief will compare with it.",
         "zh": "这是你的第一场模拟面试，下一次复盘会和它对比。",
     },
+    "mock.share": {
+        "en": "Mock interview: {focus} · {answered}/{n} answered · {score}/100 ({verdict})",
+        "zh": "模拟面试：{focus} · 答了 {answered}/{n} 题 · {score}/100（{verdict}）",
+    },
+    "mock.share_none": {
+        "en": "There is no finished mock interview to share yet. Start one with /mock.",
+        "zh": "还没有可以分享的模拟面试结果。发送 /mock 开始一场。",
+    },
+    "mock.choice.share": {"en": "share my last score here", "zh": "在这里分享上一场的分数"},
     "mock.stats": {
         "en": "Mock interviews: {n}; scores {scores} (the last: {verdict}). /mock history lists them.",
         "zh": "模拟面试：{n} 场，得分 {scores}（最近一场：{verdict}）。/mock history 查看详情。",

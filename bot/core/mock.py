@@ -30,6 +30,7 @@ LEVEL_WORDS: dict[str, Level] = {
 }  # fmt: skip
 STOP_WORDS = {"stop", "end", "结束", "停止"}
 HISTORY_WORDS = {"history", "历史", "记录"}
+SHARE_WORDS = {"share", "分享"}
 GO_WORDS = {"go", "start", "开始"}
 ACTION_BYTES = 64  # a button's action must fit Telegram's callback data
 
@@ -49,6 +50,8 @@ async def mock_command(cmd: c.MockCommand, deps: Deps, user: User) -> list[Reply
         return await stop(deps, user)
     if head in HISTORY_WORDS and len(words) == 1:
         return await history(deps, user)
+    if head in SHARE_WORDS and len(words) == 1:
+        return await share(deps, user)
     running = await deps.store.running_mock(user.id)
     if running is not None:
         return [Reply(t(user.language, "mock.running")), *await ask_current(deps, user, running)]
@@ -147,6 +150,20 @@ async def history(deps: Deps, user: User) -> list[Reply]:
                  answered=len(m.answered()), n=len(m.items), score=score)  # fmt: skip
         lines.append(line + (t(lang, "mock.history.stopped") if m.state == "stopped" else ""))
     return [Reply("\n".join(lines))]
+
+
+async def share(deps: Deps, user: User) -> list[Reply]:
+    """The last finished mock's summary to post where others see it (a study server): its focus and score,
+    never an answer."""
+    lang = user.language
+    done = [m for m in await deps.store.list_mocks(user.id) if m.summary is not None]
+    if not done:
+        return [Reply(t(lang, "mock.share_none"))]
+    m = done[-1]
+    assert m.summary is not None
+    text = t(lang, "mock.share", focus=focus_name(m, lang), answered=m.summary.answered, n=len(m.items),
+             score=m.summary.score, verdict=t(lang, f"mock.verdict.{m.summary.verdict}"))  # fmt: skip
+    return [Reply(text, kind="share")]
 
 
 TREND_MOCKS = 5

@@ -52,3 +52,20 @@ async def test_the_suggested_mock_by_its_button_in_direct_messages(bot: Harness)
     assert any("Question 1 of 5" in s.content for s in followups(pressed))
     stopped = followups(await bot.interact(p.command("mock", guild_id=None, focus="stop")))
     assert "Mock interview stopped" in stopped[0].content
+
+
+async def test_a_member_may_share_the_last_score_in_the_channel_never_the_answers(bot: Harness) -> None:
+    none = followups(await bot.interact(p.command("mock", focus="share")))
+    assert "no finished mock interview to share" in none[0].content
+    await bot.interact(p.command("mock", focus="stability", questions=3))
+    for _ in range(12):
+        bot.service.deps.clock.advance(minutes=2)  # type: ignore[attr-defined]
+        sent = followups(await bot.interact(p.command("answer", text=PLAIN_ANSWER)))
+        if any("Debrief" in s.content for s in sent):
+            break
+    requests = await bot.interact(p.command("mock", focus="share"))
+    assert deferred(requests, ephemeral=False)  # public: the member chose to post it
+    (post,) = followups(requests)
+    assert post.content == "<@1> Mock interview: training stability · 3/3 answered · 70/100 (hire)"
+    assert post.flags == 0 and post.json["allowed_mentions"] == {"parse": []}
+    assert PLAIN_ANSWER not in post.content

@@ -6,6 +6,7 @@ Names, descriptions, option names and choices come from the core's catalogue (se
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import discord
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
 LEVEL_CHOICES = [Choice(name=loc(f"level.{lv}"), value=lv) for lv in LEVELS]
 TOPIC_CHOICES = [Choice(name=loc(f"topic.{x}"), value=x) for x in ("stability", "pipeline", "both")]
-MOCK_CHOICES = [Choice(name=loc(f"mock.choice.{x}"), value=x) for x in ("go", "stop", "history")] + [
+MOCK_CHOICES = [Choice(name=loc(f"mock.choice.{x}"), value=x) for x in ("go", "stop", "history", "share")] + [
     Choice(name=loc(f"mock.focus.{x}"), value=x) for x in ("stability", "pipeline", "mixed", "weakest")
 ]
 LANG_CHOICES = [Choice(name=loc("lang.zh"), value="zh"), Choice(name=loc("lang.en"), value="en")]
@@ -114,13 +115,18 @@ def register(tree: app_commands.CommandTree[discord.Client]) -> None:
     ) -> None:
         bridge = bridge_of(interaction)
         words = [focus.value if focus else "", company or "", level.value if level else "", str(questions or "")]
-        if focus is not None and focus.value in ("go", "stop", "history"):
+        if focus is not None and focus.value in ("go", "stop", "history", "share"):
             words = [focus.value]  # an action: the other options do not apply
+        shared = words == ["share"] and interaction.guild_id is not None  # posted in the channel, by choice
 
         async def work(user: User) -> list[Reply]:
-            return await bridge.service.handle(c.MockCommand(user.id, " ".join(w for w in words if w)))
+            replies = await bridge.service.handle(c.MockCommand(user.id, " ".join(w for w in words if w)))
+            if shared:  # who it is: the score and focus only, never an answer
+                who = MENTION.format(id=interaction.user.id)
+                replies = [replace(r, text=f"{who} {r.text}") if r.kind == "share" else r for r in replies]
+            return replies
 
-        await bridge.respond(interaction, work)
+        await bridge.respond(interaction, work, private=not shared)
 
     @tree.command(name=loc("cmd.review"), description=loc("cmd.review.desc"))
     @app_commands.rename(company=loc("opt.company"), question=loc("opt.question"), answer=loc("opt.your_answer"))
