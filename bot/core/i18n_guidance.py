@@ -9,6 +9,12 @@ GUIDANCE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "I no longer have your data (it was deleted), so I did not act on this. Send /start to begin again.",
         "zh": "你的数据已经删除，所以这条消息我没有处理。发送 /start 可以重新开始。",
     },
+    "console.intro": {
+        "en": "Type /start to begin, /help for commands, /quit to leave. A multi-line answer goes between two "
+        'lines of """.\nA number picks a button; where I wait for text (buttons shown as [#1]), type #1 to press one.',
+        "zh": '发送 /start 开始，/help 查看命令，/quit 退出。多行回答请放在两行 """ 之间。\n'
+        "输入数字即可选择按钮；在我等待你输入文字时（按钮显示为 [#1]），请输入 #1 来按下按钮。",
+    },
     "usage.setting.timezone": {
         "en": "/settings tz Asia/Shanghai (an IANA name, or a city such as Beijing or London)",
         "zh": "/settings tz Asia/Shanghai（IANA 时区名，也可以写城市，如 北京、伦敦）",

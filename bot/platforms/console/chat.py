@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.core.i18n import t
 from bot.core.models import Lang
 from bot.core.ports import AboutToSend, Delivery
 from bot.core.replies import Reply
@@ -145,10 +146,7 @@ async def run_console(
             out.write(f"> {message}\n")
             await chat.send(message)
         return
-    out.write(
-        'Type /start to begin, /help for commands, /quit to leave. Multi-line answer: """ ... """\n'
-        "A number picks a button; where I wait for text (buttons shown as [#1]), type #1 to press one.\n\n"
-    )
+    out.write(t(chat.lang or service.deps.limits.default_language, "console.intro") + "\n\n")
     read: Callable[[], str] = stdin.readline
     loop = asyncio.get_running_loop()
     while True:
