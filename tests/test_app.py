@@ -137,3 +137,13 @@ def test_scripted_terminal_session(tmp_path: Path) -> None:
     charts = sorted((tmp_path / "data" / "exports").glob("progress-*.png"))  # one per /stats: none overwritten
     assert len(charts) == 2 and all(f"(saved {Path('data') / 'exports' / c.name})" in out for c in charts)
     assert all(c.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for c in charts)
+
+
+async def test_the_console_takes_only_plain_digits_as_button_numbers(tmp_path: Path) -> None:
+    app = await build_app(settings_for(tmp_path), grader=FakeGrader(), fuzz=False)
+    out = StringIO()
+    chat = ConsoleChat(app.service, "local", out, tmp_path)
+    await chat.send("/start")
+    await chat.send("²")  # str.isdigit() says yes, int() says no: text, not a crash
+    assert out.getvalue().endswith("Language must be zh or en.\n\n")  # the language step read it as text
+    await app.close()

@@ -15,7 +15,7 @@ from bot.core.deps import Deps
 from bot.core.parsing import parse_line
 from bot.core.service import Service
 from bot.core.session import InFlow
-from bot.core.yes_no import DELETE, is_no, is_yes
+from bot.core.yes_no import DELETE, is_no, is_number, is_yes
 from bot.dates import parse_natural
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeStore
@@ -157,3 +157,8 @@ async def test_starting_the_same_form_again_asks_once(service: Service) -> None:
     await service.handle_text(uid, "/review")
     r = await service.handle_text(uid, "/review")
     assert len(r) == 1 and "Which company" in r[0].text
+
+
+def test_only_plain_digits_are_menu_numbers() -> None:
+    assert is_number("2") and is_number("12") and not is_number("²") and not is_number("١") and not is_number("")
+    assert not is_number("2.") and not is_number("99999")

@@ -20,7 +20,7 @@ from bot.core.replies import Reply
 from bot.core.session import ConfirmingForget, Grading, InFlow, Onboarding, PickingReview, open_card_id
 from bot.core.text_input import clean_text as clean_text  # re-exported: tests and older callers import it here
 from bot.core.text_input import cleaned
-from bot.core.yes_no import DELETE, is_yes
+from bot.core.yes_no import DELETE, is_number, is_yes
 
 log = logging.getLogger(__name__)
 Handler = Callable[[Any, Deps, User], Awaitable[list[Reply]]]
@@ -160,7 +160,7 @@ class Service:
             return [Reply(t(user.language, "already_grading"))]
         if isinstance(session, InFlow):
             return await flows.flow_text(cmd.text, self.deps, user, session)
-        if isinstance(session, PickingReview) and cmd.text.strip().isdigit():  # "2": the second question offered
+        if isinstance(session, PickingReview) and is_number(cmd.text.strip()):  # "2": the second question offered
             choice = int(cmd.text.strip()) - 1
             if 0 <= choice < len(session.candidates):
                 return await interviews.pick_review(c.PickReview(user.id, choice), self.deps, user)

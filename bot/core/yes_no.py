@@ -1,5 +1,6 @@
-"""Typed yes and no, in English and Chinese: what a user types at a "Save or Cancel?" or a "delete
-everything?" instead of pressing the button. Shared by every confirmation, so they understand the same words.
+"""Typed yes and no, in English and Chinese, and a typed menu number: what a user types at a "Save or
+Cancel?", a "delete everything?" or a numbered menu instead of pressing the button. Shared by every
+confirmation, so they understand the same words.
 """
 
 from __future__ import annotations
@@ -29,3 +30,8 @@ def is_yes(text: str, words: frozenset[str] = YES) -> bool:
 
 def is_no(text: str) -> bool:
     return normalise(text) in NO
+
+
+def is_number(text: str) -> bool:
+    """A choice by number: ASCII digits only ("²" and "١" pass str.isdigit but are no menu number), at most 4."""
+    return 0 < len(text) <= 4 and text.isascii() and text.isdigit()

@@ -22,6 +22,7 @@ from bot.core.models import Lang
 from bot.core.ports import AboutToSend, Delivery
 from bot.core.replies import Reply
 from bot.core.service import Service
+from bot.core.yes_no import is_number
 
 FENCE = '"""'
 PLATFORM = "console"
@@ -72,7 +73,7 @@ class ConsoleChat:
     def button_for(self, text: str) -> str | None:
         """The action of the button `text` presses (`#2`, or `2` where no text is expected), else None."""
         digits = text[1:].strip() if text.startswith("#") else "" if self.text_expected else text
-        if digits.isdigit() and 1 <= int(digits) <= len(self.buttons):
+        if is_number(digits) and 1 <= int(digits) <= len(self.buttons):
             return self.buttons[int(digits) - 1]
         return None
 
