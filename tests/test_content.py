@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
@@ -59,6 +60,34 @@ def test_checker_names_file_field_and_problem(tmp_path: Path) -> None:
     cli = subprocess.run([sys.executable, "-m", "bot", "content", "check", "--path", str(tmp_path)],
                          capture_output=True, text=True, cwd=ROOT, env=bot_env())  # fmt: skip
     assert cli.returncode == 1 and "stab-bad-001.yaml" in cli.stdout
+
+
+def test_a_yaml_file_outside_a_topic_folder_is_a_problem_not_skipped(tmp_path: Path) -> None:
+    good = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
+    write(tmp_path, "stability", good["id"], good)
+    (tmp_path / "stab-top-001.yaml").write_text("id: top\n", encoding="utf-8")
+    (tmp_path / "stability" / "extra").mkdir()
+    (tmp_path / "stability" / "extra" / "stab-deep-001.yml").write_text("id: deep\n", encoding="utf-8")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config.yaml").write_text("x: 1\n", encoding="utf-8")  # hidden: not the bank's
+    result = load_bank(tmp_path)
+    assert [q.id for q in result.questions] == [good["id"]]
+    assert [p.split(": ")[0] for p in result.problems] == [
+        str(tmp_path / "stab-top-001.yaml"),
+        str(tmp_path / "stability" / "extra" / "stab-deep-001.yml"),
+    ]
+    assert all("not loaded: a question file goes in a <topic>/ folder" in p for p in result.problems)
+
+
+@pytest.mark.parametrize("kind", ["missing", "empty"])
+def test_check_cli_refuses_a_missing_or_empty_bank(tmp_path: Path, kind: str) -> None:
+    folder = tmp_path / "bank"
+    if kind == "empty":
+        (folder / "stability").mkdir(parents=True)
+    cli = subprocess.run([sys.executable, "-m", "bot", "content", "check", "--path", str(folder)],
+                         capture_output=True, text=True, cwd=ROOT, env=bot_env())  # fmt: skip
+    assert cli.returncode == 2 and "OK" not in cli.stdout
+    assert ("no such folder" if kind == "missing" else "no question files") in cli.stderr
 
 
 def test_check_cli_passes_on_the_shipped_bank() -> None:

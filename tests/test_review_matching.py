@@ -116,6 +116,22 @@ async def test_an_unsure_match_is_logged_at_once_and_the_pick_relinks_it(
     assert r[0].text == t("en", "flow.expired") and store.review_items[item.id].question_id == "stab-b-001"
 
 
+async def test_a_typed_number_picks_from_the_questions_just_offered(
+    svc: Service, fixed: FixedMatcher, store: FakeStore
+) -> None:
+    """On Telegram the offer is a list "1. ... 2. ..." with buttons; typing "2" is the second, as pressing it."""
+    uid = await new_user(svc)
+    await onboard(svc, uid)
+    fixed.scores = [0.79, 0.55]
+    await svc.handle_text(uid, "/review Acme | loss jumps, what now?")
+    r = await svc.handle_text(uid, "3")  # not one of those offered: not a pick
+    assert r[0].text == t("en", "no_open_question")
+    r = await svc.handle_text(uid, "2")
+    assert "stab-b-001" in r[0].text
+    (item,) = store.review_items.values()
+    assert item.matched_bank and item.question_id == "stab-b-001"
+
+
 async def test_none_of_these_keeps_the_personal_question_under_the_nearest_subtopic(
     svc: Service, fixed: FixedMatcher, store: FakeStore
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.i18n_features import FEATURE_MESSAGES
+from bot.core.i18n_guidance import GUIDANCE_MESSAGES
 from bot.core.i18n_names import NAMES
 from bot.core.models import Lang
 
@@ -29,8 +30,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "你的时区？输入 IANA 时区名，如 Asia/Shanghai、America/New_York，或直接选择。",
     },
     "ask_daily_time": {
-        "en": "At what local time should the daily drill arrive? Type HH:MM (24-hour), e.g. 08:30.",
-        "zh": "每天几点推送练习？输入 24 小时制 HH:MM，例如 08:30。",
+        "en": "At what local time should the daily drill arrive? For example 08:30, 8pm or 早上八点.",
+        "zh": "每天几点推送练习？例如 08:30、早上八点、晚上9点半。",
     },
     "onboarded": {
         "en": "All set: {level}, topics {topics}, {timezone}, daily drill at {daily_time}, "
@@ -52,8 +53,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "“{value}”不是有效的时区。请使用 IANA 时区名，例如 Asia/Shanghai、Europe/London、America/New_York。",
     },
     "bad_time": {
-        "en": "'{value}' is not a time of day. Use HH:MM in 24-hour form, e.g. 08:30 or 21:00.",
-        "zh": "“{value}”不是有效的时间。请用 24 小时制 HH:MM，例如 08:30 或 21:00。",
+        "en": "'{value}' is not a time of day I can read. Try 08:30, 21:00, 8pm or 早上八点.",
+        "zh": "无法识别时间“{value}”。可以写 08:30、21:00、早上八点 或 晚上9点半。",
     },
     "bad_level": {
         "en": "Level must be one of: campus, engineer, researcher.",
@@ -84,8 +85,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "paused.no": {"en": "on", "zh": "开启"},
     "usage.lang": {"en": "/lang zh  or  /lang en", "zh": "/lang zh 或 /lang en"},
     "usage.settings": {
-        "en": "/settings tz Asia/Shanghai | time 08:30 | level engineer | topics both | new 5",
-        "zh": "/settings tz Asia/Shanghai | time 08:30 | level engineer | topics both | new 5",
+        "en": "/settings tz Asia/Shanghai | time 08:30 | level engineer | topics both | new 5 | "
+        "quiet 23:00-08:00 | weekly sun",
+        "zh": "/settings tz Asia/Shanghai | time 08:30 | level engineer | topics both | new 5 | "
+        "quiet 23:00-08:00 | weekly 周日",
     },
     "setting_saved": {"en": "Saved: {name} = {value}.", "zh": "已保存：{name} = {value}。"},
     "usage": {"en": "Usage: {usage}", "zh": "用法：{usage}"},
@@ -100,13 +103,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "(/review or /interview alone asks for each part in turn)\n"
         "/stats - your progress\n/settings - view or change settings\n/lang zh|en - language\n"
         "/pause, /resume - stop or restart the daily pushes\n"
-        "/export - all your data as JSON\n/forget - delete all your data\n"
+        "/export - all your data as JSON, and your answers as Markdown\n/forget - delete all your data\n"
         "Any other text while a question is open is your answer.",
         "zh": "命令：\n/drill - 下一题\n/skip - 跳过当前题\n/reveal - 查看参考答案\n"
         "/review 公司 | 问题 | 你的回答 - 记录真实面试中被问到的问题\n/interview 公司 | 岗位 | 2026-12-03 14:00 - "
         "记录一场面试\n（只发 /review 或 /interview 会逐项询问）\n/stats - 学习进度\n/settings - 查看或修改设置\n/lang zh|en - 切换语言\n"
         "/pause、/resume - 暂停或恢复每日推送\n"
-        "/export - 导出你的全部数据（JSON）\n/forget - 删除你的全部数据\n有题目未作答时，发送的其他文字即为你的回答。",
+        "/export - 导出你的全部数据（JSON）和作答记录（Markdown）\n/forget - 删除你的全部数据\n有题目未作答时，发送的其他文字即为你的回答。",
     },
     "question": {
         "en": "[{topic} / {subtopic} · {qtype} · difficulty {difficulty}]{tag}\n{prompt}",
@@ -121,9 +124,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "nothing_due": {
         "en": "Nothing is due and you have had today's {limit} new questions. Next review: {next}. "
-        "Log a real interview question with /review, or raise the limit with /settings new 10.",
+        "Log a real interview question with /review, or raise the limit with /settings new {suggest}.",
         "zh": "目前没有到期的题目，今天的 {limit} 道新题也已完成。下次复习：{next}。"
-        "可以用 /review 记录真实面试题，或用 /settings new 10 提高每日新题数。",
+        "可以用 /review 记录真实面试题，或用 /settings new {suggest} 提高每日新题数。",
     },
     "no_next": {"en": "none scheduled", "zh": "暂无"},
     "no_open_question": {
@@ -386,8 +389,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "quiet_off": {"en": "Quiet hours are off.", "zh": "已关闭免打扰时段。"},
     "bad_quiet": {
-        "en": "'{value}' is not a quiet-hours window. Use HH:MM-HH:MM, e.g. 23:00-08:00, or 'off'.",
-        "zh": "“{value}”不是有效的免打扰时段。请用 HH:MM-HH:MM，例如 23:00-08:00，或 off 关闭。",
+        "en": "'{value}' is not a quiet-hours window. Use start-end, e.g. 23:00-08:00 or 11pm-8am, or 'off'.",
+        "zh": "“{value}”不是有效的免打扰时段。请写“开始-结束”，例如 23:00-08:00 或 晚上11点到早上8点，或 off 关闭。",
     },
     "bad_weekday": {
         "en": "'{value}' is not a day of the week. Use mon, tue, ..., sun, or 'off'.",
@@ -447,6 +450,7 @@ MESSAGES: dict[str, dict[str, str]] = {
 
 MESSAGES.update(NAMES)
 MESSAGES.update(FEATURE_MESSAGES)
+MESSAGES.update(GUIDANCE_MESSAGES)
 
 
 def t(lang: Lang, key: str, **kwargs: Any) -> str:

@@ -11,10 +11,22 @@ from bot.core.deps import Deps
 from bot.core.i18n import t
 from bot.core.models import InterviewLog, Lang, Question, Reminder, ReviewItem, Rubric, Text, User
 from bot.core.replies import Button, Reply
-from bot.core.session import Idle, PickingReview
+from bot.core.session import Idle, InFlow, PickingReview
 from bot.core.timeutil import fmt_local, start_of_local_day
 
 POST_INTERVIEW_DELAY = timedelta(hours=2)
+ASK_PAST = timedelta(days=7)  # an interview further back than this may be a typo (2020 for 2026): ask first
+ASK_FUTURE = timedelta(days=365)  # ...and so may one further ahead
+
+
+def date_doubt(at: datetime, now: datetime, user: User) -> str | None:
+    """The question to ask before logging an interview at `at`, when that is far back or far ahead; else None."""
+    when = fmt_local(at, user.timezone)
+    if at < now - ASK_PAST:
+        return t(user.language, "interview.check_past", when=when, days=(now - at).days)
+    if at > now + ASK_FUTURE:
+        return t(user.language, "interview.check_future", when=when, days=(at - now).days)
+    return None
 
 
 def _too_long(deps: Deps, user: User, *fields: str) -> Reply | None:
@@ -53,12 +65,20 @@ async def log_interview(cmd: c.LogInterview, deps: Deps, user: User) -> list[Rep
     capped = await over_cap(deps, user, "interview", now)
     if capped is not None:
         return [capped]
+    role = cmd.role.strip()[: deps.limits.max_field_chars]
+    doubt = None if cmd.date_checked else date_doubt(at, now, user)
+    if doubt is not None:  # kept as a /interview form at its Save step: Save logs it as it is
+        data = {"company": company, "role": role, "when": fmt_local(at, user.timezone)}
+        await deps.store.set_session(user.id, InFlow(flow="interview", data=data, step="confirm"))
+        summary = t(lang, "flow.interview.confirm", **{k: v or t(lang, "flow.none") for k, v in data.items()})
+        buttons = [[Button(t(lang, "btn.save"), "flow:ok"), Button(t(lang, "btn.cancel"), "flow:cancel")]]
+        return [Reply(doubt + "\n" + summary, buttons)]
     log = await deps.store.add_interview(
         InterviewLog(
             id=0,
             user_id=user.id,
             company=company,
-            role=cmd.role.strip()[: deps.limits.max_field_chars],
+            role=role,
             at=at,
             created_at=now,
         )

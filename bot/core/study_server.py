@@ -23,7 +23,7 @@ from bot.core.models import Guild, Lang, Question, User
 from bot.core.onboarding import resolve_timezone
 from bot.core.replies import Button, Reply
 from bot.core.session import Answering, Idle
-from bot.core.timeutil import local_date, parse_hhmm, zone
+from bot.core.timeutil import local_date, zone
 
 BOARD_SIZE = 10
 DEFAULT_TIME = "09:00"
@@ -71,7 +71,9 @@ async def setup_server(cmd: c.SetupServer, deps: Deps, user: User) -> list[Reply
         return [Reply(t(lang, "server.setup_denied"), kind="error")]
     existing = await deps.store.get_guild(cmd.server_id)
     daily_time = (
-        parse_hhmm(cmd.daily_time) if cmd.daily_time.strip() else (existing.daily_time if existing else DEFAULT_TIME)
+        deps.parse_clock(cmd.daily_time, deps.clock.now())
+        if cmd.daily_time.strip()
+        else (existing.daily_time if existing else DEFAULT_TIME)
     )
     if not daily_time:
         return [Reply(t(lang, "bad_time", value=cmd.daily_time[:32]), kind="error")]

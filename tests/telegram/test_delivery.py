@@ -87,11 +87,14 @@ async def test_notifier_pushes_text_and_buttons(tg: Harness) -> None:
 
 async def test_export_arrives_as_a_json_document(tg: Harness) -> None:
     await answer_a_question(tg)
-    (doc,) = await tg.say(CHAT, "/export")
+    (doc, answers) = await tg.say(CHAT, "/export")
     assert doc.method == "sendDocument" and "all your data" in doc.text
     data = json.loads(doc.params["document"])
     assert [a["answer"] for a in data["attempts"]] == ["my answer"]
     assert data["identities"] == [{"platform": "telegram", "id": str(CHAT)}]
+    assert answers.method == "sendDocument" and "Markdown" in answers.text  # the answers, readable, beside it
+    markdown = answers.params["document"].decode("utf-8")
+    assert markdown.startswith("# My interview drill answers (1 answers to 1 questions") and "> my answer" in markdown
 
 
 async def test_an_image_reply_goes_as_a_photo_with_its_caption(tg: Harness) -> None:
