@@ -126,7 +126,7 @@ def test_scripted_terminal_session(tmp_path: Path) -> None:
     out = result.stdout
     assert "All set" in out and "Score:" in out and "offline estimate" in out
     assert "coverage" in out and "reviews: 1 in all" in out
-    assert "Logged for ByteDance" in out and "1 questions logged" in out
+    assert "Logged for ByteDance" in out and "Real interviews logged: 1 question." in out
     charts = sorted((tmp_path / "data" / "exports").glob("progress-*.png"))
     assert len(charts) == 1 and f"(saved {Path('data') / 'exports' / charts[0].name})" in out
     assert charts[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -8,7 +8,7 @@ from typing import Any
 from bot.core import commands as c
 from bot.core import export_files
 from bot.core.deps import Deps
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import User
 from bot.core.progress_report import progress_reply
 from bot.core.replies import Button, Reply
@@ -58,12 +58,13 @@ async def export_data(cmd: c.ExportData, deps: Deps, user: User) -> list[Reply]:
     limits = deps.limits.upload_limits
     limit = min((limits[p] for p, _ in identities if p in limits), default=None)
     packed = await asyncio.to_thread(export_files.pack, data, f"drill-export-{user.id}", limit)
-    lang, files, n = user.language, packed.files, len(attempts)
+    lang, files = user.language, packed.files
+    answers = tn(lang, "count.answer", len(attempts))
     if len(files) == 1 and files[0].mime == export_files.JSON_MIME:
-        return [Reply(t(lang, "export.done", n=n), file=files[0])]
+        return [Reply(t(lang, "export.done", answers=answers), file=files[0])]
     sizes = {"mb": f"{packed.raw_bytes / 1e6:.1f}", "limit": f"{(limit or 0) / 1e6:g}"}
     if len(files) == 1:
-        return [Reply(t(lang, "export.zipped", n=n, **sizes), file=files[0])]
-    first = Reply(t(lang, "export.split", n=n, parts=len(files), **sizes), file=files[0])
+        return [Reply(t(lang, "export.zipped", answers=answers, **sizes), file=files[0])]
+    first = Reply(t(lang, "export.split", answers=answers, parts=len(files), **sizes), file=files[0])
     rest = [Reply(t(lang, "export.part", part=k, parts=len(files)), file=f) for k, f in enumerate(files[1:], 2)]
     return [first, *rest]

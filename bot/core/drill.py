@@ -10,7 +10,7 @@ from bot.core import commands as c
 from bot.core import render, srs
 from bot.core.deps import Deps
 from bot.core.grading_chain import follow_up_question, grade_answer
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import Attempt, Card, Question, Rating, User
 from bot.core.replies import Button, Reply
 from bot.core.scoring import rating_from_score
@@ -80,7 +80,8 @@ async def next_question(cmd: c.NextQuestion, deps: Deps, user: User) -> list[Rep
     if picked is None:
         nxt = await deps.store.next_due_card(user.id, FAR_FUTURE)
         when = fmt_local(nxt.due, user.timezone) if nxt else t(user.language, "no_next")
-        return [Reply(t(user.language, "nothing_due", limit=user.new_per_day, next=when))]
+        new = tn(user.language, "count.new_question", user.new_per_day)
+        return [Reply(t(user.language, "nothing_due", new=new, next=when))]
     card, q, tag = picked
     await deps.store.set_session(user.id, Answering(card_id=card.id))
     return show_question(q, card, user, tag)

@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.core.i18n import t
+from bot.core.models import Lang
 from bot.core.ports import AboutToSend, Delivery
 from bot.core.replies import Reply
 from bot.core.service import Service
@@ -39,11 +41,12 @@ def read_messages(stream: TextIO) -> list[str]:
 
 
 class ConsoleChat:
-    def __init__(self, service: Service, user_id: int, out: TextIO, save_dir: Path) -> None:
+    def __init__(self, service: Service, user_id: int, out: TextIO, save_dir: Path, lang: Lang = "en") -> None:
         self.service = service
         self.user_id = user_id
         self.out = out
         self.save_dir = save_dir
+        self.lang = lang  # the user's language, for the few lines the terminal adds itself
         self.buttons: list[str] = []
 
     async def send(self, message: str) -> list[Reply]:
@@ -52,6 +55,7 @@ class ConsoleChat:
             replies = await self.service.handle_action(self.user_id, self.buttons[int(text) - 1])
         else:
             replies = await self.service.handle_text(self.user_id, message)
+        self.lang = await self.service.language_of(self.user_id)
         self.render(replies)
         return replies
 
@@ -64,7 +68,7 @@ class ConsoleChat:
                     self.save_dir.mkdir(parents=True, exist_ok=True)
                     path = self.save_dir / attachment.filename
                     path.write_bytes(attachment.data)
-                    self.out.write(f"(saved {path})\n")
+                    self.out.write(t(self.lang, "console.saved", path=path) + "\n")
             labels = []
             for row in reply.buttons:
                 for b in row:
@@ -105,7 +109,7 @@ async def run_console(
 ) -> None:
     """Chat until end of input. With a NotifierRouter, pushes (regrades, reminders) print here too."""
     user = await service.user_for("console", external_id, "zh" if lang == "zh" else None)
-    chat = ConsoleChat(service, user.id, out, save_dir)
+    chat = ConsoleChat(service, user.id, out, save_dir, user.language)
     if router is not None:
         router.add(ConsoleNotifier(chat))
     interactive = stdin.isatty()
@@ -114,7 +118,7 @@ async def run_console(
             out.write(f"> {message}\n")
             await chat.send(message)
         return
-    out.write('Type /start to begin, /help for commands, /quit to leave. Multi-line answer: """ ... """\n\n')
+    out.write(t(user.language, "console.banner") + "\n\n")
     read: Callable[[], str] = stdin.readline
     loop = asyncio.get_running_loop()
     while True:
