@@ -96,7 +96,7 @@ def _ask(step: str, lang: Lang) -> Reply:
 def summary(user: User) -> dict[str, Any]:
     lang = user.language
     return {
-        "language": "中文" if lang == "zh" else "English",
+        "language": t(lang, f"lang.{lang}"),
         "timezone": user.timezone,
         "daily_time": user.daily_time,
         "level": t(lang, f"level.{user.level}"),
