@@ -347,3 +347,20 @@ def test_every_company_is_named_in_the_text() -> None:
     assert "- 另有 2 家公司：Foxtrot、Golf" in progress_text(data, "zh")
     six = compute_progress(SHANGHAI, NOW, [], [], QUESTIONS, interviews[:6], [])
     assert "- and 1 more company: Foxtrot" in progress_text(six, "en")
+
+
+async def test_the_weekly_summary_names_the_weakest_subtopic_and_counts_in_the_singular() -> None:
+    from bot.core.push_rules import weekly_summary
+
+    store = FakeStore()
+    bank = Bank([make_question("stab-1").model_copy(update={"subtopic": "mixed-precision"})])
+    deps = Deps(store=store, bank=bank, grader=FakeGrader(score=40), clock=FakeClock(), limits=Limits(fuzz=False))
+    service = Service(deps)
+    user = await service.user_for("test", "u1")
+    await store.save_user(user.model_copy(update={"onboarded": True}))
+    await service.handle_text(user.id, "/drill")
+    await service.handle_text(user.id, "an answer")
+    for lang, text in (("en", "Your week: 1 answer, mean score 40. Weakest subtopic: Mixed precision."),
+                       ("zh", "本周回顾：1 次作答，平均分 40。最薄弱的子主题：混合精度。")):  # fmt: skip
+        replies = await weekly_summary(deps, user.model_copy(update={"language": lang}))
+        assert replies is not None and replies[0].text.startswith(text), replies[0].text
