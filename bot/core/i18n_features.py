@@ -108,7 +108,7 @@ FEATURE_MESSAGES: dict[str, dict[str, str]] = {
     "chart.daily": {"en": "Reviews per day, last 30 days", "zh": "近 30 天每日作答"},
     "chart.trend": {"en": "Mean score by week", "zh": "每周平均分"},
     "chart.mastery": {"en": "Mastery", "zh": "掌握度"},
-    "chart.recall": {"en": "recall over the next 7 days %", "zh": "未来 7 天平均记忆保持率 %"},
+    "chart.recall": {"en": "recall, next 7 days %", "zh": "未来 7 天记忆保持率 %"},
     "chart.score": {"en": "mean score", "zh": "平均分"},
     "chart.due": {"en": "Due in the next 14 days", "zh": "未来 14 天到期"},
     "chart.today": {"en": "today", "zh": "今天"},
