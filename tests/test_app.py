@@ -130,7 +130,7 @@ def test_scripted_terminal_session(tmp_path: Path) -> None:
     out = result.stdout
     assert "All set" in out and "Score:" in out and "offline estimate" in out
     assert "coverage" in out and "reviews: 1 in all" in out
-    assert "Logged for ByteDance" in out and "1 questions logged" in out
+    assert "Logged for ByteDance" in out and "Real interviews logged: 1 question." in out
     after = out.split("> /forget", 1)[1]
     assert "All your data has been deleted" in after and "went wrong" not in after
     assert "Commands:" in after and after.count("Welcome!") == 1

@@ -131,6 +131,24 @@ def test_every_bank_subtopic_has_a_display_name_in_both_languages() -> None:
         assert q.subtopic in acronyms or any("\u4e00" <= ch <= "\u9fff" for ch in zh), q.subtopic
 
 
+def test_no_chinese_reference_answer_has_a_space_after_chinese_punctuation() -> None:
+    """A folded YAML line break becomes a space: "从零开始， 经过" (issue #18). Spaces between Chinese and
+    Latin text are fine ("恢复后 Adam"); a follow-up's reference may space out a formula ("卡数 保持不变")."""
+    import re
+
+    after_punctuation = re.compile(r"[。，、；：？！][ \t]")
+    between_han = re.compile(r"[\u4e00-\u9fff][ \t]+[\u4e00-\u9fff]")
+    offenders = []
+    for q in load_bank().questions:
+        if after_punctuation.search(q.reference_answer.zh) or between_han.search(q.reference_answer.zh):
+            offenders.append(q.id)
+        for f in q.follow_ups:
+            if f.reference_answer is not None and after_punctuation.search(f.reference_answer.zh):
+                offenders.append(f"{q.id} follow-up")
+    assert offenders == []
+    assert after_punctuation.search("从零开始， 经过") and between_han.search("训练 好的")  # controls
+
+
 def test_prompts_load_and_a_wrong_placeholder_is_refused(tmp_path: Path) -> None:
     import shutil
 

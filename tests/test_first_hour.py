@@ -60,7 +60,7 @@ async def test_first_hour_in_english(terminal: Terminal) -> None:
     assert "daily drill at 20:00" in replies[5][1]
     usage = replies[6][1]
     assert "quiet 23:00-08:00" in usage and "weekly sun" in usage
-    assert "Saved: quiet = 23:00-07:00" in replies[7][1]
+    assert "Saved: quiet hours is now 23:00-07:00." in replies[7][1]
     assert "[#1] Skip  [#2] Reference answer" in replies[8][1]
     graded = replies[9][1]
     assert "Score: 70/100" in graded and "Reference answer:" not in graded and "Marked as 'Again'" not in graded

@@ -216,11 +216,12 @@ async def test_review_matches_a_bank_question_and_comes_up_first(service: Servic
     r = await service.handle_text(
         uid, "/review ByteDance | How does ZeRO-3 partition optimizer states, gradients and parameters? | I said..."
     )
-    assert "pipe-zero-001" in r[0].text
+    assert "It matches a bank question" in r[0].text and "pipe-zero-001" not in r[0].text  # no raw id
     r = await service.handle_text(uid, "/drill")
     assert "(from your interview)" in r[0].text and "ZeRO" in r[0].text
     (item,) = store.review_items.values()
     assert item.matched_bank and item.company == "ByteDance" and item.answer_text == "I said..."
+    assert item.question_id == "pipe-zero-001"
 
 
 async def test_review_without_a_match_becomes_a_self_rated_personal_card(service: Service, store: FakeStore) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from bot.core import commands as c
 from bot.core import export_files, export_markdown
 from bot.core.deps import Deps
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import Lang, Question, User
 from bot.core.progress_report import progress_reply
 from bot.core.replies import Attachment, Button, Reply
@@ -74,13 +74,13 @@ async def export_data(cmd: c.ExportData, deps: Deps, user: User) -> list[Reply]:
 
 
 def _json_replies(packed: export_files.Packed, limit: int | None, lang: Lang, n: int) -> list[Reply]:
-    files = packed.files
+    files, answers = packed.files, tn(lang, "count.answer", n)
     if len(files) == 1 and files[0].mime == export_files.JSON_MIME:
-        return [Reply(t(lang, "export.done", n=n), file=files[0])]
+        return [Reply(t(lang, "export.done", answers=answers), file=files[0])]
     sizes = {"mb": f"{packed.raw_bytes / 1e6:.1f}", "limit": f"{(limit or 0) / 1e6:g}"}
     if len(files) == 1:
-        return [Reply(t(lang, "export.zipped", n=n, **sizes), file=files[0])]
-    first = Reply(t(lang, "export.split", n=n, parts=len(files), **sizes), file=files[0])
+        return [Reply(t(lang, "export.zipped", answers=answers, **sizes), file=files[0])]
+    first = Reply(t(lang, "export.split", answers=answers, parts=len(files), **sizes), file=files[0])
     rest = [Reply(t(lang, "export.part", part=k, parts=len(files)), file=f) for k, f in enumerate(files[1:], 2)]
     return [first, *rest]
 

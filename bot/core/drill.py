@@ -10,7 +10,7 @@ from bot.core import commands as c
 from bot.core import render, srs
 from bot.core.deps import Deps
 from bot.core.grading_chain import follow_up_question, grade_answer
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import MAX_NEW_PER_DAY, TOPICS, Attempt, Card, Question, Rating, User
 from bot.core.replies import Button, Reply
 from bot.core.scoring import rating_from_score
@@ -96,9 +96,10 @@ async def _nothing_due(deps: Deps, user: User) -> Reply:
     if limit == 0:
         return Reply(t(lang, "nothing_due.new_off", next=when))
     if limit >= MAX_NEW_PER_DAY:
-        return Reply(t(lang, "nothing_due.at_max", limit=limit, next=when))
+        return Reply(t(lang, "nothing_due.at_max", new=tn(lang, "count.new_question", limit), next=when))
     suggest = min(MAX_NEW_PER_DAY, limit + 5)
-    return Reply(t(lang, "nothing_due", limit=limit, next=when, suggest=suggest))
+    new = tn(lang, "count.new_question", limit)
+    return Reply(t(lang, "nothing_due", new=new, next=when, suggest=suggest))
 
 
 def _check_text(text: str, deps: Deps, user: User) -> Reply | None:

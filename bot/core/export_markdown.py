@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import Attempt, Question, User
 from bot.core.replies import Attachment
 from bot.core.timeutil import fmt_local
@@ -72,8 +72,9 @@ def render(
 ) -> list[Attachment]:
     """The Markdown file(s): one when it fits `limit` bytes (or there is none), else parts that each fit."""
     grouped = sections(attempts, question, user)
-    title = t(user.language, "export.md.title", date=fmt_local(now, user.timezone), answers=len(attempts),
-              questions=len(grouped))  # fmt: skip
+    lang = user.language
+    answers, questions = tn(lang, "count.answer", len(attempts)), tn(lang, "count.question", len(grouped))
+    title = t(lang, "export.md.title", date=fmt_local(now, user.timezone), answers=answers, questions=questions)
     budget = int(limit * FILL) - len(title.encode("utf-8")) - 16 if limit else None
     parts: list[list[str]] = []
     current: list[str] = []

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from bot.core.i18n_features import FEATURE_MESSAGES
+from bot.core.i18n_counts import PLURALS
+from bot.core.i18n_features import CONSOLE_MESSAGES, FEATURE_MESSAGES
 from bot.core.i18n_guidance import GUIDANCE_MESSAGES
 from bot.core.i18n_names import NAMES
 from bot.core.models import Lang
@@ -35,8 +37,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "onboarded": {
         "en": "All set: {level}, topics {topics}, {timezone}, daily drill at {daily_time}, "
-        "{new_per_day} new questions a day. Send /drill for your first question.",
-        "zh": "设置完成：{level}，主题 {topics}，时区 {timezone}，每天 {daily_time} 推送，每天 {new_per_day} 道新题。"
+        "{new} a day. Send /drill for your first question.",
+        "zh": "设置完成：{level}，主题 {topics}，时区 {timezone}，每天 {daily_time} 推送，每天 {new}。"
         "发送 /drill 开始第一题。",
     },
     "level.campus": {"en": "Campus hire", "zh": "校招"},
@@ -90,7 +92,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "/settings tz Asia/Shanghai | time 08:30 | level engineer | topics both | new 5 | "
         "quiet 23:00-08:00 | weekly 周日",
     },
-    "setting_saved": {"en": "Saved: {name} = {value}.", "zh": "已保存：{name} = {value}。"},
+    "setting_saved": {"en": "Saved: {name} is now {value}.", "zh": "已保存{name}：{value}。"},
+    "setting.timezone": {"en": "timezone", "zh": "时区"},
+    "setting.daily_time": {"en": "daily drill time", "zh": "每日推送时间"},
+    "setting.level": {"en": "level", "zh": "级别"},
+    "setting.topics": {"en": "topics", "zh": "主题"},
+    "setting.new_per_day": {"en": "new questions per day", "zh": "每天新题数"},
+    "setting.quiet_hours": {"en": "quiet hours", "zh": "免打扰时段"},
+    "setting.weekly_day": {"en": "weekly summary", "zh": "每周回顾"},
+    "setting.off": {"en": "off", "zh": "关闭"},
     "usage": {"en": "Usage: {usage}", "zh": "用法：{usage}"},
     "unknown_command": {
         "en": "Unknown command {command}. Send /help to see what I can do.",
@@ -111,6 +121,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "/pause、/resume - 暂停或恢复每日推送\n"
         "/export - 导出你的全部数据（JSON）和作答记录（Markdown）\n/forget - 删除你的全部数据\n有题目未作答时，发送的其他文字即为你的回答。",
     },
+    "qtype.open": {"en": "open", "zh": "开放题"},
+    "qtype.fault": {"en": "fault", "zh": "故障排查"},
+    "qtype.compare": {"en": "compare", "zh": "对比"},
+    "qtype.concept": {"en": "concept", "zh": "概念"},
+    "qtype.case": {"en": "case", "zh": "经历"},
     "question": {
         "en": "[{topic} / {subtopic} · {qtype} · difficulty {difficulty}]{tag}\n{prompt}",
         "zh": "[{topic} / {subtopic} · {qtype} · 难度 {difficulty}]{tag}\n{prompt}",
@@ -123,9 +138,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "用你自己的话回答（文字或语音）。/skip 跳过，/reveal 查看参考答案。",
     },
     "nothing_due": {
-        "en": "Nothing is due and you have had today's {limit} new questions. Next review: {next}. "
+        "en": "Nothing is due and you have had today's {new}. Next review: {next}. "
         "Log a real interview question with /review, or raise the limit with /settings new {suggest}.",
-        "zh": "目前没有到期的题目，今天的 {limit} 道新题也已完成。下次复习：{next}。"
+        "zh": "目前没有到期的题目，今天的 {new}也已完成。下次复习：{next}。"
         "可以用 /review 记录真实面试题，或用 /settings new {suggest} 提高每日新题数。",
     },
     "no_next": {"en": "none scheduled", "zh": "暂无"},
@@ -171,20 +186,21 @@ MESSAGES: dict[str, dict[str, str]] = {
     "grade.header": {"en": "Score: {score}/100 ({rating}){estimate}", "zh": "得分：{score}/100（{rating}）{estimate}"},
     "grade.estimate": {
         "en": " - offline estimate (no AI grader)",
-        "zh": " - 离线估算（未用 AI 评分）",
+        "zh": "，离线估算（未用 AI 评分）",
     },
-    "grade.dimensions": {"en": "Dimensions", "zh": "分项"},
+    "grade.dimensions": {"en": "Dimensions: {items}", "zh": "分项：{items}"},
+    "grade.dimension": {"en": "{name} {score}", "zh": "{name} {score}"},
     "dim.coverage": {"en": "coverage", "zh": "要点覆盖"},
     "dim.structure": {"en": "structure", "zh": "结构"},
     "dim.specificity": {"en": "specificity", "zh": "具体程度"},
     "dim.evidence": {"en": "evidence", "zh": "实例"},
     "dim.correctness": {"en": "correctness", "zh": "正确性"},
-    "grade.hit": {"en": "Covered", "zh": "已覆盖"},
-    "grade.partial": {"en": "Partly covered", "zh": "部分覆盖"},
-    "grade.missed": {"en": "Missed", "zh": "遗漏"},
-    "grade.mistakes": {"en": "Mistakes", "zh": "问题"},
-    "grade.feedback": {"en": "Feedback", "zh": "点评"},
-    "grade.follow_up": {"en": "Follow-up", "zh": "追问"},
+    "grade.hit": {"en": "Covered:", "zh": "已覆盖："},
+    "grade.partial": {"en": "Partly covered:", "zh": "部分覆盖："},
+    "grade.missed": {"en": "Missed:", "zh": "遗漏："},
+    "grade.mistakes": {"en": "Mistakes:", "zh": "问题："},
+    "grade.feedback": {"en": "Feedback: {text}", "zh": "点评：{text}"},
+    "grade.follow_up": {"en": "Follow-up: {text}", "zh": "追问：{text}"},
     "grade.next_due": {"en": "Next review: {due}", "zh": "下次复习：{due}"},
     "rating.1": {"en": "Again", "zh": "重来"},
     "rating.2": {"en": "Hard", "zh": "困难"},
@@ -258,9 +274,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "请写上被问到的问题：/review 公司 | 问题",
     },
     "review.matched": {
-        "en": "Logged for {company}. It matches a bank question ({qid}), so its rubric applies. "
+        "en": "Logged for {company}. It matches a bank question on {subtopic}, so its rubric applies. "
         "It is in your deck and due now: send /drill to practise it.",
-        "zh": "已记录（{company}）。它与题库中的题目（{qid}）匹配，将使用该题的评分要点。已加入你的题组并立即到期，"
+        "zh": "已记录（{company}）。它与题库中“{subtopic}”的一道题匹配，将使用该题的评分要点。已加入你的题组并立即到期，"
         "发送 /drill 练习。",
     },
     "review.pick": {
@@ -305,25 +321,25 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "用 /review 公司 | 问题 记录你被问到的题目。",
     },
     "cap.review_day": {
-        "en": "You have logged {limit} interview questions today, the most for one day, so this one was not "
+        "en": "You have logged {logged} today, the most for one day, so this one was not "
         "saved. Please log it again tomorrow.",
-        "zh": "你今天已经记录了 {limit} 道面试题，达到了每天的上限，这一道没有保存。请明天再记录。",
+        "zh": "你今天已经记录了 {logged}，达到了每天的上限，这一道没有保存。请明天再记录。",
     },
     "cap.review_total": {
-        "en": "You have logged {limit} interview questions, the most I keep for one person, so this one was not "
+        "en": "You have logged {logged}, the most I keep for one person, so this one was not "
         "saved. /export gives you a copy of everything; /forget deletes it all so you can start over.",
-        "zh": "你已经记录了 {limit} 道面试题，达到了每人的上限，这一道没有保存。/export 可以导出你的全部数据；"
+        "zh": "你已经记录了 {logged}，达到了每人的上限，这一道没有保存。/export 可以导出你的全部数据；"
         "/forget 会删除全部数据，之后可以重新开始。",
     },
     "cap.interview_day": {
-        "en": "You have logged {limit} interviews today, the most for one day, so this one was not saved. "
+        "en": "You have logged {logged} today, the most for one day, so this one was not saved. "
         "Please log it again tomorrow.",
-        "zh": "你今天已经记录了 {limit} 场面试，达到了每天的上限，这一场没有保存。请明天再记录。",
+        "zh": "你今天已经记录了 {logged}，达到了每天的上限，这一场没有保存。请明天再记录。",
     },
     "cap.interview_total": {
-        "en": "You have logged {limit} interviews, the most I keep for one person, so this one was not saved. "
+        "en": "You have logged {logged}, the most I keep for one person, so this one was not saved. "
         "/export gives you a copy of everything; /forget deletes it all so you can start over.",
-        "zh": "你已经记录了 {limit} 场面试，达到了每人的上限，这一场没有保存。/export 可以导出你的全部数据；"
+        "zh": "你已经记录了 {logged}，达到了每人的上限，这一场没有保存。/export 可以导出你的全部数据；"
         "/forget 会删除全部数据，之后可以重新开始。",
     },
     "forget.confirm": {
@@ -336,18 +352,18 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "forget.cancelled": {"en": "Nothing was deleted.", "zh": "已取消，没有删除任何数据。"},
     "export.done": {
-        "en": "Here is all your data as JSON ({n} answers).",
-        "zh": "这是你的全部数据（JSON，共 {n} 条作答）。",
+        "en": "Here is all your data as JSON ({answers}).",
+        "zh": "这是你的全部数据（JSON，共 {answers}）。",
     },
     "export.zipped": {
-        "en": "Here is all your data ({n} answers): {mb} MB of JSON, zipped to fit the {limit} MB upload limit.",
-        "zh": "这是你的全部数据（共 {n} 条作答）：JSON 有 {mb} MB，为了不超过 {limit} MB 的上传上限，已压缩为 zip。",
+        "en": "Here is all your data ({answers}): {mb} MB of JSON, zipped to fit the {limit} MB upload limit.",
+        "zh": "这是你的全部数据（共 {answers}）：JSON 有 {mb} MB，为了不超过 {limit} MB 的上传上限，已压缩为 zip。",
     },
     "export.split": {
-        "en": "Here is all your data ({n} answers): {mb} MB of JSON, more than fits under the {limit} MB upload "
+        "en": "Here is all your data ({answers}): {mb} MB of JSON, more than fits under the {limit} MB upload "
         "limit even zipped, so it comes in {parts} zip files. Each holds one complete JSON file with part of the "
         "records; this is part 1.",
-        "zh": "这是你的全部数据（共 {n} 条作答）：JSON 有 {mb} MB，压缩后仍超过 {limit} MB 的上传上限，"
+        "zh": "这是你的全部数据（共 {answers}）：JSON 有 {mb} MB，压缩后仍超过 {limit} MB 的上传上限，"
         "所以分成 {parts} 个 zip 文件发送。每个文件都是完整的 JSON，包含一部分记录；这是第 1 部分。",
     },
     "export.part": {"en": "Your data, part {part} of {parts}.", "zh": "你的数据，第 {part} 部分，共 {parts} 部分。"},
@@ -362,8 +378,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "voice_too_long": {
         # no {seconds}: the length is counted only just past the limit (a longer file is not read to its end)
-        "en": "That recording is longer than the limit of {limit} seconds. Please keep it shorter, or type your answer.",
-        "zh": "这段录音超过了 {limit} 秒的上限。请缩短后再发，或直接输入文字回答。",
+        "en": "That recording is longer than the limit of {limit_seconds}. Please keep it shorter, or type your answer.",
+        "zh": "这段录音超过了 {limit_seconds}的上限。请缩短后再发，或直接输入文字回答。",
     },
     "voice_unreadable": {
         "en": "I could not read that audio file. I read voice messages and OGG, WebM, MP3, WAV, FLAC or M4A files. "
@@ -436,10 +452,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Saving failed on my side, so this was NOT saved. Please send it again.",
         "zh": "我这边保存失败，这条内容没有保存，请再发一次。",
     },
-    "review_due_nudge": {
-        "en": "{count} questions are due for review. Send /drill when you have ten minutes.",
-        "zh": "有 {count} 道题到期待复习。有十分钟的时候发送 /drill 吧。",
-    },
     "post_interview": {
         "en": "How did your interview at {company} go? Log the questions you were asked with "
         "/review {company} | question, and they will join your deck.",
@@ -451,6 +463,8 @@ MESSAGES: dict[str, dict[str, str]] = {
 MESSAGES.update(NAMES)
 MESSAGES.update(FEATURE_MESSAGES)
 MESSAGES.update(GUIDANCE_MESSAGES)
+MESSAGES.update(CONSOLE_MESSAGES)
+LIST_SEPARATOR = {"en": ", ", "zh": "、"}
 
 
 def t(lang: Lang, key: str, **kwargs: Any) -> str:
@@ -458,3 +472,19 @@ def t(lang: Lang, key: str, **kwargs: Any) -> str:
     entry = MESSAGES[key]
     text = entry.get(lang) or entry["en"]
     return text.format(**kwargs) if kwargs else text
+
+
+def plural_form(lang: Lang, n: int) -> str:
+    """The CLDR plural category of a whole number: English "one" for exactly 1, Chinese has only "other"."""
+    return "one" if lang == "en" and n == 1 else "other"
+
+
+def tn(lang: Lang, key: str, n: int, **kwargs: Any) -> str:
+    """Look up a counted message (bot/core/i18n_counts.py) in the form `n` takes and format it with `n`."""
+    forms = PLURALS[key].get(lang) or PLURALS[key]["en"]
+    return forms.get(plural_form(lang, n), forms["other"]).format(n=n, **kwargs)
+
+
+def listing(lang: Lang, items: Iterable[str]) -> str:
+    """Items as one list: "a, b, c" in English, "a、b、c" in Chinese."""
+    return LIST_SEPARATOR[lang].join(items)

@@ -61,13 +61,13 @@ GUIDANCE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "要记录它，请发送：\n{line}",
     },
     "interview.check_past": {
-        "en": "{when} was {days} days ago. Log it as an interview that already happened? "
+        "en": "{when} was {days} ago. Log it as an interview that already happened? "
         "(If it is still to come, check the date and send it again.)",
-        "zh": "{when} 是 {days} 天前。要把它记为一场已经结束的面试吗？（如果面试还没到，请检查日期后重新发送。）",
+        "zh": "{when} 是 {days}前。要把它记为一场已经结束的面试吗？（如果面试还没到，请检查日期后重新发送。）",
     },
     "interview.check_future": {
-        "en": "{when} is {days} days from now. Is that date right?",
-        "zh": "{when} 距今还有 {days} 天。这个日期对吗？",
+        "en": "{when} is {days} from now. Is that date right?",
+        "zh": "{when} 距今还有 {days}。这个日期对吗？",
     },
     "nothing_due.bank_done": {
         "en": "Nothing is due, and every bank question of your topics is already in your deck. Next review: "
@@ -86,9 +86,9 @@ GUIDANCE_MESSAGES: dict[str, dict[str, str]] = {
         "可以用 /settings new 5 重新开启，或用 /review 记录真实面试题。",
     },
     "nothing_due.at_max": {
-        "en": "Nothing is due and you have had today's {limit} new questions, the most a day. Next review: "
+        "en": "Nothing is due and you have had today's {new}, the most a day. Next review: "
         "{next}. More come tomorrow; meanwhile log a real interview question with /review.",
-        "zh": "目前没有到期的题目，今天的 {limit} 道新题（每天的上限）也已完成。下次复习：{next}。"
+        "zh": "目前没有到期的题目，今天的 {new}（每天的上限）也已完成。下次复习：{next}。"
         "明天会有新题；现在可以用 /review 记录真实面试题。",
     },
     "export.markdown": {
@@ -100,8 +100,8 @@ GUIDANCE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "Markdown 格式的作答记录，按题目分组：第 {part} 部分，共 {parts} 部分。",
     },
     "export.md.title": {
-        "en": "My interview drill answers ({answers} answers to {questions} questions, exported {date})",
-        "zh": "我的面试练习作答记录（{questions} 道题，{answers} 次作答，导出于 {date}）",
+        "en": "My interview drill answers ({answers} to {questions}, exported {date})",
+        "zh": "我的面试练习作答记录（{questions}，{answers}，导出于 {date}）",
     },
     "export.md.score": {"en": "score {score}/100 ({rating})", "zh": "得分 {score}/100（{rating}）"},
     "export.md.self_rated": {"en": "self-rated {rating}", "zh": "自评：{rating}"},

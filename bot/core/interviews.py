@@ -8,8 +8,9 @@ from typing import Literal
 from bot.core import commands as c
 from bot.core import llm_budget, srs
 from bot.core.deps import Deps
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import InterviewLog, Lang, Question, Reminder, ReviewItem, Rubric, Text, User
+from bot.core.render import subtopic_name
 from bot.core.replies import Button, Reply
 from bot.core.session import Idle, InFlow, PickingReview
 from bot.core.timeutil import fmt_local, start_of_local_day
@@ -23,9 +24,9 @@ def date_doubt(at: datetime, now: datetime, user: User) -> str | None:
     """The question to ask before logging an interview at `at`, when that is far back or far ahead; else None."""
     when = fmt_local(at, user.timezone)
     if at < now - ASK_PAST:
-        return t(user.language, "interview.check_past", when=when, days=(now - at).days)
+        return t(user.language, "interview.check_past", when=when, days=tn(user.language, "count.day", (now - at).days))
     if at > now + ASK_FUTURE:
-        return t(user.language, "interview.check_future", when=when, days=(at - now).days)
+        return t(user.language, "interview.check_future", when=when, days=tn(user.language, "count.day", (at - now).days))
     return None
 
 
@@ -48,10 +49,15 @@ async def over_cap(deps: Deps, user: User, kind: Literal["review", "interview"],
     else:
         count, total, per_day = store.count_interviews, lim.max_interviews, lim.max_interviews_per_day
     if await count(user.id) >= total:
-        return Reply(t(user.language, f"cap.{kind}_total", limit=total), kind="error")
+        return _cap_reply(user.language, kind, "total", total)
     if await count(user.id, start_of_local_day(now, user.timezone)) >= per_day:
-        return Reply(t(user.language, f"cap.{kind}_day", limit=per_day), kind="error")
+        return _cap_reply(user.language, kind, "day", per_day)
     return None
+
+
+def _cap_reply(lang: Lang, kind: str, cap: str, limit: int) -> Reply:
+    logged = tn(lang, "count.interview_question" if kind == "review" else "count.interview", limit)
+    return Reply(t(lang, f"cap.{kind}_{cap}", logged=logged), kind="error")
 
 
 async def log_interview(cmd: c.LogInterview, deps: Deps, user: User) -> list[Reply]:
@@ -158,7 +164,8 @@ async def pick_review(cmd: c.PickReview, deps: Deps, user: User) -> list[Reply]:
 
 def _filed_reply(lang: Lang, company: str, question: Question, matched: bool) -> Reply:
     key = "review.matched" if matched else "review.generated" if question.generated_rubric else "review.personal"
-    return Reply(t(lang, key, company=company, qid=question.id), [[Button("/drill", "next")]])
+    subtopic = subtopic_name(question.subtopic, lang)
+    return Reply(t(lang, key, company=company, subtopic=subtopic), [[Button("/drill", "next")]])
 
 
 async def _due_now(deps: Deps, user: User, question_id: str, now: datetime) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.core import commands as c
 from bot.core.deps import Deps
-from bot.core.i18n import t
+from bot.core.i18n import listing, t, tn
 from bot.core.models import LEVELS, MAX_NEW_PER_DAY, TOPICS, Lang, User
 from bot.core.replies import Button, Reply
 from bot.core.session import Idle, Onboarding, OnboardStep
@@ -97,12 +97,13 @@ def _ask(step: str, lang: Lang) -> Reply:
 def summary(user: User) -> dict[str, Any]:
     lang = user.language
     return {
-        "language": "中文" if lang == "zh" else "English",
+        "language": t(lang, f"lang.{lang}"),
         "timezone": user.timezone,
         "daily_time": user.daily_time,
         "level": t(lang, f"level.{user.level}"),
-        "topics": ", ".join(t(lang, f"topic.{x}") for x in user.topics),
+        "topics": listing(lang, (t(lang, f"topic.{x}") for x in user.topics)),
         "new_per_day": user.new_per_day,
+        "new": tn(lang, "count.new_question", user.new_per_day),
         "paused": t(lang, "paused.yes" if user.paused else "paused.no"),
         "quiet": f"{user.quiet_start}-{user.quiet_end}" if user.quiet_start and user.quiet_end else "-",
         "weekly": WEEKDAYS[lang][user.weekly_day] if user.weekly_day is not None else "-",
@@ -122,6 +123,11 @@ async def show_settings(cmd: c.ShowSettings, deps: Deps, user: User) -> list[Rep
     return [Reply(t(user.language, "settings", **summary(user)))]
 
 
+def _saved(lang: Lang, name: str, shown: str) -> str:
+    """ "Saved" with the setting's display name and its value as the user reads it (never a field name)."""
+    return t(lang, "setting_saved", name=t(lang, f"setting.{name}"), value=shown)
+
+
 ReadClock = Callable[[str], str | None]
 
 
@@ -139,21 +145,22 @@ def apply_setting(user: User, name: str, raw: str, read_clock: ReadClock = parse
         tz = resolve_timezone(value)
         if tz is None:
             return None, t(lang, "bad_timezone", value=value[:64])
-        return user.model_copy(update={"timezone": tz}), t(lang, "setting_saved", name=name, value=tz)
+        return user.model_copy(update={"timezone": tz}), _saved(lang, name, tz)
     if name == "daily_time":
         hhmm = read_clock(value)
         if hhmm is None:
             return None, t(lang, "bad_time", value=value[:32])
-        return user.model_copy(update={"daily_time": hhmm}), t(lang, "setting_saved", name=name, value=hhmm)
+        return user.model_copy(update={"daily_time": hhmm}), _saved(lang, name, hhmm)
     if name == "level":
         if value.lower() not in LEVELS:
             return None, t(lang, "bad_level")
-        return user.model_copy(update={"level": value.lower()}), t(lang, "setting_saved", name=name, value=value)
+        return user.model_copy(update={"level": value.lower()}), _saved(lang, name, t(lang, f"level.{value.lower()}"))
     if name == "topics":
         topics = TOPIC_WORDS.get(value.lower())
         if topics is None:
             return None, t(lang, "bad_topics")
-        return user.model_copy(update={"topics": topics}), t(lang, "setting_saved", name=name, value=value)
+        shown = listing(lang, (t(lang, f"topic.{x}") for x in topics))
+        return user.model_copy(update={"topics": topics}), _saved(lang, name, shown)
     if name == "quiet_hours":
         return _quiet_hours(user, value, read_clock)
     if name == "weekly_day":
@@ -162,7 +169,7 @@ def apply_setting(user: User, name: str, raw: str, read_clock: ReadClock = parse
         if not value.isdigit() or not 0 <= int(value) <= MAX_NEW_PER_DAY:
             return None, t(lang, "bad_number", value=value[:16], low=0, high=MAX_NEW_PER_DAY)
         n = int(value)
-        return user.model_copy(update={"new_per_day": n}), t(lang, "setting_saved", name=name, value=n)
+        return user.model_copy(update={"new_per_day": n}), _saved(lang, name, str(n))
     if name == "dm_opt_in":
         if value.lower() not in SWITCH_WORDS:
             return None, t(lang, "bad_switch")
@@ -192,17 +199,17 @@ def _quiet_hours(user: User, value: str, read_clock: ReadClock) -> tuple[User | 
     if hs is None or he is None or hs == he:
         return None, t(lang, "bad_quiet", value=value[:32])
     updated = user.model_copy(update={"quiet_start": hs, "quiet_end": he})
-    return updated, t(lang, "setting_saved", name="quiet", value=f"{hs}-{he}")
+    return updated, _saved(lang, "quiet_hours", f"{hs}-{he}")
 
 
 def _weekly_day(user: User, value: str) -> tuple[User | None, str]:
     lang = user.language
     if value.lower() in OFF_WORDS:
-        return user.model_copy(update={"weekly_day": None}), t(lang, "setting_saved", name="weekly", value="off")
+        return user.model_copy(update={"weekly_day": None}), _saved(lang, "weekly_day", t(lang, "setting.off"))
     day = WEEKDAY_NAMES.get(value.lower())
     if day is None:
         return None, t(lang, "bad_weekday", value=value[:16])
-    return user.model_copy(update={"weekly_day": day}), t(lang, "setting_saved", name="weekly", value=value)
+    return user.model_copy(update={"weekly_day": day}), _saved(lang, "weekly_day", WEEKDAYS[lang][day])
 
 
 async def set_paused(cmd: c.SetPaused, deps: Deps, user: User) -> list[Reply]:

@@ -92,6 +92,11 @@ class Service:
         )
         return await self.deps.store.get_or_create_user(platform, external_id, defaults)
 
+    async def language_of(self, user_id: int) -> Lang:
+        """The user's language now (it changes with /lang and onboarding), for text an adapter adds itself."""
+        user = await self.deps.store.get_user(user_id)
+        return user.language if user is not None else self.deps.limits.default_language
+
     async def first_time(self, event_key: str) -> bool:
         """True the first time a platform event id is seen (redelivered events are dropped)."""
         return await self.deps.store.claim_event(event_key, self.deps.clock.now())

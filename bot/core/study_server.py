@@ -18,7 +18,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from bot.core import commands as c
 from bot.core import drill, render, srs
 from bot.core.deps import Deps
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import Guild, Lang, Question, User
 from bot.core.onboarding import resolve_timezone
 from bot.core.replies import Button, Reply
@@ -178,5 +178,6 @@ async def show_leaderboard(cmd: c.ShowLeaderboard, deps: Deps, user: User) -> li
             lines.append(t(lang, "board.empty"))
         for rank, (uid, points, answers) in enumerate(rows, 1):
             name = await _member(deps, uid, cmd, lang)
-            lines.append(t(lang, "board.line", rank=rank, name=name, points=points, answers=answers))
+            earned = tn(lang, "count.point", points)
+            lines.append(t(lang, "board.line", rank=rank, name=name, earned=earned, answers=answers))
     return [Reply("\n".join(lines), kind="leaderboard")]

@@ -32,7 +32,7 @@ async def test_review_and_interview_caps_reply_privately_and_keep_nothing(bot: H
     (ok,) = followups(await bot.interact(p.command("interview", company="Acme", when="2026-12-03 14:00")))
     assert "Interview logged" in ok.content
     (refused,) = followups(await bot.interact(p.command("interview", company="Beta", when="2026-12-04 14:00")))
-    assert "1 interviews today" in refused.content and refused.flags == EPHEMERAL
+    assert "1 interview today" in refused.content and refused.flags == EPHEMERAL
     uid = await bot.user_id(1)
     assert len(await deps.store.list_review_items(uid)) == 2 and len(await deps.store.list_interviews(uid)) == 1
 

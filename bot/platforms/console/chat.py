@@ -64,7 +64,7 @@ class ConsoleChat:
     ) -> None:
         self.service = service
         self.external_id = external_id
-        self.lang = lang  # a new user's language
+        self.lang = lang  # a new user's language; then the user's, for the few lines the terminal adds itself
         self.out = out
         self.save_dir = save_dir
         self.buttons: list[str] = []
@@ -84,6 +84,7 @@ class ConsoleChat:
             replies = await self.service.handle_action(user.id, action, user)
         else:
             replies = await self.service.handle_text(user.id, message, user)
+        self.lang = await self.service.language_of(user.id)
         self.render(replies)
         return replies
 
@@ -98,7 +99,7 @@ class ConsoleChat:
                     self.save_dir.mkdir(parents=True, exist_ok=True)
                     path = free_path(self.save_dir, attachment.filename)
                     path.write_bytes(attachment.data)
-                    self.out.write(f"(saved {path})\n")
+                    self.out.write(t(self.lang or "en", "console.saved", path=path) + "\n")
             labels = []
             for row in reply.buttons:
                 for b in row:
@@ -138,7 +139,8 @@ async def run_console(
     router: Any = None,
 ) -> None:
     """Chat until end of input. With a NotifierRouter, pushes (regrades, reminders) print here too."""
-    chat = ConsoleChat(service, external_id, out, save_dir, "zh" if lang == "zh" else None)
+    user = await service.user_for(PLATFORM, external_id, "zh" if lang == "zh" else None)
+    chat = ConsoleChat(service, external_id, out, save_dir, user.language)
     if router is not None:
         router.add(ConsoleNotifier(chat))
     interactive = stdin.isatty()
@@ -147,7 +149,7 @@ async def run_console(
             out.write(f"> {message}\n")
             await chat.send(message)
         return
-    out.write(t(chat.lang or service.deps.limits.default_language, "console.intro") + "\n\n")
+    out.write(t(user.language, "console.intro") + "\n\n")
     read: Callable[[], str] = stdin.readline
     loop = asyncio.get_running_loop()
     while True:
