@@ -162,3 +162,12 @@ async def test_starting_the_same_form_again_asks_once(service: Service) -> None:
 def test_only_plain_digits_are_menu_numbers() -> None:
     assert is_number("2") and is_number("12") and not is_number("²") and not is_number("١") and not is_number("")
     assert not is_number("2.") and not is_number("99999")
+
+
+async def test_the_language_step_can_be_read_in_both_languages(service: Service) -> None:
+    """A user whose language nobody could guess (the terminal, a Telegram client in French) sees the English
+    welcome, so its language question is also written in Chinese."""
+    user = await service.user_for("test", "no-hint", None)
+    (r,) = await service.handle_text(user.id, "/start")
+    assert "pick your language" in r.text and "请先选择语言" in r.text
+    assert r.actions() == ["set:language:en", "set:language:zh"]

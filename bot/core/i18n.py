@@ -15,7 +15,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "welcome": {
         "en": "Welcome! I drill you on LLM training interview questions: training stability and the "
         "training pipeline. Answer in your own words; I grade against a rubric and bring weak questions "
-        "back with spaced repetition.\nFirst, pick your language.",
+        "back with spaced repetition.\nFirst, pick your language. (请先选择语言：中文请选“中文”。)",
         "zh": "欢迎！我用大模型训练相关的面试题帮你练习：训练稳定性和训练流程。用你自己的话回答，我按评分要点打分，"
         "并用间隔重复让薄弱的题目更快再次出现。\n先选择语言。",
     },
