@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import sys
+from importlib import metadata
 from pathlib import Path
 
 from bot.config import Settings, SettingsError, load_settings
@@ -44,10 +45,16 @@ async def _db_upgrade(settings: Settings) -> None:
 
 
 def _content(action: str, path: str | None, ids: list[str] | None = None) -> int:
-    from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
+    from bot.content.loader import DEFAULT_CONTENT_DIR, BankMissing, check_present, load_bank
     from bot.content.stats import print_stats
 
-    result = load_bank(Path(path) if path else DEFAULT_CONTENT_DIR)
+    root = Path(path) if path else (_settings().content_dir or DEFAULT_CONTENT_DIR)
+    try:
+        check_present(root)
+    except BankMissing as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    result = load_bank(root)
     if action == "stats":
         print_stats(result.questions)
         return 0
@@ -126,31 +133,47 @@ def _local_llm(port: int) -> int:
     return 0
 
 
+def version() -> str:
+    try:
+        return metadata.version("llm-interview-drill-bot")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="LLM interview drill bot")
-    sub = parser.add_subparsers(dest="cmd")
-    sub.add_parser("run", help="serve every configured platform (the terminal chat when none is)")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="LLM interview drill bot (also installed as the `drill-bot` command). Settings come from the "
+        "environment or .env: see README.md, Configuration.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    sub = parser.add_subparsers(dest="cmd", metavar="command")
+    sub.add_parser("run", help="serve every configured platform (the terminal chat when none is); the default")
     chat = sub.add_parser("chat", help="the terminal chat")
-    chat.add_argument("--user", default="local", help="console identity (default: local)")
-    chat.add_argument("--lang", choices=["zh", "en"], default=None)
+    chat.add_argument("--user", default="local", help="console identity: each has its own data (default: local)")
+    chat.add_argument("--lang", choices=["zh", "en"], default=None, help="a new user's language (default: en)")
     grade = sub.add_parser("grade", help="batch-grade a CSV of answers")
-    grade.add_argument("--input", required=True)
-    grade.add_argument("--output", required=True)
-    grade.add_argument("--lang", choices=["zh", "en"], default="en")
-    grade.add_argument("--grader", choices=["auto", "llm", "offline"], default="auto")
+    grade.add_argument("--input", required=True, help="CSV with an answer column, and question_id or question + "
+                       "reference_answer (optional key_points, ';'-separated)")  # fmt: skip
+    grade.add_argument("--output", required=True, help="CSV to write: the input's columns, then score and dimensions")
+    grade.add_argument("--lang", choices=["zh", "en"], default="en", help="language of the answers (default: en)")
+    grade.add_argument("--grader", choices=["auto", "llm", "offline"], default="auto",
+                       help="auto: the LLM when LLM_MODEL is set, else offline (default: auto)")  # fmt: skip
     grade.add_argument("--concurrency", type=int, default=4, help="LLM requests in flight (default 4)")
     usage = sub.add_parser("usage", help="LLM tokens and gradings per day")
-    usage.add_argument("--days", type=int, default=30)
+    usage.add_argument("--days", type=int, default=30, help="how many days back (default 30)")
     content = sub.add_parser("content", help="validate or summarise the question bank")
-    content.add_argument("action", choices=["check", "stats", "probe"])
+    content.add_argument("action", choices=["check", "stats", "probe"],
+                         help="check: validate the bank and prompts; stats: counts; probe: the offline grader on "
+                         "each question's adversarial answers")  # fmt: skip
     content.add_argument("ids", nargs="*", help="probe: question ids (default: all)")
-    content.add_argument("--path", default=None)
+    content.add_argument("--path", default=None, help="the bank folder (default: CONTENT_DIR, else content/)")
     local = sub.add_parser("local-llm", help="serve the small local model of the llm-real extra on the CPU")
-    local.add_argument("--port", type=int, default=8080)
+    local.add_argument("--port", type=int, default=8080, help="port of llama-server on 127.0.0.1 (default 8080)")
     db = sub.add_parser("db", help="database migrations")
-    db.add_argument("action", choices=["upgrade"])
+    db.add_argument("action", choices=["upgrade"], help="upgrade: to the latest revision (the bot does this on start)")
     transcribe = sub.add_parser("transcribe", help="transcribe an audio file and show the speaking insights")
-    transcribe.add_argument("file")
+    transcribe.add_argument("file", help="an audio file (OGG, WebM, MP3, WAV, FLAC, M4A)")
     transcribe.add_argument("--lang", choices=["zh", "en"], default="en", help="language hint (default en)")
     transcribe.add_argument("--backend", choices=["openai", "local"], default=None, help="default: TRANSCRIBE_BACKEND")
     transcribe.add_argument("--model", default=None, help="WHISPER_MODEL (local) or TRANSCRIBE_MODEL (openai)")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.config import Settings
-from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
+from bot.content.loader import DEFAULT_CONTENT_DIR, BankMissing, check_present, load_bank
 from bot.core.bank import Bank
 from bot.core.deps import Deps, Limits
 from bot.core.models import Question
@@ -56,7 +56,12 @@ class App:
 
 
 def load_default_bank(settings: Settings) -> Bank:
-    result = load_bank(settings.content_dir or DEFAULT_CONTENT_DIR)
+    root = settings.content_dir or DEFAULT_CONTENT_DIR
+    try:
+        check_present(root)
+    except BankMissing as err:
+        raise ContentError(str(err)) from None
+    result = load_bank(root)
     if result.problems:
         raise ContentError("question bank has problems:\n" + "\n".join(result.problems[:20]))
     try:

@@ -28,7 +28,10 @@ REDACTED = "[redacted]"
 MIN_SECRET_CHARS = 6
 """Shorter configured values (`x`, `EMPTY` for a local server that wants no key) are not redacted literally."""
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
-CHATTY = {"httpx": logging.WARNING}  # one INFO line per HTTP request, each long poll included
+# httpx: one INFO line per HTTP request, each long poll included; alembic: a dozen at every start (plugin set-up,
+# "Context impl", each revision), shown at LOG_LEVEL=DEBUG, while the bot logs one line when a migration ran
+CHATTY = {"httpx": logging.WARNING, "alembic": logging.WARNING}
+SHOWN_AT_DEBUG = frozenset({"alembic"})
 
 # Shapes of secrets that are not configured but that libraries log: the token in a Bot API URL, an
 # interaction's token in Discord's callback and webhook URLs, `token`/`secret`/`password` keys in logged
@@ -143,4 +146,5 @@ def set_levels(bot_level: int, library_level: str | int | None = None) -> None:
     libraries = level_of(library_level) if library_level is not None else max(bot_level, logging.INFO)
     logging.getLogger().setLevel(libraries)
     for name, floor in CHATTY.items():
-        logging.getLogger(name).setLevel(libraries if library_level is not None else max(libraries, floor))
+        asked = library_level is not None or (name in SHOWN_AT_DEBUG and bot_level <= logging.DEBUG)
+        logging.getLogger(name).setLevel(libraries if asked else max(libraries, floor))

@@ -85,7 +85,7 @@ async def test_console_buttons_are_pressed_by_number(tmp_path: Path) -> None:
     app = await build_app(settings_for(tmp_path), grader=FakeGrader(), fuzz=False)
     uid = (await app.service.user_for("console", "local")).id
     out = StringIO()
-    chat = ConsoleChat(app.service, uid, out, tmp_path)
+    chat = ConsoleChat(app.service, "local", out, tmp_path)
     await chat.send("/start")
     assert "[2] 中文" in out.getvalue()
     await chat.send("2")
@@ -115,6 +115,10 @@ def test_scripted_terminal_session(tmp_path: Path) -> None:
             "/stats",
             "/review ByteDance | How do you debug a loss that becomes NaN in the middle of training?",
             "/stats",
+            "/forget",
+            "1",  # Yes, delete everything
+            "/help",  # a new user from here on, in the same chat
+            "/start",
         ]
     )
     env = bot_env(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", LOG_LEVEL="WARNING")
@@ -126,7 +130,20 @@ def test_scripted_terminal_session(tmp_path: Path) -> None:
     out = result.stdout
     assert "All set" in out and "Score:" in out and "offline estimate" in out
     assert "coverage" in out and "reviews: 1 in all" in out
-    assert "Logged for ByteDance" in out and "1 questions logged" in out
-    charts = sorted((tmp_path / "data" / "exports").glob("progress-*.png"))
-    assert len(charts) == 1 and f"(saved {Path('data') / 'exports' / charts[0].name})" in out
-    assert charts[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Logged for ByteDance" in out and "Real interviews logged: 1 question." in out
+    after = out.split("> /forget", 1)[1]
+    assert "All your data has been deleted" in after and "went wrong" not in after
+    assert "Commands:" in after and after.count("Welcome!") == 1
+    charts = sorted((tmp_path / "data" / "exports").glob("progress-*.png"))  # one per /stats: none overwritten
+    assert len(charts) == 2 and all(f"(saved {Path('data') / 'exports' / c.name})" in out for c in charts)
+    assert all(c.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for c in charts)
+
+
+async def test_the_console_takes_only_plain_digits_as_button_numbers(tmp_path: Path) -> None:
+    app = await build_app(settings_for(tmp_path), grader=FakeGrader(), fuzz=False)
+    out = StringIO()
+    chat = ConsoleChat(app.service, "local", out, tmp_path)
+    await chat.send("/start")
+    await chat.send("²")  # str.isdigit() says yes, int() says no: text, not a crash
+    assert out.getvalue().endswith("Language must be zh or en.\n\n")  # the language step read it as text
+    await app.close()

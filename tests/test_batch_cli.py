@@ -243,3 +243,13 @@ def test_cli_logs_llm_fallbacks_to_stderr_without_the_key(tmp_path: Path) -> Non
     assert "WARNING" in result.stderr and "row 1: grader llm:m failed" in result.stderr
     assert "graded 1 answer: 1 fell back to offline (1 connection)" in result.stderr
     assert SECRET not in result.stderr and SECRET not in out.read_text(encoding="utf-8")
+
+
+def test_an_output_folder_that_does_not_exist_is_a_clear_error_before_any_grading(tmp_path: Path) -> None:
+    write_csv(tmp_path / "in.csv", [["question", "reference_answer", "answer"], [BATTERY_Q, BATTERY_REF, "x"]])
+    out = tmp_path / "missing" / "dir" / "graded.csv"
+    cmd = [sys.executable, "-m", "bot", "grade", "--input", str(tmp_path / "in.csv"), "--output", str(out)]
+    result = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=120, env=bot_env())
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"error: {out}: the folder {out.parent} does not exist" in result.stderr
+    assert run_batch(tmp_path / "in.csv", tmp_path, "en") == 2  # a folder is no output file either

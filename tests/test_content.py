@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
@@ -61,6 +62,34 @@ def test_checker_names_file_field_and_problem(tmp_path: Path) -> None:
     assert cli.returncode == 1 and "stab-bad-001.yaml" in cli.stdout
 
 
+def test_a_yaml_file_outside_a_topic_folder_is_a_problem_not_skipped(tmp_path: Path) -> None:
+    good = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
+    write(tmp_path, "stability", good["id"], good)
+    (tmp_path / "stab-top-001.yaml").write_text("id: top\n", encoding="utf-8")
+    (tmp_path / "stability" / "extra").mkdir()
+    (tmp_path / "stability" / "extra" / "stab-deep-001.yml").write_text("id: deep\n", encoding="utf-8")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config.yaml").write_text("x: 1\n", encoding="utf-8")  # hidden: not the bank's
+    result = load_bank(tmp_path)
+    assert [q.id for q in result.questions] == [good["id"]]
+    assert [p.split(": ")[0] for p in result.problems] == [
+        str(tmp_path / "stab-top-001.yaml"),
+        str(tmp_path / "stability" / "extra" / "stab-deep-001.yml"),
+    ]
+    assert all("not loaded: a question file goes in a <topic>/ folder" in p for p in result.problems)
+
+
+@pytest.mark.parametrize("kind", ["missing", "empty"])
+def test_check_cli_refuses_a_missing_or_empty_bank(tmp_path: Path, kind: str) -> None:
+    folder = tmp_path / "bank"
+    if kind == "empty":
+        (folder / "stability").mkdir(parents=True)
+    cli = subprocess.run([sys.executable, "-m", "bot", "content", "check", "--path", str(folder)],
+                         capture_output=True, text=True, cwd=ROOT, env=bot_env())  # fmt: skip
+    assert cli.returncode == 2 and "OK" not in cli.stdout
+    assert ("no such folder" if kind == "missing" else "no question files") in cli.stderr
+
+
 def test_check_cli_passes_on_the_shipped_bank() -> None:
     cli = subprocess.run(
         [sys.executable, "-m", "bot", "content", "check"], capture_output=True, text=True, cwd=ROOT, env=bot_env()
@@ -100,6 +129,24 @@ def test_every_bank_subtopic_has_a_display_name_in_both_languages() -> None:
         en, zh = subtopic_name(q.subtopic, "en"), subtopic_name(q.subtopic, "zh")
         assert en != q.subtopic and zh != q.subtopic, q.subtopic  # never the raw id
         assert q.subtopic in acronyms or any("\u4e00" <= ch <= "\u9fff" for ch in zh), q.subtopic
+
+
+def test_no_chinese_reference_answer_has_a_space_after_chinese_punctuation() -> None:
+    """A folded YAML line break becomes a space: "从零开始， 经过" (issue #18). Spaces between Chinese and
+    Latin text are fine ("恢复后 Adam"); a follow-up's reference may space out a formula ("卡数 保持不变")."""
+    import re
+
+    after_punctuation = re.compile(r"[。，、；：？！][ \t]")
+    between_han = re.compile(r"[\u4e00-\u9fff][ \t]+[\u4e00-\u9fff]")
+    offenders = []
+    for q in load_bank().questions:
+        if after_punctuation.search(q.reference_answer.zh) or between_han.search(q.reference_answer.zh):
+            offenders.append(q.id)
+        for f in q.follow_ups:
+            if f.reference_answer is not None and after_punctuation.search(f.reference_answer.zh):
+                offenders.append(f"{q.id} follow-up")
+    assert offenders == []
+    assert after_punctuation.search("从零开始， 经过") and between_han.search("训练 好的")  # controls
 
 
 def test_prompts_load_and_a_wrong_placeholder_is_refused(tmp_path: Path) -> None:

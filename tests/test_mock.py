@@ -112,7 +112,7 @@ async def test_stop_reports_what_was_answered_and_history_lists_it() -> None:
     for _ in range(4):  # question 1, its follow-up, question 2, its follow-up: question 3 is asked
         await service.handle_text(uid, PLAIN_ANSWER)
     replies = await service.handle_text(uid, "/mock stop")
-    assert "stopped after 2 of 5" in replies[0].text
+    assert "Mock interview stopped: 2 of 5 answered." in replies[0].text
     report = "\n".join(r.text for r in replies if r.kind == "report")
     assert "Overall: 82/100 · strong hire" in report and "Q1 ·" in report and "Q2 ·" in report
     assert "Q3 ·" in report and "Not answered." in report  # asked but not answered
@@ -266,3 +266,15 @@ async def test_the_weakest_focus_leads_with_the_lowest_scored_subtopics() -> Non
     short = next(m for m in store.mocks.values() if m.state == "running")
     chosen = {service.deps.bank.get(i.question_id).subtopic for i in short.items}  # type: ignore[union-attr]
     assert chosen == {"checkpointing", "initialization", "stability-metrics"}
+
+
+async def test_a_focus_with_one_fitting_question_says_so_in_the_singular() -> None:
+    from bot.core.bank import Bank
+
+    store, clock = FakeStore(), FakeClock()
+    deps = mock_deps(store, FakeGrader(), clock)
+    deps.bank = Bank([q for q in deps.bank.all() if q.id == "pipe-actckpt-case-001"])
+    service, uid = await _setup(deps)
+    started = await service.handle_text(uid, "/mock pipeline 3")
+    assert "Mock interview: training pipeline, Engineer, 1 question." in started[0].text
+    assert "This focus has only 1 question in the bank, so the round is shorter." in started[0].text

@@ -246,6 +246,11 @@ async def seed(store: FakeStore, uid: int, n: int, make: Any, now: datetime) -> 
         await store.add_review_item(item)
 
 
+def stamp(clock: FakeClock) -> str:
+    """The export's name: the user's local date and time (UTC here), never their id."""
+    return clock.now().strftime("%Y-%m-%d-%H%M")
+
+
 def unzip(blob: bytes) -> dict[str, Any]:
     with zipfile.ZipFile(io.BytesIO(blob)) as archive:
         (name,) = archive.namelist()
@@ -253,9 +258,11 @@ def unzip(blob: bytes) -> dict[str, Any]:
 
 
 async def export(service: Service, uid: int) -> list[Any]:
+    """The JSON replies of /export (the Markdown of the answers follows them: tests/test_export_markdown.py)."""
     r = await service.handle(c.ExportData(uid))
     assert all(x.file is not None for x in r)
-    return r
+    assert r[-1].file.mime == "text/markdown"
+    return [x for x in r if x.file.mime != "text/markdown"]
 
 
 async def test_an_export_that_fits_is_plain_json_and_one_over_the_limit_is_zipped(
@@ -272,7 +279,7 @@ async def test_an_export_that_fits_is_plain_json_and_one_over_the_limit_is_zippe
     assert at_limit.file.filename.endswith(".json") and at_limit.file.data == whole.file.data
     deps.limits = dataclasses.replace(capped_limits, upload_limits={"discord": size - 1, "telegram": 10**9})
     (zipped,) = await export(service, uid)
-    assert zipped.file.filename == f"drill-export-{uid}.zip" and zipped.file.mime == "application/zip"
+    assert zipped.file.filename == f"drill-export-{stamp(clock)}.zip" and zipped.file.mime == "application/zip"
     assert len(zipped.file.data) < size and unzip(zipped.file.data) == json.loads(whole.file.data)
     assert "MB of JSON, zipped to fit" in zipped.text
     deps.limits = dataclasses.replace(capped_limits, upload_limits={"telegram": size - 1})  # not this user's platform
@@ -298,7 +305,7 @@ async def test_an_export_too_large_even_zipped_comes_in_parts_that_each_fit(
     for section in ("cards", "attempts", "personal_questions", "interviews", "review_items", "reminders"):
         assert [x for p in parts for x in p[section]] == full[section], section  # every record once, in order
     names = [r.file.filename for r in replies]
-    assert names[0] == f"drill-export-{uid}-part1of{len(replies)}.zip" and len(set(names)) == len(names)
+    assert names[0] == f"drill-export-{stamp(clock)}-part1of{len(replies)}.zip" and len(set(names)) == len(names)
 
 
 def test_packing_holds_when_compression_varies_across_the_export() -> None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
+from statistics import fmean
 
+import fsrs
 import pytest
 
 from bot.core import srs
@@ -93,7 +96,7 @@ async def test_streak_through_the_service_with_an_injected_clock() -> None:
     clock.advance(days=2)
     await answer()  # 5 March local: 4 March was missed
     r = await service.handle_text(user.id, "/stats")
-    assert "streak: 1 days (best 2)" in r[0].text
+    assert "streak: 1 day (best 2 days)" in r[0].text
     assert "reviews: 3 in all" in r[0].text
 
 
@@ -140,10 +143,21 @@ def test_due_forecast_puts_overdue_cards_on_today_and_skips_suspended() -> None:
 # --- mastery ---------------------------------------------------------------------------------------
 
 
-def test_mastery_is_mean_retrievability_now_and_mean_score_weakest_first() -> None:
+def fsrs_recall(stability: float, days: float) -> float:
+    """FSRS-6's forgetting curve, written out: R(S) = 0.9, the power decay from the scheduler's parameters."""
+    decay = fsrs.Scheduler().parameters[20]
+    factor = 0.9 ** (-1 / decay) - 1
+    return float((1 + factor * days / stability) ** -decay)
+
+
+def week_recall(stability: float, days_ago: float) -> float:
+    return fmean(fsrs_recall(stability, days_ago + d) for d in range(1, 8))
+
+
+def test_mastery_is_mean_recall_over_the_next_week_and_mean_score_weakest_first() -> None:
     cards = [
-        card("s1", stability=10, reviewed_days_ago=10),  # R = 0.9 exactly: FSRS's stability is the 90% interval
-        card("s2", stability=10, reviewed_days_ago=0),  # just reviewed: R = 1
+        card("s1", stability=10, reviewed_days_ago=10),  # R = 0.9 now (stability is the 90% interval), lower later
+        card("s2", stability=10, reviewed_days_ago=0),  # just reviewed: R = 1 now, but not over the week
         card("s3", stability=2, reviewed_days_ago=30),  # long overdue: low recall
         card("p1"),  # never reviewed: not part of recall
     ]
@@ -155,7 +169,9 @@ def test_mastery_is_mean_retrievability_now_and_mean_score_weakest_first() -> No
     data = compute_progress(SHANGHAI, NOW, history, cards, QUESTIONS)
     by_sub = {m.subtopic: m for m in data.mastery}
     nan = by_sub["nan-loss"]
-    assert nan.recall == pytest.approx(0.95, abs=1e-6)
+    assert fsrs_recall(10, 10) == pytest.approx(0.9)
+    assert nan.recall == pytest.approx(fmean([week_recall(10, 10), week_recall(10, 0)]), abs=1e-6)
+    assert 0.9 < week_recall(10, 0) < 0.96  # recall right after a review is not shown as 100%
     assert (nan.mean_score, nan.cards, nan.answers) == (60, 2, 2)
     mp = by_sub["mixed-precision"]
     assert mp.recall is not None and mp.recall < 0.7 and mp.mean_score == 75
@@ -216,14 +232,15 @@ def test_progress_text_names_weakest_subtopics_and_what_interviews_asked() -> No
     items = [asked("ByteDance", "s1", 3)]
     data = compute_progress(SHANGHAI, NOW, history, cards, QUESTIONS, [interview("ByteDance", 3)], items)
     en = progress_text(data, "en")
-    assert "Weakest subtopics:\n- NaN loss: recall 90%, mean score 40\n  try: Question s1?" in en
-    assert "Real interviews: 1 logged, 1 questions logged." in en
+    assert "the chance you still remember them, on average over the next 7 days" in en
+    assert f"- NaN loss: recall {round(week_recall(10, 10) * 100)}%, mean score 40\n  try: Question s1?" in en
+    assert "Real interviews logged: 1 interview, 1 question." in en
     assert "Subtopics asked most: NaN loss ×1" in en
-    assert "- ByteDance: 1 interviews, 1 questions (NaN loss ×1)" in en
+    assert "- ByteDance: 1 interview, 1 question (NaN loss ×1)" in en
     assert "- NaN loss: not practised since" in en
     zh = progress_text(data, "zh")
-    assert "最薄弱的子主题：\n- Loss 变 NaN：记忆保持 90%，平均分 40" in zh
-    assert "ByteDance：1 场面试，1 道题" in zh
+    assert f"\n- Loss 变 NaN：记忆保持 {round(week_recall(10, 10) * 100)}%，平均分 40" in zh
+    assert "- 字节跳动：1 场面试、1 道题（Loss 变 NaN ×1）" in zh  # the company by its Chinese name
 
 
 # --- /stats through the service --------------------------------------------------------------------
@@ -284,6 +301,66 @@ async def test_stats_with_only_interview_logs_shows_them_without_a_chart(
     user = await service.user_for("test", "u1")
     await service.handle_text(user.id, "/review Moonshot | How do you debug a loss that becomes NaN?")
     (reply,) = await service.handle_text(user.id, "/stats")
-    assert "Real interviews: 0 logged, 1 questions logged." in reply.text
-    assert "- Moonshot: 0 interviews, 1 questions" in reply.text
+    assert "Real interviews logged: 1 question." in reply.text  # no "0 interviews"
+    assert "- Moonshot AI: 1 question" in reply.text and "interview," not in reply.text
     assert reply.image is None and not charts.calls
+
+
+# --- issue #18: honest recall, every company, one name per company --------------------------------
+
+
+async def test_recall_after_a_review_tells_again_from_easy_and_is_never_a_full_bar() -> None:
+    shown = {}
+    for score in (20, 95):  # rated Again, rated Easy
+        store = FakeStore()
+        bank = Bank([make_question("pipe-1")])
+        service = Service(
+            Deps(store=store, bank=bank, grader=FakeGrader(score=score), clock=FakeClock(), limits=Limits(fuzz=False))
+        )
+        user = await service.user_for("test", "u1")
+        await store.save_user(user.model_copy(update={"onboarded": True}))
+        await service.handle_text(user.id, "/drill")
+        await service.handle_text(user.id, "an answer")
+        (reply,) = await service.handle_text(user.id, "/stats")
+        (recall,) = [int(x) for x in re.findall(r"recall (\d+)%", reply.text)]
+        shown[score] = recall
+    assert shown[20] < 80 < shown[95] < 100  # right after the review both would read 100% as recall now
+
+
+def test_spellings_of_one_company_count_once() -> None:
+    interviews = [interview("字节", 10), interview("ByteDance", 3)]
+    items = [asked("字节跳动", "s1", 3), asked("bytedance inc.", "p1", 2)]
+    ins = compute_progress(SHANGHAI, NOW, [], [], QUESTIONS, interviews, items).insights
+    (company,) = ins.companies
+    assert (company.interviews, company.questions) == (2, 2)
+
+
+def test_every_company_is_named_in_the_text() -> None:
+    names = ["Acme", "Beta Labs", "Cosmo", "Delta", "Echo AI", "Foxtrot", "Golf"]
+    interviews = [interview(name, 5 - i / 10) for i, name in enumerate(names)]
+    data = compute_progress(SHANGHAI, NOW, [], [], QUESTIONS, interviews, [])
+    assert len(data.insights.companies) == 7
+    en = progress_text(data, "en")
+    assert "Real interviews logged: 7 interviews." in en
+    assert sum(line.startswith("- ") and ": 1 interview" in line for line in en.splitlines()) == 5
+    assert "- and 2 more companies: Foxtrot, Golf" in en
+    assert "- 另有 2 家公司：Foxtrot、Golf" in progress_text(data, "zh")
+    six = compute_progress(SHANGHAI, NOW, [], [], QUESTIONS, interviews[:6], [])
+    assert "- and 1 more company: Foxtrot" in progress_text(six, "en")
+
+
+async def test_the_weekly_summary_names_the_weakest_subtopic_and_counts_in_the_singular() -> None:
+    from bot.core.push_rules import weekly_summary
+
+    store = FakeStore()
+    bank = Bank([make_question("stab-1").model_copy(update={"subtopic": "mixed-precision"})])
+    deps = Deps(store=store, bank=bank, grader=FakeGrader(score=40), clock=FakeClock(), limits=Limits(fuzz=False))
+    service = Service(deps)
+    user = await service.user_for("test", "u1")
+    await store.save_user(user.model_copy(update={"onboarded": True}))
+    await service.handle_text(user.id, "/drill")
+    await service.handle_text(user.id, "an answer")
+    for lang, text in (("en", "Your week: 1 answer, mean score 40. Weakest subtopic: Mixed precision."),
+                       ("zh", "本周回顾：1 次作答，平均分 40。最薄弱的子主题：混合精度。")):  # fmt: skip
+        replies = await weekly_summary(deps, user.model_copy(update={"language": lang}))
+        assert replies is not None and replies[0].text.startswith(text), replies[0].text

@@ -88,7 +88,7 @@ async def test_a_sure_match_is_taken_at_once(svc: Service, fixed: FixedMatcher, 
     await onboard(svc, uid)
     fixed.scores = [0.8, 0.6]
     r = await svc.handle_text(uid, "/review Acme | pre-LN vs post-LN?")
-    assert "stab-a-001" in r[0].text
+    assert "matches a bank question" in r[0].text and "stab-a-001" not in r[0].text  # no raw id
     (item,) = store.review_items.values()
     assert item.matched_bank and item.question_id == "stab-a-001"
 
@@ -107,13 +107,29 @@ async def test_an_unsure_match_is_logged_at_once_and_the_pick_relinks_it(
     assert not item.matched_bank and item.subtopic == fixed.questions[0].subtopic
     personal_card = next(c for c in store.cards.values() if c.question_id == item.question_id)
     r = await svc.handle_action(uid, "rv:1")
-    assert "stab-b-001" in r[0].text
+    assert "matches a bank question" in r[0].text and "stab-b-001" not in r[0].text
     (item,) = store.review_items.values()
     assert item.matched_bank and item.question_id == "stab-b-001" and item.company == "Acme"
     bank_card = next(c for c in store.cards.values() if c.question_id == "stab-b-001")
     assert not bank_card.suspended and store.cards[personal_card.id].suspended
     r = await svc.handle_action(uid, "rv:0")  # a second press of a stale button changes nothing
     assert r[0].text == t("en", "flow.expired") and store.review_items[item.id].question_id == "stab-b-001"
+
+
+async def test_a_typed_number_picks_from_the_questions_just_offered(
+    svc: Service, fixed: FixedMatcher, store: FakeStore
+) -> None:
+    """On Telegram the offer is a list "1. ... 2. ..." with buttons; typing "2" is the second, as pressing it."""
+    uid = await new_user(svc)
+    await onboard(svc, uid)
+    fixed.scores = [0.79, 0.55]
+    await svc.handle_text(uid, "/review Acme | loss jumps, what now?")
+    r = await svc.handle_text(uid, "3")  # not one of those offered: not a pick
+    assert r[0].text == t("en", "no_open_question")
+    r = await svc.handle_text(uid, "2")
+    assert r[0].text.startswith("Logged for Acme. It matches a bank question")
+    (item,) = store.review_items.values()
+    assert item.matched_bank and item.question_id == "stab-b-001"
 
 
 async def test_none_of_these_keeps_the_personal_question_under_the_nearest_subtopic(

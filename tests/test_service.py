@@ -42,9 +42,9 @@ async def test_onboarding_walks_every_step_and_saves(service: Service, store: Fa
     r = await service.handle_text(uid, "Mars/Olympus_Mons")
     assert "不是有效的时区" in r[0].text
     r = await service.handle_text(uid, "上海")  # a city name is accepted
-    assert "HH:MM" in r[0].text
+    assert "08:30" in r[0].text and "早上八点" in r[0].text  # a time may be typed as 8pm or 早上八点 too
     r = await service.handle_text(uid, "25:99")
-    assert "不是有效的时间" in r[0].text
+    assert "无法识别时间" in r[0].text
     r = await service.handle_text(uid, "7:05")
     user = store.users[uid]
     assert (user.language, user.level, user.topics, user.timezone, user.daily_time, user.onboarded) == (
@@ -216,11 +216,12 @@ async def test_review_matches_a_bank_question_and_comes_up_first(service: Servic
     r = await service.handle_text(
         uid, "/review ByteDance | How does ZeRO-3 partition optimizer states, gradients and parameters? | I said..."
     )
-    assert "pipe-zero-001" in r[0].text
+    assert "It matches a bank question" in r[0].text and "pipe-zero-001" not in r[0].text  # no raw id
     r = await service.handle_text(uid, "/drill")
     assert "(from your interview)" in r[0].text and "ZeRO" in r[0].text
     (item,) = store.review_items.values()
     assert item.matched_bank and item.company == "ByteDance" and item.answer_text == "I said..."
+    assert item.question_id == "pipe-zero-001"
 
 
 async def test_review_without_a_match_becomes_a_self_rated_personal_card(service: Service, store: FakeStore) -> None:

@@ -32,7 +32,7 @@ async def test_setup_needs_a_manager_and_valid_values(service: Service, store: F
     r = await service.handle(setup_cmd(uid, manager=False))
     assert "管理服务器" in r[0].text and r[0].kind == "error" and store.guilds == {}
     r = await service.handle(setup_cmd(uid, manager=True, daily_time="25:61"))
-    assert "不是有效的时间" in r[0].text and store.guilds == {}
+    assert "无法识别时间" in r[0].text and store.guilds == {}
     r = await service.handle(setup_cmd(uid, manager=True, timezone="Mars/Base"))
     assert "不是有效的时区" in r[0].text and store.guilds == {}
     r = await service.handle(setup_cmd(uid, manager=True, language="fr"))

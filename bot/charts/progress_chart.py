@@ -26,7 +26,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
 from bot.charts.fonts import font_families
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import Lang
 from bot.core.progress import ProgressData
 from bot.core.render import subtopic_name
@@ -95,10 +95,10 @@ class MatplotlibChartRenderer:
             for ax in self._axes:
                 for artist in [*ax.collections, *ax.lines, *ax.texts, *ax.patches]:
                     artist.remove()
-            fig.suptitle(
-                t(lang, "chart.title", streak=data.streak, best=data.best_streak, total=data.total_reviews),
-                x=0.05, ha="left", fontsize=12,
-            )  # fmt: skip
+            streak, best = tn(lang, "count.day", data.streak), tn(lang, "count.day", data.best_streak)
+            reviews = tn(lang, "count.review", data.total_reviews)
+            title = t(lang, "chart.title", streak=streak, best=best, reviews=reviews)
+            fig.suptitle(title, x=0.05, ha="left", fontsize=12)
             self._daily(daily, data, lang)
             self._trend(trend, data, lang)
             self._mastery(mastery, data, lang)

@@ -49,10 +49,35 @@ def load_file(path: Path) -> tuple[Question | None, list[str]]:
     return qf.to_question(), problems
 
 
+class BankMissing(Exception):
+    """The bank folder does not exist, or holds no question file: a bot with no questions is no bot."""
+
+
+def check_present(root: Path) -> None:
+    """Raise BankMissing, naming the folder, when it is not a folder or has no `<topic>/<id>.yaml` file."""
+    if not root.is_dir():
+        raise BankMissing(f"question bank: {root}: no such folder (set CONTENT_DIR, or --path, to the bank)")
+    if not any(root.glob("*/*.yaml")) and not any(root.glob("*/*.yml")):
+        raise BankMissing(f"question bank: {root}: no question files (expected <topic>/<id>.yaml)")
+
+
+def stray_files(root: Path) -> list[Path]:
+    """YAML files the loader does not read: at the top of the bank, or deeper than `<topic>/` (hidden folders aside)."""
+    found = [*root.rglob("*.yaml"), *root.rglob("*.yml")]
+    return sorted(p for p in found if len(p.relative_to(root).parts) != 2 and not _hidden(p, root))
+
+
+def _hidden(path: Path, root: Path) -> bool:
+    """Inside a hidden folder of the bank (.git, an editor's): not part of it."""
+    return any(part.startswith(".") for part in path.relative_to(root).parts)
+
+
 def load_bank(root: Path = DEFAULT_CONTENT_DIR) -> LoadResult:
     result = LoadResult()
     seen: dict[str, Path] = {}
-    paths = sorted(root.glob("*/*.yaml")) + sorted(root.glob("*/*.yml"))
+    for path in stray_files(root):
+        result.problems.append(f"{path}: (file): not loaded: a question file goes in a <topic>/ folder of {root}")
+    paths = [p for p in sorted(root.glob("*/*.yaml")) + sorted(root.glob("*/*.yml")) if not _hidden(p, root)]
     grams: list[tuple[Path, Question, dict[str, float], dict[str, float]]] = []
     for path in paths:
         q, problems = load_file(path)

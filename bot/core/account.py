@@ -1,4 +1,5 @@
-"""The user's own data: /stats (text and chart), /export as JSON (zipped or split to fit the platform), /forget."""
+"""The user's own data: /stats (text and chart), /export as JSON (zipped or split to fit the platform) and their
+answers as Markdown, /forget."""
 
 from __future__ import annotations
 
@@ -7,13 +8,14 @@ from dataclasses import replace
 from typing import Any
 
 from bot.core import commands as c
-from bot.core import export_files, mock
+from bot.core import export_files, export_markdown, mock
 from bot.core.deps import Deps
-from bot.core.i18n import t
-from bot.core.models import User
+from bot.core.i18n import t, tn
+from bot.core.models import Lang, Question, User
 from bot.core.progress_report import progress_reply
-from bot.core.replies import Button, Reply
+from bot.core.replies import Attachment, Button, Reply
 from bot.core.session import ConfirmingForget, Idle
+from bot.core.timeutil import local_now
 
 
 async def show_stats(cmd: c.ShowStats, deps: Deps, user: User) -> list[Reply]:
@@ -60,13 +62,33 @@ async def export_data(cmd: c.ExportData, deps: Deps, user: User) -> list[Reply]:
     }
     limits = deps.limits.upload_limits
     limit = min((limits[p] for p, _ in identities if p in limits), default=None)
-    packed = await asyncio.to_thread(export_files.pack, data, f"drill-export-{user.id}", limit)
-    lang, files, n = user.language, packed.files, len(attempts)
+    now = deps.clock.now()
+    stamp = local_now(now, user.timezone).strftime("%Y-%m-%d-%H%M")  # the user's date: no id, no overwrite a day
+    packed = await asyncio.to_thread(export_files.pack, data, f"drill-export-{stamp}", limit)
+    by_id = {q.id: q for q in personal}
+
+    def question(question_id: str) -> Question | None:
+        return deps.bank.get(question_id) or by_id.get(question_id)
+
+    markdown = await asyncio.to_thread(
+        export_markdown.render, attempts, question, user, now, f"drill-answers-{stamp}", limit
+    )
+    return [*_json_replies(packed, limit, user.language, len(attempts)), *_markdown_replies(markdown, user.language)]
+
+
+def _json_replies(packed: export_files.Packed, limit: int | None, lang: Lang, n: int) -> list[Reply]:
+    files, answers = packed.files, tn(lang, "count.answer", n)
     if len(files) == 1 and files[0].mime == export_files.JSON_MIME:
-        return [Reply(t(lang, "export.done", n=n), file=files[0])]
+        return [Reply(t(lang, "export.done", answers=answers), file=files[0])]
     sizes = {"mb": f"{packed.raw_bytes / 1e6:.1f}", "limit": f"{(limit or 0) / 1e6:g}"}
     if len(files) == 1:
-        return [Reply(t(lang, "export.zipped", n=n, **sizes), file=files[0])]
-    first = Reply(t(lang, "export.split", n=n, parts=len(files), **sizes), file=files[0])
+        return [Reply(t(lang, "export.zipped", answers=answers, **sizes), file=files[0])]
+    first = Reply(t(lang, "export.split", answers=answers, parts=len(files), **sizes), file=files[0])
     rest = [Reply(t(lang, "export.part", part=k, parts=len(files)), file=f) for k, f in enumerate(files[1:], 2)]
     return [first, *rest]
+
+
+def _markdown_replies(files: list[Attachment], lang: Lang) -> list[Reply]:
+    if len(files) == 1:
+        return [Reply(t(lang, "export.markdown"), file=files[0])]
+    return [Reply(t(lang, "export.markdown_part", part=k, parts=len(files)), file=f) for k, f in enumerate(files, 1)]

@@ -83,6 +83,7 @@ class LogInterview(Command):
     company: str
     role: str
     when: str
+    date_checked: bool = False  # the user saw a far-off date and pressed Save: log it without asking again
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from bot.core.bank import Bank
 from bot.core.models import Lang, Question
 from bot.core.ports import ChartRenderer, Clock, Grader, MockChartRenderer, RubricWriter, StarWriter, Transcriber
 from bot.core.store_ports import Store
-from bot.core.timeutil import parse_fixed_formats
+from bot.core.timeutil import has_clock_time, parse_fixed_formats, parse_hhmm
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,15 @@ class Deps:
         if at is None and self.natural_dates is not None:
             at = self.natural_dates(text, now, tz)
         return at
+
+    def parse_clock(self, text: str, now: datetime) -> str | None:
+        """A time of day as 'HH:MM' ("08:30", "8pm", "早上八点", "晚上9点半"), read by `parse_when` like an
+        interview's date (in UTC: a clock time has no zone, and UTC has no DST gap); None when there is none."""
+        hhmm = parse_hhmm(text)
+        if hhmm is not None or not has_clock_time(text):
+            return hhmm
+        at = self.parse_when(text, now, "UTC")
+        return at.strftime("%H:%M") if at is not None else None
 
     async def question(self, question_id: str) -> Question | None:
         return self.bank.get(question_id) or await self.store.get_personal_question(question_id)

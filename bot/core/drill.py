@@ -10,8 +10,8 @@ from bot.core import commands as c
 from bot.core import render, srs
 from bot.core.deps import Deps
 from bot.core.grading_chain import follow_up_question, grade_answer
-from bot.core.i18n import t
-from bot.core.models import Attempt, Card, Question, Rating, User
+from bot.core.i18n import t, tn
+from bot.core.models import MAX_NEW_PER_DAY, TOPICS, Attempt, Card, Question, Rating, User
 from bot.core.replies import Button, Reply
 from bot.core.scoring import rating_from_score
 from bot.core.session import Answering, FollowingUp, Grading, Idle, Session, open_card_id
@@ -78,12 +78,28 @@ async def next_question(cmd: c.NextQuestion, deps: Deps, user: User) -> list[Rep
         return show_question(q, card, user, tag)
     picked = await pick_next(deps, user, now)
     if picked is None:
-        nxt = await deps.store.next_due_card(user.id, FAR_FUTURE)
-        when = fmt_local(nxt.due, user.timezone) if nxt else t(user.language, "no_next")
-        return [Reply(t(user.language, "nothing_due", limit=user.new_per_day, next=when))]
+        return [await _nothing_due(deps, user)]
     card, q, tag = picked
     await deps.store.set_session(user.id, Answering(card_id=card.id))
     return show_question(q, card, user, tag)
+
+
+async def _nothing_due(deps: Deps, user: User) -> Reply:
+    """Why there is no question now, and the one thing that would give one: a higher daily limit (when
+    there is room above it), new questions turned back on, or more topics once the bank is used up."""
+    lang, limit = user.language, user.new_per_day
+    nxt = await deps.store.next_due_card(user.id, FAR_FUTURE)
+    when = fmt_local(nxt.due, user.timezone) if nxt else t(lang, "no_next")
+    if not deps.bank.new_candidates(user.topics, user.level, await deps.store.card_question_ids(user.id)):
+        more = t(lang, "nothing_due.more_topics") if set(user.topics) != set(TOPICS) else ""
+        return Reply(t(lang, "nothing_due.bank_done", next=when, more=more))
+    if limit == 0:
+        return Reply(t(lang, "nothing_due.new_off", next=when))
+    if limit >= MAX_NEW_PER_DAY:
+        return Reply(t(lang, "nothing_due.at_max", new=tn(lang, "count.new_question", limit), next=when))
+    suggest = min(MAX_NEW_PER_DAY, limit + 5)
+    new = tn(lang, "count.new_question", limit)
+    return Reply(t(lang, "nothing_due", new=new, next=when, suggest=suggest))
 
 
 def _check_text(text: str, deps: Deps, user: User) -> Reply | None:

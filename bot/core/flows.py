@@ -15,14 +15,13 @@ from bot.core.models import Lang, User
 from bot.core.replies import Button, Reply
 from bot.core.session import FlowKind, Idle, InFlow
 from bot.core.timeutil import fmt_local
+from bot.core.yes_no import is_no, is_yes
 
 # (field, required) in the order they are asked
 STEPS: dict[FlowKind, tuple[tuple[str, bool], ...]] = {
     "review": (("company", True), ("question", True), ("answer", False)),
     "interview": (("company", True), ("role", False), ("when", True)),
 }
-YES = {"yes", "y", "ok", "save", "是", "好", "好的", "确认", "保存", "对"}
-NO = {"no", "n", "cancel", "否", "不", "取消", "算了"}
 
 
 def _ask(flow: FlowKind, step: str, lang: Lang) -> Reply:
@@ -59,10 +58,9 @@ async def flow_text(text: str, deps: Deps, user: User, state: InFlow) -> list[Re
     lang = user.language
     flow, step, value = state.flow, state.step, text.strip()
     if step == "confirm":
-        word = value.lower()
-        if word in YES:
+        if is_yes(value):
             return await _finish(flow, state.data, deps, user)
-        if word in NO:
+        if is_no(value):
             return await _cancel(deps, user)
         return [Reply(t(lang, "flow.confirm_hint"), kind="error"), _confirm(flow, state.data, lang)]
     if not value:
@@ -75,6 +73,10 @@ async def flow_text(text: str, deps: Deps, user: User, state: InFlow) -> list[Re
         if at is None:
             return [Reply(t(lang, "interview.bad_date", value=value[:64]), kind="error"), _ask(flow, step, lang)]
         value = fmt_local(at, user.timezone)  # stored as local 'YYYY-MM-DD HH:MM', read back the same
+        doubt = interviews.date_doubt(at, deps.clock.now(), user)
+        if doubt is not None:  # far back or far ahead: said at the Save step, which then logs it as it is
+            replies = await _advance(flow, {**state.data, step: value}, deps, user)
+            return [Reply(doubt + "\n" + replies[0].text, replies[0].buttons), *replies[1:]]
     return await _advance(flow, {**state.data, step: value}, deps, user)
 
 
@@ -94,6 +96,36 @@ async def flow_action(cmd: c.FlowAction, deps: Deps, user: User) -> list[Reply]:
     return await _advance(flow, state.data, deps, user)  # a stale button: ask the current step again
 
 
+def one_line(flow: FlowKind, data: dict[str, str]) -> str | None:
+    """The one-line command that logs what the flow holds, or None while a required field is missing."""
+    if any(required and not data.get(name) for name, required in STEPS[flow]):
+        return None
+    fields = [data.get(name, "") for name, _ in STEPS[flow]]
+    while fields and not fields[-1]:  # an optional last field left empty
+        fields.pop()
+    return f"/{flow} " + " | ".join(fields)
+
+
+async def after_command(state: InFlow, replies: list[Reply], deps: Deps, user: User, restart: bool) -> list[Reply]:
+    """Another command arrived while this flow waited: when it left the flow open, say so and ask again
+    (unless it was the same flow starting afresh); when it replaced it, say that nothing was logged and
+    give the one-line command that logs it."""
+    lang, command = user.language, f"/{state.flow}"
+    if await deps.store.get_session(user.id) == state:
+        if restart:
+            return replies
+        again = (
+            _confirm(state.flow, state.data, lang) if state.step == "confirm" else _ask(state.flow, state.step, lang)
+        )
+        text = t(lang, "flow.still_open", command=command) + "\n" + again.text
+        return [*replies, Reply(text, again.buttons, ask_text=again.ask_text)]
+    notice = t(lang, "flow.dropped", command=command)
+    line = one_line(state.flow, state.data)
+    if line is not None:
+        notice += "\n" + t(lang, "flow.dropped_resend", line=line)
+    return [Reply(notice), *replies]
+
+
 async def _cancel(deps: Deps, user: User) -> list[Reply]:
     await deps.store.set_session(user.id, Idle())
     return [Reply(t(user.language, "flow.cancelled"))]
@@ -104,5 +136,6 @@ async def _finish(flow: FlowKind, data: dict[str, str], deps: Deps, user: User) 
     if flow == "review":
         cmd_r = c.LogReview(user.id, data.get("company", ""), data.get("question", ""), data.get("answer", ""))
         return await interviews.log_review(cmd_r, deps, user)
-    cmd_i = c.LogInterview(user.id, data.get("company", ""), data.get("role", ""), data.get("when", ""))
+    # the date was shown at the Save step (with a word when it was far off): pressing Save confirmed it
+    cmd_i = c.LogInterview(user.id, data.get("company", ""), data.get("role", ""), data.get("when", ""), True)
     return await interviews.log_interview(cmd_i, deps, user)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from bot.core.i18n_features import FEATURE_MESSAGES
+from bot.core.i18n_counts import PLURALS
+from bot.core.i18n_features import CONSOLE_MESSAGES, FEATURE_MESSAGES
+from bot.core.i18n_guidance import GUIDANCE_MESSAGES
 from bot.core.i18n_mock import MOCK_MESSAGES
 from bot.core.i18n_names import NAMES
 from bot.core.models import Lang
@@ -13,7 +16,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "welcome": {
         "en": "Welcome! I drill you on LLM training interview questions: training stability and the "
         "training pipeline. Answer in your own words; I grade against a rubric and bring weak questions "
-        "back with spaced repetition.\nFirst, pick your language.",
+        "back with spaced repetition.\nFirst, pick your language. (请先选择语言：中文请选“中文”。)",
         "zh": "欢迎！我用大模型训练相关的面试题帮你练习：训练稳定性和训练流程。用你自己的话回答，我按评分要点打分，"
         "并用间隔重复让薄弱的题目更快再次出现。\n先选择语言。",
     },
@@ -30,13 +33,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "你的时区？输入 IANA 时区名，如 Asia/Shanghai、America/New_York，或直接选择。",
     },
     "ask_daily_time": {
-        "en": "At what local time should the daily drill arrive? Type HH:MM (24-hour), e.g. 08:30.",
-        "zh": "每天几点推送练习？输入 24 小时制 HH:MM，例如 08:30。",
+        "en": "At what local time should the daily drill arrive? For example 08:30, 8pm or 早上八点.",
+        "zh": "每天几点推送练习？例如 08:30、早上八点、晚上9点半。",
     },
     "onboarded": {
         "en": "All set: {level}, topics {topics}, {timezone}, daily drill at {daily_time}, "
-        "{new_per_day} new questions a day. Send /drill for your first question.",
-        "zh": "设置完成：{level}，主题 {topics}，时区 {timezone}，每天 {daily_time} 推送，每天 {new_per_day} 道新题。"
+        "{new} a day. Send /drill for your first question.",
+        "zh": "设置完成：{level}，主题 {topics}，时区 {timezone}，每天 {daily_time} 推送，每天 {new}。"
         "发送 /drill 开始第一题。",
     },
     "level.campus": {"en": "Campus hire", "zh": "校招"},
@@ -53,8 +56,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "“{value}”不是有效的时区。请使用 IANA 时区名，例如 Asia/Shanghai、Europe/London、America/New_York。",
     },
     "bad_time": {
-        "en": "'{value}' is not a time of day. Use HH:MM in 24-hour form, e.g. 08:30 or 21:00.",
-        "zh": "“{value}”不是有效的时间。请用 24 小时制 HH:MM，例如 08:30 或 21:00。",
+        "en": "'{value}' is not a time of day I can read. Try 08:30, 21:00, 8pm or 早上八点.",
+        "zh": "无法识别时间“{value}”。可以写 08:30、21:00、早上八点 或 晚上9点半。",
     },
     "bad_level": {
         "en": "Level must be one of: campus, engineer, researcher.",
@@ -85,10 +88,20 @@ MESSAGES: dict[str, dict[str, str]] = {
     "paused.no": {"en": "on", "zh": "开启"},
     "usage.lang": {"en": "/lang zh  or  /lang en", "zh": "/lang zh 或 /lang en"},
     "usage.settings": {
-        "en": "/settings tz Asia/Shanghai | time 08:30 | level engineer | topics both | new 5",
-        "zh": "/settings tz Asia/Shanghai | time 08:30 | level engineer | topics both | new 5",
+        "en": "/settings tz Asia/Shanghai | time 08:30 | level engineer | topics both | new 5 | "
+        "quiet 23:00-08:00 | weekly sun",
+        "zh": "/settings tz Asia/Shanghai | time 08:30 | level engineer | topics both | new 5 | "
+        "quiet 23:00-08:00 | weekly 周日",
     },
-    "setting_saved": {"en": "Saved: {name} = {value}.", "zh": "已保存：{name} = {value}。"},
+    "setting_saved": {"en": "Saved: {name} is now {value}.", "zh": "已保存{name}：{value}。"},
+    "setting.timezone": {"en": "timezone", "zh": "时区"},
+    "setting.daily_time": {"en": "daily drill time", "zh": "每日推送时间"},
+    "setting.level": {"en": "level", "zh": "级别"},
+    "setting.topics": {"en": "topics", "zh": "主题"},
+    "setting.new_per_day": {"en": "new questions per day", "zh": "每天新题数"},
+    "setting.quiet_hours": {"en": "quiet hours", "zh": "免打扰时段"},
+    "setting.weekly_day": {"en": "weekly summary", "zh": "每周回顾"},
+    "setting.off": {"en": "off", "zh": "关闭"},
     "usage": {"en": "Usage: {usage}", "zh": "用法：{usage}"},
     "unknown_command": {
         "en": "Unknown command {command}. Send /help to see what I can do.",
@@ -101,14 +114,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "(/review or /interview alone asks for each part in turn)\n"
         "/stats - your progress\n/settings - view or change settings\n/lang zh|en - language\n"
         "/pause, /resume - stop or restart the daily pushes\n"
-        "/export - all your data as JSON\n/forget - delete all your data\n"
+        "/export - all your data as JSON, and your answers as Markdown\n/forget - delete all your data\n"
         "Any other text while a question is open is your answer.",
         "zh": "命令：\n/drill - 下一题\n/skip - 跳过当前题\n/reveal - 查看参考答案\n"
         "/review 公司 | 问题 | 你的回答 - 记录真实面试中被问到的问题\n/interview 公司 | 岗位 | 2026-12-03 14:00 - "
         "记录一场面试\n（只发 /review 或 /interview 会逐项询问）\n/stats - 学习进度\n/settings - 查看或修改设置\n/lang zh|en - 切换语言\n"
         "/pause、/resume - 暂停或恢复每日推送\n"
-        "/export - 导出你的全部数据（JSON）\n/forget - 删除你的全部数据\n有题目未作答时，发送的其他文字即为你的回答。",
+        "/export - 导出你的全部数据（JSON）和作答记录（Markdown）\n/forget - 删除你的全部数据\n有题目未作答时，发送的其他文字即为你的回答。",
     },
+    "qtype.open": {"en": "open", "zh": "开放题"},
+    "qtype.fault": {"en": "fault", "zh": "故障排查"},
+    "qtype.compare": {"en": "compare", "zh": "对比"},
+    "qtype.concept": {"en": "concept", "zh": "概念"},
+    "qtype.case": {"en": "case", "zh": "经历"},
     "question": {
         "en": "[{topic} / {subtopic} · {qtype} · difficulty {difficulty}]{tag}\n{prompt}",
         "zh": "[{topic} / {subtopic} · {qtype} · 难度 {difficulty}]{tag}\n{prompt}",
@@ -121,10 +139,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "用你自己的话回答（文字或语音）。/skip 跳过，/reveal 查看参考答案。",
     },
     "nothing_due": {
-        "en": "Nothing is due and you have had today's {limit} new questions. Next review: {next}. "
-        "Log a real interview question with /review, or raise the limit with /settings new 10.",
-        "zh": "目前没有到期的题目，今天的 {limit} 道新题也已完成。下次复习：{next}。"
-        "可以用 /review 记录真实面试题，或用 /settings new 10 提高每日新题数。",
+        "en": "Nothing is due and you have had today's {new}. Next review: {next}. "
+        "Log a real interview question with /review, or raise the limit with /settings new {suggest}.",
+        "zh": "目前没有到期的题目，今天的 {new}也已完成。下次复习：{next}。"
+        "可以用 /review 记录真实面试题，或用 /settings new {suggest} 提高每日新题数。",
     },
     "no_next": {"en": "none scheduled", "zh": "暂无"},
     "no_open_question": {
@@ -169,20 +187,21 @@ MESSAGES: dict[str, dict[str, str]] = {
     "grade.header": {"en": "Score: {score}/100 ({rating}){estimate}", "zh": "得分：{score}/100（{rating}）{estimate}"},
     "grade.estimate": {
         "en": " - offline estimate (no AI grader)",
-        "zh": " - 离线估算（未用 AI 评分）",
+        "zh": "，离线估算（未用 AI 评分）",
     },
-    "grade.dimensions": {"en": "Dimensions", "zh": "分项"},
+    "grade.dimensions": {"en": "Dimensions: {items}", "zh": "分项：{items}"},
+    "grade.dimension": {"en": "{name} {score}", "zh": "{name} {score}"},
     "dim.coverage": {"en": "coverage", "zh": "要点覆盖"},
     "dim.structure": {"en": "structure", "zh": "结构"},
     "dim.specificity": {"en": "specificity", "zh": "具体程度"},
     "dim.evidence": {"en": "evidence", "zh": "实例"},
     "dim.correctness": {"en": "correctness", "zh": "正确性"},
-    "grade.hit": {"en": "Covered", "zh": "已覆盖"},
-    "grade.partial": {"en": "Partly covered", "zh": "部分覆盖"},
-    "grade.missed": {"en": "Missed", "zh": "遗漏"},
-    "grade.mistakes": {"en": "Mistakes", "zh": "问题"},
-    "grade.feedback": {"en": "Feedback", "zh": "点评"},
-    "grade.follow_up": {"en": "Follow-up", "zh": "追问"},
+    "grade.hit": {"en": "Covered:", "zh": "已覆盖："},
+    "grade.partial": {"en": "Partly covered:", "zh": "部分覆盖："},
+    "grade.missed": {"en": "Missed:", "zh": "遗漏："},
+    "grade.mistakes": {"en": "Mistakes:", "zh": "问题："},
+    "grade.feedback": {"en": "Feedback: {text}", "zh": "点评：{text}"},
+    "grade.follow_up": {"en": "Follow-up: {text}", "zh": "追问：{text}"},
     "grade.next_due": {"en": "Next review: {due}", "zh": "下次复习：{due}"},
     "rating.1": {"en": "Again", "zh": "重来"},
     "rating.2": {"en": "Hard", "zh": "困难"},
@@ -256,9 +275,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "请写上被问到的问题：/review 公司 | 问题",
     },
     "review.matched": {
-        "en": "Logged for {company}. It matches a bank question ({qid}), so its rubric applies. "
+        "en": "Logged for {company}. It matches a bank question on {subtopic}, so its rubric applies. "
         "It is in your deck and due now: send /drill to practise it.",
-        "zh": "已记录（{company}）。它与题库中的题目（{qid}）匹配，将使用该题的评分要点。已加入你的题组并立即到期，"
+        "zh": "已记录（{company}）。它与题库中“{subtopic}”的一道题匹配，将使用该题的评分要点。已加入你的题组并立即到期，"
         "发送 /drill 练习。",
     },
     "review.pick": {
@@ -303,25 +322,25 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "用 /review 公司 | 问题 记录你被问到的题目。",
     },
     "cap.review_day": {
-        "en": "You have logged {limit} interview questions today, the most for one day, so this one was not "
+        "en": "You have logged {logged} today, the most for one day, so this one was not "
         "saved. Please log it again tomorrow.",
-        "zh": "你今天已经记录了 {limit} 道面试题，达到了每天的上限，这一道没有保存。请明天再记录。",
+        "zh": "你今天已经记录了 {logged}，达到了每天的上限，这一道没有保存。请明天再记录。",
     },
     "cap.review_total": {
-        "en": "You have logged {limit} interview questions, the most I keep for one person, so this one was not "
+        "en": "You have logged {logged}, the most I keep for one person, so this one was not "
         "saved. /export gives you a copy of everything; /forget deletes it all so you can start over.",
-        "zh": "你已经记录了 {limit} 道面试题，达到了每人的上限，这一道没有保存。/export 可以导出你的全部数据；"
+        "zh": "你已经记录了 {logged}，达到了每人的上限，这一道没有保存。/export 可以导出你的全部数据；"
         "/forget 会删除全部数据，之后可以重新开始。",
     },
     "cap.interview_day": {
-        "en": "You have logged {limit} interviews today, the most for one day, so this one was not saved. "
+        "en": "You have logged {logged} today, the most for one day, so this one was not saved. "
         "Please log it again tomorrow.",
-        "zh": "你今天已经记录了 {limit} 场面试，达到了每天的上限，这一场没有保存。请明天再记录。",
+        "zh": "你今天已经记录了 {logged}，达到了每天的上限，这一场没有保存。请明天再记录。",
     },
     "cap.interview_total": {
-        "en": "You have logged {limit} interviews, the most I keep for one person, so this one was not saved. "
+        "en": "You have logged {logged}, the most I keep for one person, so this one was not saved. "
         "/export gives you a copy of everything; /forget deletes it all so you can start over.",
-        "zh": "你已经记录了 {limit} 场面试，达到了每人的上限，这一场没有保存。/export 可以导出你的全部数据；"
+        "zh": "你已经记录了 {logged}，达到了每人的上限，这一场没有保存。/export 可以导出你的全部数据；"
         "/forget 会删除全部数据，之后可以重新开始。",
     },
     "forget.confirm": {
@@ -334,18 +353,18 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "forget.cancelled": {"en": "Nothing was deleted.", "zh": "已取消，没有删除任何数据。"},
     "export.done": {
-        "en": "Here is all your data as JSON ({n} answers).",
-        "zh": "这是你的全部数据（JSON，共 {n} 条作答）。",
+        "en": "Here is all your data as JSON ({answers}).",
+        "zh": "这是你的全部数据（JSON，共 {answers}）。",
     },
     "export.zipped": {
-        "en": "Here is all your data ({n} answers): {mb} MB of JSON, zipped to fit the {limit} MB upload limit.",
-        "zh": "这是你的全部数据（共 {n} 条作答）：JSON 有 {mb} MB，为了不超过 {limit} MB 的上传上限，已压缩为 zip。",
+        "en": "Here is all your data ({answers}): {mb} MB of JSON, zipped to fit the {limit} MB upload limit.",
+        "zh": "这是你的全部数据（共 {answers}）：JSON 有 {mb} MB，为了不超过 {limit} MB 的上传上限，已压缩为 zip。",
     },
     "export.split": {
-        "en": "Here is all your data ({n} answers): {mb} MB of JSON, more than fits under the {limit} MB upload "
+        "en": "Here is all your data ({answers}): {mb} MB of JSON, more than fits under the {limit} MB upload "
         "limit even zipped, so it comes in {parts} zip files. Each holds one complete JSON file with part of the "
         "records; this is part 1.",
-        "zh": "这是你的全部数据（共 {n} 条作答）：JSON 有 {mb} MB，压缩后仍超过 {limit} MB 的上传上限，"
+        "zh": "这是你的全部数据（共 {answers}）：JSON 有 {mb} MB，压缩后仍超过 {limit} MB 的上传上限，"
         "所以分成 {parts} 个 zip 文件发送。每个文件都是完整的 JSON，包含一部分记录；这是第 1 部分。",
     },
     "export.part": {"en": "Your data, part {part} of {parts}.", "zh": "你的数据，第 {part} 部分，共 {parts} 部分。"},
@@ -360,8 +379,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "voice_too_long": {
         # no {seconds}: the length is counted only just past the limit (a longer file is not read to its end)
-        "en": "That recording is longer than the limit of {limit} seconds. Please keep it shorter, or type your answer.",
-        "zh": "这段录音超过了 {limit} 秒的上限。请缩短后再发，或直接输入文字回答。",
+        "en": "That recording is longer than the limit of {limit_seconds}. Please keep it shorter, or type your answer.",
+        "zh": "这段录音超过了 {limit_seconds}的上限。请缩短后再发，或直接输入文字回答。",
     },
     "voice_unreadable": {
         "en": "I could not read that audio file. I read voice messages and OGG, WebM, MP3, WAV, FLAC or M4A files. "
@@ -387,8 +406,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "quiet_off": {"en": "Quiet hours are off.", "zh": "已关闭免打扰时段。"},
     "bad_quiet": {
-        "en": "'{value}' is not a quiet-hours window. Use HH:MM-HH:MM, e.g. 23:00-08:00, or 'off'.",
-        "zh": "“{value}”不是有效的免打扰时段。请用 HH:MM-HH:MM，例如 23:00-08:00，或 off 关闭。",
+        "en": "'{value}' is not a quiet-hours window. Use start-end, e.g. 23:00-08:00 or 11pm-8am, or 'off'.",
+        "zh": "“{value}”不是有效的免打扰时段。请写“开始-结束”，例如 23:00-08:00 或 晚上11点到早上8点，或 off 关闭。",
     },
     "bad_weekday": {
         "en": "'{value}' is not a day of the week. Use mon, tue, ..., sun, or 'off'.",
@@ -434,10 +453,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Saving failed on my side, so this was NOT saved. Please send it again.",
         "zh": "我这边保存失败，这条内容没有保存，请再发一次。",
     },
-    "review_due_nudge": {
-        "en": "{count} questions are due for review. Send /drill when you have ten minutes.",
-        "zh": "有 {count} 道题到期待复习。有十分钟的时候发送 /drill 吧。",
-    },
     "post_interview": {
         "en": "How did your interview at {company} go? Log the questions you were asked with "
         "/review {company} | question, and they will join your deck.",
@@ -448,9 +463,12 @@ MESSAGES: dict[str, dict[str, str]] = {
 
 MESSAGES.update(NAMES)
 MESSAGES.update(FEATURE_MESSAGES)
+MESSAGES.update(GUIDANCE_MESSAGES)
+MESSAGES.update(CONSOLE_MESSAGES)
 MESSAGES.update(MOCK_MESSAGES)
 for _lang in ("en", "zh"):  # /mock's line at the end of /help, kept with the mock's messages
     MESSAGES["help"][_lang] += MOCK_MESSAGES["help.mock"][_lang]
+LIST_SEPARATOR = {"en": ", ", "zh": "、"}
 
 
 def t(lang: Lang, key: str, **kwargs: Any) -> str:
@@ -458,3 +476,19 @@ def t(lang: Lang, key: str, **kwargs: Any) -> str:
     entry = MESSAGES[key]
     text = entry.get(lang) or entry["en"]
     return text.format(**kwargs) if kwargs else text
+
+
+def plural_form(lang: Lang, n: int) -> str:
+    """The CLDR plural category of a whole number: English "one" for exactly 1, Chinese has only "other"."""
+    return "one" if lang == "en" and n == 1 else "other"
+
+
+def tn(lang: Lang, key: str, n: int, **kwargs: Any) -> str:
+    """Look up a counted message (bot/core/i18n_counts.py) in the form `n` takes and format it with `n`."""
+    forms = PLURALS[key].get(lang) or PLURALS[key]["en"]
+    return forms.get(plural_form(lang, n), forms["other"]).format(n=n, **kwargs)
+
+
+def listing(lang: Lang, items: Iterable[str]) -> str:
+    """Items as one list: "a, b, c" in English, "a、b、c" in Chinese."""
+    return LIST_SEPARATOR[lang].join(items)

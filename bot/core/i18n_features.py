@@ -51,19 +51,16 @@ FEATURE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "这张表单已经结束。发送 /review 或 /interview 重新开始。",
     },
     "stats.by_topic": {"en": "Mean score by topic:", "zh": "各主题平均分："},
-    "stats.topic_line": {"en": "- {topic}: {mean} ({n} answers)", "zh": "- {topic}：{mean}（{n} 次）"},
+    "stats.topic_line": {"en": "- {topic}: {mean} ({answers})", "zh": "- {topic}：{mean}（{answers}）"},
     "stats.none": {
         "en": "No answers yet. Send /drill to start.",
         "zh": "还没有作答记录。发送 /drill 开始。",
     },
-    "stats.interviews": {
-        "en": "Real interviews: {interviews} logged, {questions} questions logged.",
-        "zh": "真实面试：已记录 {interviews} 场，{questions} 道题。",
-    },
+    "stats.interviews": {"en": "Real interviews logged: {counts}.", "zh": "已记录的真实面试：{counts}。"},
     "stats.header": {"en": "Progress", "zh": "学习进度"},
     "stats.streak": {
-        "en": "- streak: {streak} days (best {best})",
-        "zh": "- 连续练习：{streak} 天（最长 {best} 天）",
+        "en": "- streak: {streak} (best {best})",
+        "zh": "- 连续练习：{streak}（最长 {best}）",
     },
     "stats.reviews": {
         "en": "- reviews: {total} in all, {week} in the last 7 days",
@@ -77,7 +74,11 @@ FEATURE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "- due today: {due_today}; cards: {cards} ({personal} from your interviews)",
         "zh": "- 今天到期：{due_today} 道；题组共 {cards} 道（其中 {personal} 道来自你的面试）",
     },
-    "stats.weakest": {"en": "Weakest subtopics:", "zh": "最薄弱的子主题："},
+    "stats.weakest": {
+        "en": "Weakest subtopics (recall: the chance you still remember them, on average over the next 7 days "
+        "if you do not review them):",
+        "zh": "最薄弱的子主题（记忆保持：如果不复习，未来 7 天内平均还能记住的概率）：",
+    },
     "stats.weak_line": {
         "en": "- {subtopic}: recall {recall}, mean score {score}",
         "zh": "- {subtopic}：记忆保持 {recall}，平均分 {score}",
@@ -85,47 +86,43 @@ FEATURE_MESSAGES: dict[str, dict[str, str]] = {
     "stats.try": {"en": "  try: {prompt}", "zh": "  建议练：{prompt}"},
     "stats.asked_topics": {"en": "Topics asked: {items}", "zh": "被问到的主题：{items}"},
     "stats.asked_most": {"en": "Subtopics asked most: {items}", "zh": "被问得最多的子主题：{items}"},
-    "stats.sep": {"en": ", ", "zh": "、"},
     "stats.paren": {"en": " ({text})", "zh": "（{text}）"},
     "stats.delta": {"en": ", {delta}", "zh": "，{delta}"},
-    "stats.company_line": {
-        "en": "- {company}: {interviews} interviews, {questions} questions{subtopics}",
-        "zh": "- {company}：{interviews} 场面试，{questions} 道题{subtopics}",
-    },
+    "stats.company_line": {"en": "- {company}: {counts}{subtopics}", "zh": "- {company}：{counts}{subtopics}"},
     "stats.moves": {
         "en": "Your scores on those subtopics, before → since they were first asked:",
         "zh": "这些子主题的得分（首次被问到之前 → 之后）：",
     },
     "stats.move_line": {
-        "en": "- {subtopic}: {before} → {since} ({n} answers since)",
-        "zh": "- {subtopic}：{before} → {since}（之后作答 {n} 次）",
+        "en": "- {subtopic}: {before} → {since} ({answers} since)",
+        "zh": "- {subtopic}：{before} → {since}（之后{answers}）",
     },
     "stats.move_none": {
         "en": "- {subtopic}: not practised since; it is in your deck, /drill brings it up",
         "zh": "- {subtopic}：之后还没练过；它已在你的题组里，发送 /drill 就会出现",
     },
     "chart.title": {
-        "en": "Progress · streak {streak} days (best {best}) · {total} reviews",
-        "zh": "学习进度 · 连续 {streak} 天（最长 {best} 天）· 共作答 {total} 次",
+        "en": "Progress · streak {streak} (best {best}) · {reviews}",
+        "zh": "学习进度 · 连续 {streak}（最长 {best}）· 共{reviews}",
     },
     "chart.daily": {"en": "Reviews per day, last 30 days", "zh": "近 30 天每日作答"},
     "chart.trend": {"en": "Mean score by week", "zh": "每周平均分"},
     "chart.mastery": {"en": "Mastery", "zh": "掌握度"},
-    "chart.recall": {"en": "recall now %", "zh": "当前记忆保持率 %"},
+    "chart.recall": {"en": "recall, next 7 days %", "zh": "未来 7 天记忆保持率 %"},
     "chart.score": {"en": "mean score", "zh": "平均分"},
     "chart.due": {"en": "Due in the next 14 days", "zh": "未来 14 天到期"},
     "chart.today": {"en": "today", "zh": "今天"},
     "chart.no_data": {"en": "no data yet", "zh": "暂无数据"},
     "chart.none_due": {"en": "nothing due", "zh": "没有到期的题"},
     "speaking.header": {"en": "Speaking ({seconds} s):", "zh": "口语表现（{seconds} 秒）："},
-    "speaking.rate_wpm": {"en": "  pace: {rate} words a minute", "zh": "  语速：每分钟 {rate} 词"},
-    "speaking.rate_cpm": {"en": "  pace: {rate} characters a minute", "zh": "  语速：每分钟 {rate} 字"},
+    "speaking.rate_wpm": {"en": "  pace: {words} a minute", "zh": "  语速：每分钟 {words}"},
+    "speaking.rate_cpm": {"en": "  pace: {characters} a minute", "zh": "  语速：每分钟 {characters}"},
     "speaking.fillers": {"en": "  filler words: {count} ({list})", "zh": "  填充词：{count} 个（{list}）"},
     "speaking.fillers_none": {"en": "  filler words: none", "zh": "  填充词：没有，表达很干净"},
     "speaking.tip_fillers": {
-        "en": "Tip: about {per_minute} filler words a minute. When you need time to think, pause in silence: "
+        "en": "Tip: about {fillers} a minute. When you need time to think, pause in silence: "
         'a short pause sounds more confident than "um".',
-        "zh": "建议：每分钟约 {per_minute} 个填充词。需要思考时安静地停顿一下，短暂的沉默比“嗯”“那个”更显得胸有成竹。",
+        "zh": "建议：每分钟约 {fillers}。需要思考时安静地停顿一下，短暂的沉默比“嗯”“那个”更显得胸有成竹。",
     },
     "speaking.tip_fast_wpm": {
         "en": "Tip: that is fast. Aim for {low}-{high} words a minute, and slow down on the numbers so they land.",
@@ -145,9 +142,9 @@ FEATURE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "push.daily": {"en": "Your daily drill:", "zh": "今日练习："},
     "push.weekly": {
-        "en": "Your week: {reviews} answers, mean score {mean}. Weakest subtopic: {weakest}. "
+        "en": "Your week: {answers}, mean score {mean}. Weakest subtopic: {weakest}. "
         "Send /stats for the full picture, or /drill to keep going.",
-        "zh": "本周回顾：作答 {reviews} 次，平均分 {mean}。最薄弱的子主题：{weakest}。发送 /stats 查看详情，或 /drill 继续练习。",
+        "zh": "本周回顾：{answers}，平均分 {mean}。最薄弱的子主题：{weakest}。发送 /stats 查看详情，或 /drill 继续练习。",
     },
     "push.weekly_empty": {
         "en": "No answers this week. Ten minutes a day is enough: send /drill to start.",
@@ -194,9 +191,13 @@ FEATURE_MESSAGES: dict[str, dict[str, str]] = {
     "board.week": {"en": "This week in this server (since {since}):", "zh": "本服务器本周排行（自 {since} 起）："},
     "board.month": {"en": "This month (since {since}):", "zh": "本月排行（自 {since} 起）："},
     "board.line": {
-        "en": "{rank}. {name}: {points} points (questions answered: {answers})",
-        "zh": "{rank}. {name}：{points} 分（答题 {answers} 道）",
+        "en": "{rank}. {name}: {earned} (questions answered: {answers})",
+        "zh": "{rank}. {name}：{earned}（答题 {answers} 道）",
     },
     "board.empty": {"en": "No graded answers yet.", "zh": "还没有人作答。"},
     "board.someone": {"en": "a former member", "zh": "已离开的成员"},
+}
+
+CONSOLE_MESSAGES: dict[str, dict[str, str]] = {
+    "console.saved": {"en": "(saved {path})", "zh": "（已保存到 {path}）"},
 }

@@ -37,9 +37,9 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
         "mixed（混合）、weakest（薄弱点），或你用 /review 记录过面试题的公司名。/mock stop 提前结束，/mock history 查看历史。",
     },
     "mock.suggest": {
-        "en": "Suggested mock interview: {focus}, {level}, {n} questions, about {minutes} minutes.\n"
+        "en": "Suggested mock interview: {focus}, {level}, {questions}, about {minutes} min.\n"
         "Tap Start, or pick another focus below. To choose everything yourself: {usage}",
-        "zh": "推荐的模拟面试：{focus}，{level}，{n} 道题，约 {minutes} 分钟。\n点“开始”即可，或在下面换一个方向。"
+        "zh": "推荐的模拟面试：{focus}，{level}，{questions}，约 {minutes} 分钟。\n点“开始”即可，或在下面换一个方向。"
         "想自己设定：{usage}",
     },
     "btn.mock_start": {"en": "Start", "zh": "开始"},
@@ -49,15 +49,15 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
     "mock.focus.weakest": {"en": "your weakest subtopics", "zh": "你的薄弱点"},
     "mock.focus.company": {"en": "what {company} asked", "zh": "{company} 问过的方向"},
     "mock.intro": {
-        "en": "Mock interview: {focus}, {level}, {n} questions. As in a real round, I will not grade each answer: "
+        "en": "Mock interview: {focus}, {level}, {questions}. As in a real round, I will not grade each answer: "
         "I may press with a follow-up or two, and the full debrief comes at the end. Answer by text or voice; "
         "/mock stop ends it early.",
-        "zh": "模拟面试开始：{focus}，{level}，共 {n} 道题。和真实面试一样，每题答完我不会当场打分，可能会追问一两句，"
+        "zh": "模拟面试开始：{focus}，{level}，共 {questions}。和真实面试一样，每题答完我不会当场打分，可能会追问一两句，"
         "完整复盘在最后给出。可以用文字或语音回答；发送 /mock stop 可提前结束。",
     },
     "mock.shorter": {
-        "en": "The bank has only {n} fitting questions for this focus, so this round has {n}.",
-        "zh": "这个方向下合适的题只有 {n} 道，所以本轮共 {n} 道题。",
+        "en": "This focus has only {questions} in the bank, so the round is shorter.",
+        "zh": "这个方向下题库里只有 {questions}，所以本轮会短一些。",
     },
     "mock.question": {
         "en": "Question {i} of {n} · about {minutes} min\n{question}",
@@ -107,8 +107,8 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "模拟面试已结束。没有回答任何题目，所以没有复盘。",
     },
     "mock.stopped": {
-        "en": "Mock interview stopped after {answered} of {n} questions. Here is the debrief of what you answered.",
-        "zh": "模拟面试已提前结束，共回答了 {n} 道题中的 {answered} 道。下面是已答部分的复盘。",
+        "en": "Mock interview stopped: {answered} of {n} answered. Here is the debrief of what you answered.",
+        "zh": "模拟面试已提前结束，{n} 道题中答了 {answered} 道。下面是已答部分的复盘。",
     },
     "mock.finished": {
         "en": "That was the last question. Here is your debrief.",

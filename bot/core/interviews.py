@@ -8,13 +8,26 @@ from typing import Literal
 from bot.core import commands as c
 from bot.core import llm_budget, srs
 from bot.core.deps import Deps
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import InterviewLog, Lang, Question, Reminder, ReviewItem, Rubric, Text, User
+from bot.core.render import subtopic_name
 from bot.core.replies import Button, Reply
-from bot.core.session import Idle, PickingReview
+from bot.core.session import Idle, InFlow, PickingReview
 from bot.core.timeutil import fmt_local, start_of_local_day
 
 POST_INTERVIEW_DELAY = timedelta(hours=2)
+ASK_PAST = timedelta(days=7)  # an interview further back than this may be a typo (2020 for 2026): ask first
+ASK_FUTURE = timedelta(days=365)  # ...and so may one further ahead
+
+
+def date_doubt(at: datetime, now: datetime, user: User) -> str | None:
+    """The question to ask before logging an interview at `at`, when that is far back or far ahead; else None."""
+    when = fmt_local(at, user.timezone)
+    if at < now - ASK_PAST:
+        return t(user.language, "interview.check_past", when=when, days=tn(user.language, "count.day", (now - at).days))
+    if at > now + ASK_FUTURE:
+        return t(user.language, "interview.check_future", when=when, days=tn(user.language, "count.day", (at - now).days))
+    return None
 
 
 def _too_long(deps: Deps, user: User, *fields: str) -> Reply | None:
@@ -36,10 +49,15 @@ async def over_cap(deps: Deps, user: User, kind: Literal["review", "interview"],
     else:
         count, total, per_day = store.count_interviews, lim.max_interviews, lim.max_interviews_per_day
     if await count(user.id) >= total:
-        return Reply(t(user.language, f"cap.{kind}_total", limit=total), kind="error")
+        return _cap_reply(user.language, kind, "total", total)
     if await count(user.id, start_of_local_day(now, user.timezone)) >= per_day:
-        return Reply(t(user.language, f"cap.{kind}_day", limit=per_day), kind="error")
+        return _cap_reply(user.language, kind, "day", per_day)
     return None
+
+
+def _cap_reply(lang: Lang, kind: str, cap: str, limit: int) -> Reply:
+    logged = tn(lang, "count.interview_question" if kind == "review" else "count.interview", limit)
+    return Reply(t(lang, f"cap.{kind}_{cap}", logged=logged), kind="error")
 
 
 async def log_interview(cmd: c.LogInterview, deps: Deps, user: User) -> list[Reply]:
@@ -53,12 +71,20 @@ async def log_interview(cmd: c.LogInterview, deps: Deps, user: User) -> list[Rep
     capped = await over_cap(deps, user, "interview", now)
     if capped is not None:
         return [capped]
+    role = cmd.role.strip()[: deps.limits.max_field_chars]
+    doubt = None if cmd.date_checked else date_doubt(at, now, user)
+    if doubt is not None:  # kept as a /interview form at its Save step: Save logs it as it is
+        data = {"company": company, "role": role, "when": fmt_local(at, user.timezone)}
+        await deps.store.set_session(user.id, InFlow(flow="interview", data=data, step="confirm"))
+        summary = t(lang, "flow.interview.confirm", **{k: v or t(lang, "flow.none") for k, v in data.items()})
+        buttons = [[Button(t(lang, "btn.save"), "flow:ok"), Button(t(lang, "btn.cancel"), "flow:cancel")]]
+        return [Reply(doubt + "\n" + summary, buttons)]
     log = await deps.store.add_interview(
         InterviewLog(
             id=0,
             user_id=user.id,
             company=company,
-            role=cmd.role.strip()[: deps.limits.max_field_chars],
+            role=role,
             at=at,
             created_at=now,
         )
@@ -138,7 +164,8 @@ async def pick_review(cmd: c.PickReview, deps: Deps, user: User) -> list[Reply]:
 
 def _filed_reply(lang: Lang, company: str, question: Question, matched: bool) -> Reply:
     key = "review.matched" if matched else "review.generated" if question.generated_rubric else "review.personal"
-    return Reply(t(lang, key, company=company, qid=question.id), [[Button("/drill", "next")]])
+    subtopic = subtopic_name(question.subtopic, lang)
+    return Reply(t(lang, key, company=company, subtopic=subtopic), [[Button("/drill", "next")]])
 
 
 async def _due_now(deps: Deps, user: User, question_id: str, now: datetime) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.core import commands as c
 from bot.core import drill, mock_plan
 from bot.core.deps import Deps
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.mock_models import DEFAULT_LENGTH, MAX_LENGTH, MIN_LENGTH, FocusKind, MockItem, MockSession
 from bot.core.mock_plan import BUDGET, Setup
 from bot.core.mock_report import focus_name
@@ -96,7 +96,7 @@ async def _suggest(deps: Deps, user: User) -> list[Reply]:
     probe = MockSession(id=0, user_id=user.id, focus=setup.focus, company=setup.company, level=setup.level,
                         items=[], created_at=deps.clock.now())  # fmt: skip
     text = t(lang, "mock.suggest", focus=focus_name(probe, lang), level=t(lang, f"level.{setup.level}"),
-             n=setup.length, minutes=minutes, usage=t(lang, "mock.usage"))  # fmt: skip
+             questions=tn(lang, "count.question", setup.length), minutes=minutes, usage=t(lang, "mock.usage"))  # fmt: skip
     others = [Button(t(lang, f"mock.focus.{f}"), f"mk:{f}") for f in ("stability", "pipeline", "mixed", "weakest")]
     for name in (await mock_plan.companies(deps, user))[:3]:
         action = f"mk:{name}"
@@ -120,9 +120,10 @@ async def start(deps: Deps, user: User, setup: Setup) -> list[Reply]:
         if running is None:
             return [Reply(t(lang, "error"), kind="error")]
         return [Reply(t(lang, "mock.running")), *await ask_current(deps, user, running)]
-    intro = t(lang, "mock.intro", focus=focus_name(mock, lang), level=t(lang, f"level.{mock.level}"), n=len(items))
+    count = tn(lang, "count.question", len(items))
+    intro = t(lang, "mock.intro", focus=focus_name(mock, lang), level=t(lang, f"level.{mock.level}"), questions=count)
     if len(items) < setup.length:
-        intro += "\n" + t(lang, "mock.shorter", n=len(items))
+        intro += "\n" + t(lang, "mock.shorter", questions=count)
     return [Reply(intro), *await ask_current(deps, user, mock)]
 
 

@@ -21,6 +21,7 @@ QUESTION_TYPES: tuple[QuestionType, ...] = ("open", "fault", "compare", "concept
 TOPICS: tuple[str, ...] = ("stability", "pipeline")
 DIMENSIONS: tuple[str, ...] = ("coverage", "structure", "specificity", "evidence", "correctness")
 Verdict = Literal["hit", "partial", "missed"]
+MAX_NEW_PER_DAY = 50  # the most new questions a day a user may ask for
 
 
 class Strict(BaseModel):
@@ -158,7 +159,7 @@ class User(BaseModel):
     daily_time: str = "09:00"
     level: Level = "engineer"
     topics: list[str] = Field(default_factory=lambda: list(TOPICS))
-    new_per_day: int = Field(default=5, ge=0, le=50)
+    new_per_day: int = Field(default=5, ge=0, le=MAX_NEW_PER_DAY)
     desired_retention: float = Field(default=0.9, gt=0.5, lt=1.0)
     paused: bool = False
     onboarded: bool = False

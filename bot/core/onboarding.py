@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.core import commands as c
 from bot.core.deps import Deps
-from bot.core.i18n import t
-from bot.core.models import LEVELS, TOPICS, Lang, User
+from bot.core.i18n import listing, t, tn
+from bot.core.models import LEVELS, MAX_NEW_PER_DAY, TOPICS, Lang, User
 from bot.core.replies import Button, Reply
 from bot.core.session import Idle, Onboarding, OnboardStep
 from bot.core.timeutil import parse_hhmm, zone
@@ -96,12 +97,13 @@ def _ask(step: str, lang: Lang) -> Reply:
 def summary(user: User) -> dict[str, Any]:
     lang = user.language
     return {
-        "language": "中文" if lang == "zh" else "English",
+        "language": t(lang, f"lang.{lang}"),
         "timezone": user.timezone,
         "daily_time": user.daily_time,
         "level": t(lang, f"level.{user.level}"),
-        "topics": ", ".join(t(lang, f"topic.{x}") for x in user.topics),
+        "topics": listing(lang, (t(lang, f"topic.{x}") for x in user.topics)),
         "new_per_day": user.new_per_day,
+        "new": tn(lang, "count.new_question", user.new_per_day),
         "paused": t(lang, "paused.yes" if user.paused else "paused.no"),
         "quiet": f"{user.quiet_start}-{user.quiet_end}" if user.quiet_start and user.quiet_end else "-",
         "weekly": WEEKDAYS[lang][user.weekly_day] if user.weekly_day is not None else "-",
@@ -121,8 +123,17 @@ async def show_settings(cmd: c.ShowSettings, deps: Deps, user: User) -> list[Rep
     return [Reply(t(user.language, "settings", **summary(user)))]
 
 
-def apply_setting(user: User, name: str, raw: str) -> tuple[User | None, str]:
-    """Validate and apply one setting; returns the new user, or None with an error message."""
+def _saved(lang: Lang, name: str, shown: str) -> str:
+    """ "Saved" with the setting's display name and its value as the user reads it (never a field name)."""
+    return t(lang, "setting_saved", name=t(lang, f"setting.{name}"), value=shown)
+
+
+ReadClock = Callable[[str], str | None]
+
+
+def apply_setting(user: User, name: str, raw: str, read_clock: ReadClock = parse_hhmm) -> tuple[User | None, str]:
+    """Validate and apply one setting; returns the new user, or None with an error message. `read_clock`
+    reads a time of day (`Deps.parse_clock`: "08:30", "8pm", "早上八点") as 'HH:MM'."""
     lang = user.language
     value = raw.strip()
     if name == "language":
@@ -134,30 +145,31 @@ def apply_setting(user: User, name: str, raw: str) -> tuple[User | None, str]:
         tz = resolve_timezone(value)
         if tz is None:
             return None, t(lang, "bad_timezone", value=value[:64])
-        return user.model_copy(update={"timezone": tz}), t(lang, "setting_saved", name=name, value=tz)
+        return user.model_copy(update={"timezone": tz}), _saved(lang, name, tz)
     if name == "daily_time":
-        hhmm = parse_hhmm(value)
+        hhmm = read_clock(value)
         if hhmm is None:
             return None, t(lang, "bad_time", value=value[:32])
-        return user.model_copy(update={"daily_time": hhmm}), t(lang, "setting_saved", name=name, value=hhmm)
+        return user.model_copy(update={"daily_time": hhmm}), _saved(lang, name, hhmm)
     if name == "level":
         if value.lower() not in LEVELS:
             return None, t(lang, "bad_level")
-        return user.model_copy(update={"level": value.lower()}), t(lang, "setting_saved", name=name, value=value)
+        return user.model_copy(update={"level": value.lower()}), _saved(lang, name, t(lang, f"level.{value.lower()}"))
     if name == "topics":
         topics = TOPIC_WORDS.get(value.lower())
         if topics is None:
             return None, t(lang, "bad_topics")
-        return user.model_copy(update={"topics": topics}), t(lang, "setting_saved", name=name, value=value)
+        shown = listing(lang, (t(lang, f"topic.{x}") for x in topics))
+        return user.model_copy(update={"topics": topics}), _saved(lang, name, shown)
     if name == "quiet_hours":
-        return _quiet_hours(user, value)
+        return _quiet_hours(user, value, read_clock)
     if name == "weekly_day":
         return _weekly_day(user, value)
     if name == "new_per_day":
-        if not value.isdigit() or not 0 <= int(value) <= 50:
-            return None, t(lang, "bad_number", value=value[:16], low=0, high=50)
+        if not value.isdigit() or not 0 <= int(value) <= MAX_NEW_PER_DAY:
+            return None, t(lang, "bad_number", value=value[:16], low=0, high=MAX_NEW_PER_DAY)
         n = int(value)
-        return user.model_copy(update={"new_per_day": n}), t(lang, "setting_saved", name=name, value=n)
+        return user.model_copy(update={"new_per_day": n}), _saved(lang, name, str(n))
     if name == "dm_opt_in":
         if value.lower() not in SWITCH_WORDS:
             return None, t(lang, "bad_switch")
@@ -175,27 +187,29 @@ WEEKDAY_NAMES = {
 OFF_WORDS = ("off", "none", "关闭", "关", "无")
 
 
-def _quiet_hours(user: User, value: str) -> tuple[User | None, str]:
-    """`23:00-08:00` sets a local window with no pushes; `off` clears it."""
+def _quiet_hours(user: User, value: str, read_clock: ReadClock) -> tuple[User | None, str]:
+    """`23:00-08:00` (or `11pm-8am`, `晚上11点到早上8点`) sets a local window with no pushes; `off` clears it."""
     lang = user.language
     if value.lower() in OFF_WORDS:
         return user.model_copy(update={"quiet_start": None, "quiet_end": None}), t(lang, "quiet_off")
-    start, _, end = value.replace("–", "-").replace("~", "-").partition("-")
-    hs, he = parse_hhmm(start), parse_hhmm(end)
+    for dash in ("–", "~", "～", "到", "至"):
+        value = value.replace(dash, "-")
+    start, _, end = value.partition("-")
+    hs, he = read_clock(start), read_clock(end)
     if hs is None or he is None or hs == he:
         return None, t(lang, "bad_quiet", value=value[:32])
     updated = user.model_copy(update={"quiet_start": hs, "quiet_end": he})
-    return updated, t(lang, "setting_saved", name="quiet", value=f"{hs}-{he}")
+    return updated, _saved(lang, "quiet_hours", f"{hs}-{he}")
 
 
 def _weekly_day(user: User, value: str) -> tuple[User | None, str]:
     lang = user.language
     if value.lower() in OFF_WORDS:
-        return user.model_copy(update={"weekly_day": None}), t(lang, "setting_saved", name="weekly", value="off")
+        return user.model_copy(update={"weekly_day": None}), _saved(lang, "weekly_day", t(lang, "setting.off"))
     day = WEEKDAY_NAMES.get(value.lower())
     if day is None:
         return None, t(lang, "bad_weekday", value=value[:16])
-    return user.model_copy(update={"weekly_day": day}), t(lang, "setting_saved", name="weekly", value=value)
+    return user.model_copy(update={"weekly_day": day}), _saved(lang, "weekly_day", WEEKDAYS[lang][day])
 
 
 async def set_paused(cmd: c.SetPaused, deps: Deps, user: User) -> list[Reply]:
@@ -208,7 +222,8 @@ async def set_paused(cmd: c.SetPaused, deps: Deps, user: User) -> list[Reply]:
 async def change_setting(cmd: c.ChangeSetting, deps: Deps, user: User) -> list[Reply]:
     session = await deps.store.get_session(user.id)
     onboarding = isinstance(session, Onboarding)
-    updated, message = apply_setting(user, cmd.name, cmd.value)
+    now = deps.clock.now()
+    updated, message = apply_setting(user, cmd.name, cmd.value, lambda text: deps.parse_clock(text, now))
     if updated is None:
         return [Reply(message, kind="error")]
     if onboarding and cmd.name in STEPS and STEPS.index(cmd.name) < len(STEPS) - 1:

@@ -70,8 +70,10 @@ def parse_line(user_id: int, line: str) -> c.Command:
             return c.ShowSettings(user_id)
         key, _, value = rest.partition(" ")
         setting = SETTING_ALIASES.get(key.lower())
-        if setting is None or not value.strip():
+        if setting is None:
             return c.Invalid(user_id, "usage", name, "usage.settings")
+        if not value.strip():  # `/settings time`: how to give that one
+            return c.Invalid(user_id, "usage", name, f"usage.setting.{setting}")
         return c.ChangeSetting(user_id, setting, value.strip())
     if name in ("review", "interview") and not rest:
         return c.StartFlow(user_id, name)

@@ -13,6 +13,7 @@ from datetime import date, datetime, timedelta
 from statistics import fmean
 
 from bot.core import srs
+from bot.core.companies import company_key
 from bot.core.models import Attempt, Card, InterviewLog, Question, ReviewItem, Text, User
 from bot.core.timeutil import local_date
 
@@ -21,7 +22,7 @@ FORECAST_DAYS = 14
 TREND_WEEKS = 26
 WEAKEST = 3
 TOP_ASKED = 5
-TOP_COMPANIES = 5
+RECALL_DAYS = 7
 REVIEWED_STATUSES = ("graded", "self", "revealed", "regrade", "regrading")
 
 Subtopic = tuple[str, str]
@@ -36,11 +37,11 @@ class Suggestion:
 
 @dataclass(frozen=True)
 class Mastery:
-    """How well one subtopic is held: mean FSRS recall probability now and mean score."""
+    """How well one subtopic is held: mean FSRS recall probability over the next week and mean score."""
 
     topic: str
     subtopic: str
-    recall: float | None  # 0-1, over the reviewed cards of the subtopic; None when none is reviewed
+    recall: float | None  # 0-1: srs.average_recall, mean over the subtopic's reviewed cards (None: none reviewed)
     mean_score: float | None  # over all graded answers in the subtopic
     cards: int
     answers: int
@@ -62,7 +63,7 @@ class WeekMean:
 
 @dataclass(frozen=True)
 class CompanyAsked:
-    company: str
+    company: str  # as first typed; companies.company_name shows a known one in the user's language
     interviews: int
     questions: int
     subtopics: list[tuple[Subtopic, int]]  # most asked first
@@ -86,7 +87,7 @@ class InterviewInsights:
     questions: int = 0
     topics: list[tuple[str, int]] = field(default_factory=list)
     subtopics: list[tuple[Subtopic, int]] = field(default_factory=list)
-    companies: list[CompanyAsked] = field(default_factory=list)
+    companies: list[CompanyAsked] = field(default_factory=list)  # all of them, most asked first
     moves: list[ScoreMove] = field(default_factory=list)
 
 
@@ -177,8 +178,8 @@ def mastery_by_subtopic(
     now: datetime,
     retention: float = 0.9,
 ) -> list[Mastery]:
-    """Per subtopic: mean retrievability now over reviewed cards, mean score, and the card to practise
-    (the reviewed card least likely recalled now, else any card). Weakest subtopic first."""
+    """Per subtopic: mean recall over the next RECALL_DAYS days over reviewed cards, mean score, and the card
+    to practise (the reviewed card least likely recalled, else any card). Weakest subtopic first."""
     recalls: dict[Subtopic, list[float]] = defaultdict(list)
     candidates: dict[Subtopic, list[tuple[int, float, str]]] = defaultdict(list)
     for card in cards:
@@ -187,7 +188,7 @@ def mastery_by_subtopic(
             continue
         key = (q.topic, q.subtopic)
         reviewed_before = card.fsrs.get("last_review") is not None
-        r = srs.retrievability(card.fsrs, now, retention) if reviewed_before else 0.0
+        r = srs.average_recall(card.fsrs, now, retention, RECALL_DAYS) if reviewed_before else 0.0
         if reviewed_before:
             recalls[key].append(r)
         candidates[key].append((0 if reviewed_before else 1, r, q.id))
@@ -225,11 +226,11 @@ def interview_insights(
     company_items: dict[str, list[ReviewItem]] = defaultdict(list)
     company_interviews: Counter[str] = Counter()
     for log in interviews:
-        key = log.company.strip().casefold()
+        key = company_key(log.company)
         names.setdefault(key, log.company.strip())
         company_interviews[key] += 1
     for item in items:
-        key = item.company.strip().casefold()
+        key = company_key(item.company)
         names.setdefault(key, item.company.strip())
         company_items[key].append(item)
     companies = [
@@ -256,7 +257,7 @@ def interview_insights(
         questions=len(items),
         topics=Counter(i.topic for i in items).most_common(),
         subtopics=asked.most_common(TOP_ASKED),
-        companies=companies[:TOP_COMPANIES],
+        companies=companies,
         moves=moves,
     )
 

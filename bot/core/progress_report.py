@@ -10,16 +10,18 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from bot.core.companies import company_name
 from bot.core.deps import Deps
-from bot.core.i18n import t
+from bot.core.i18n import listing, t, tn
 from bot.core.models import Lang, User
-from bot.core.progress import Mastery, ProgressData, Subtopic, compute_progress
+from bot.core.progress import CompanyAsked, InterviewInsights, Mastery, ProgressData, Subtopic, compute_progress
 from bot.core.render import subtopic_name, topic_name
 from bot.core.replies import Attachment, Reply
 
 log = logging.getLogger(__name__)
 PROMPT_CHARS = {"en": 90, "zh": 50}  # a Chinese character is about as wide as two Latin ones
 NONE = "–"
+TOP_COMPANIES = 5  # each on its own line; the rest by name on one line
 
 
 async def build_progress(deps: Deps, user: User) -> ProgressData:
@@ -48,13 +50,26 @@ def _shorten(text: str, limit: int) -> str:
 
 
 def _counted(pairs: list[tuple[Subtopic, int]], lang: Lang) -> str:
-    return t(lang, "stats.sep").join(f"{subtopic_name(sub, lang)} ×{n}" for (_topic, sub), n in pairs)
+    return listing(lang, (f"{subtopic_name(sub, lang)} ×{n}" for (_topic, sub), n in pairs))
+
+
+def _counts(lang: Lang, interviews: int, questions: int) -> str:
+    """ "1 interview, 2 questions", leaving out a zero count (there is always one count that is not zero)."""
+    parts = [tn(lang, "count.interview", interviews)] if interviews else []
+    if questions or not interviews:
+        parts.append(tn(lang, "count.question", questions))
+    return listing(lang, parts)
 
 
 def _summary_lines(data: ProgressData, lang: Lang) -> list[str]:
     lines = [
         t(lang, "stats.header"),
-        t(lang, "stats.streak", streak=data.streak, best=data.best_streak),
+        t(
+            lang,
+            "stats.streak",
+            streak=tn(lang, "count.day", data.streak),
+            best=tn(lang, "count.day", data.best_streak),
+        ),
         t(lang, "stats.reviews", total=data.total_reviews, week=data.week_reviews),
     ]
     if data.week_mean is not None or data.last_week_mean is not None:
@@ -68,7 +83,8 @@ def _summary_lines(data: ProgressData, lang: Lang) -> list[str]:
     if data.topic_means:
         lines.append(t(lang, "stats.by_topic"))
         for topic, mean, n in data.topic_means:
-            lines.append(t(lang, "stats.topic_line", topic=topic_name(topic, lang), mean=round(mean), n=n))
+            answers = tn(lang, "count.answer", n)
+            lines.append(t(lang, "stats.topic_line", topic=topic_name(topic, lang), mean=round(mean), answers=answers))
     return lines
 
 
@@ -88,24 +104,13 @@ def _interview_lines(data: ProgressData, lang: Lang) -> list[str]:
     ins = data.insights
     if not ins.interviews and not ins.questions:
         return []
-    lines = [t(lang, "stats.interviews", interviews=ins.interviews, questions=ins.questions)]
+    lines = [t(lang, "stats.interviews", counts=_counts(lang, ins.interviews, ins.questions))]
     if ins.topics:
-        items = t(lang, "stats.sep").join(f"{topic_name(topic, lang)} ×{n}" for topic, n in ins.topics)
+        items = listing(lang, (f"{topic_name(topic, lang)} ×{n}" for topic, n in ins.topics))
         lines.append(t(lang, "stats.asked_topics", items=items))
     if ins.subtopics:
         lines.append(t(lang, "stats.asked_most", items=_counted(ins.subtopics, lang)))
-    for c in ins.companies:
-        subs = t(lang, "stats.paren", text=_counted(c.subtopics, lang)) if c.subtopics else ""
-        lines.append(
-            t(
-                lang,
-                "stats.company_line",
-                company=_shorten(c.company, 40),
-                interviews=c.interviews,
-                questions=c.questions,
-                subtopics=subs,
-            )
-        )
+    lines.extend(_company_lines(ins, lang))
     if ins.moves:
         lines.append(t(lang, "stats.moves"))
         for m in ins.moves:
@@ -115,8 +120,26 @@ def _interview_lines(data: ProgressData, lang: Lang) -> list[str]:
             else:
                 lines.append(
                     t(lang, "stats.move_line", subtopic=name, before=_score(m.before), since=_score(m.since),
-                      n=m.answers_since)
+                      answers=tn(lang, "count.answer", m.answers_since))
                 )  # fmt: skip
+    return lines
+
+
+def _company_name(c: CompanyAsked, lang: Lang) -> str:
+    return _shorten(company_name(c.company, lang), 40)
+
+
+def _company_lines(ins: InterviewInsights, lang: Lang) -> list[str]:
+    """The most asked companies one a line, then every other one by name: none is left out."""
+    lines = []
+    for c in ins.companies[:TOP_COMPANIES]:
+        subs = t(lang, "stats.paren", text=_counted(c.subtopics, lang)) if c.subtopics else ""
+        counts = _counts(lang, c.interviews, c.questions)
+        lines.append(t(lang, "stats.company_line", company=_company_name(c, lang), counts=counts, subtopics=subs))
+    rest = ins.companies[TOP_COMPANIES:]
+    if rest:
+        names = listing(lang, (_company_name(c, lang) for c in rest))
+        lines.append(tn(lang, "count.company_more", len(rest), names=names))
     return lines
 
 

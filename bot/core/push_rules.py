@@ -12,9 +12,10 @@ from typing import Any, Protocol
 
 from bot.core import drill
 from bot.core.deps import Deps
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import User
 from bot.core.progress_report import build_progress, chart_attachment
+from bot.core.render import subtopic_name
 from bot.core.replies import Button, Reply
 from bot.core.session import Answering, ConfirmingForget, InFlow, Onboarding
 from bot.core.timeutil import local_now, parse_hhmm, start_of_local_day
@@ -100,7 +101,7 @@ async def review_nudge(deps: Deps, user: User, last_answer: datetime | None) -> 
     due = await deps.store.count_due(user.id, now)
     if due < NUDGE_MIN_DUE:
         return None
-    return [Reply(t(user.language, "review_due_nudge", count=due), [[Button("/drill", "next")]])]
+    return [Reply(tn(user.language, "review_due_nudge", due), [[Button("/drill", "next")]])]
 
 
 async def post_interview(deps: Deps, user: User, payload: dict[str, Any], second: bool) -> list[Reply] | None:
@@ -139,12 +140,13 @@ async def weekly_summary(deps: Deps, user: User) -> list[Reply] | None:
     all_scores = [s for v in scores.values() for s in v]
     mean = round(sum(all_scores) / len(all_scores)) if all_scores else None
     weakest = min(scores, key=lambda k: sum(scores[k]) / len(scores[k])) if scores else None
+    lang = user.language
     text = t(
-        user.language,
+        lang,
         "push.weekly",
-        reviews=len(attempts),
+        answers=tn(lang, "count.answer", len(attempts)),
         mean=mean if mean is not None else "-",
-        weakest=weakest or "-",
+        weakest=subtopic_name(weakest, lang) if weakest else "-",
     )
     image = await chart_attachment(deps, await build_progress(deps, user), user.language)
     return [Reply(text, [[Button("/drill", "next")]], image=image, kind="weekly")]

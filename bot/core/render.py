@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from bot.core.i18n import MESSAGES, t
+from bot.core.i18n import MESSAGES, listing, t
 from bot.core.models import DIMENSIONS, Grade, Lang, Question, Rating
 from bot.core.replies import Button
-
-QTYPE = {
-    "en": {"open": "open", "fault": "fault", "compare": "compare", "concept": "concept", "case": "case"},
-    "zh": {"open": "开放题", "fault": "故障排查", "compare": "对比", "concept": "概念", "case": "经历"},
-}
 
 
 def topic_name(topic: str, lang: Lang) -> str:
@@ -18,9 +13,15 @@ def topic_name(topic: str, lang: Lang) -> str:
 
 
 def subtopic_name(subtopic: str, lang: Lang) -> str:
-    """The subtopic's display name; a subtopic the catalogue does not know is shown as its id."""
+    """The subtopic's display name. Every bank subtopic has one (tests/test_content.py); one the catalogue
+    does not know (a rubric the AI wrote may name its own) is shown as words, not as an id."""
     key = f"subtopic.{subtopic}"
-    return t(lang, key) if key in MESSAGES else subtopic
+    return t(lang, key) if key in MESSAGES else subtopic.replace("-", " ").replace("_", " ")
+
+
+def qtype_name(qtype: str, lang: Lang) -> str:
+    key = f"qtype.{qtype}"
+    return t(lang, key) if key in MESSAGES else qtype
 
 
 def question_text(q: Question, lang: Lang, tag: str) -> str:
@@ -28,8 +29,8 @@ def question_text(q: Question, lang: Lang, tag: str) -> str:
         lang,
         "question",
         topic=topic_name(q.topic, lang),
-        subtopic=q.subtopic,
-        qtype=QTYPE[lang].get(q.type, q.type),
+        subtopic=subtopic_name(q.subtopic, lang),
+        qtype=qtype_name(q.type, lang),
         difficulty=q.difficulty,
         tag=t(lang, f"tag.{tag}"),
         prompt=q.prompt.get(lang),
@@ -39,23 +40,23 @@ def question_text(q: Question, lang: Lang, tag: str) -> str:
 def grade_text(grade: Grade, q: Question, lang: Lang, rating: Rating, next_due: str) -> str:
     estimate = t(lang, "grade.estimate") if grade.estimate else ""
     lines = [t(lang, "grade.header", score=grade.score, rating=t(lang, f"rating.{int(rating)}"), estimate=estimate)]
-    dims = ", ".join(f"{t(lang, 'dim.' + d)} {grade.dimensions.get(d, 0)}" for d in DIMENSIONS)
-    lines.append(f"{t(lang, 'grade.dimensions')}: {dims}")
+    dims = (t(lang, "grade.dimension", name=t(lang, f"dim.{d}"), score=grade.dimensions.get(d, 0)) for d in DIMENSIONS)
+    lines.append(t(lang, "grade.dimensions", items=listing(lang, dims)))
     points = {k.id: k for k in q.rubric.key_points}
     for verdict in ("hit", "partial", "missed"):
         names = [
             points[k.id].text.get(lang) if k.id in points else k.id for k in grade.key_points if k.verdict == verdict
         ]
         if names:
-            lines.append(f"{t(lang, 'grade.' + verdict)}:")
+            lines.append(t(lang, f"grade.{verdict}"))
             lines.extend(f"  - {n}" for n in names)
     if grade.mistakes:
-        lines.append(f"{t(lang, 'grade.mistakes')}:")
+        lines.append(t(lang, "grade.mistakes"))
         lines.extend(f"  - {m}" for m in grade.mistakes)
     if grade.feedback:
-        lines.append(f"{t(lang, 'grade.feedback')}: {grade.feedback}")
+        lines.append(t(lang, "grade.feedback", text=grade.feedback))
     if grade.follow_up:
-        lines.append(f"{t(lang, 'grade.follow_up')}: {grade.follow_up}")
+        lines.append(t(lang, "grade.follow_up", text=grade.follow_up))
     lines.append(t(lang, "grade.next_due", due=next_due))
     return "\n".join(lines)
 

@@ -17,9 +17,10 @@ from bot.core.parsing import parse_action, parse_line
 from bot.core.ports import WriteFailed
 from bot.core.rate_limit import Admission, RateLimiter
 from bot.core.replies import Reply
-from bot.core.session import ConfirmingForget, Grading, InFlow, InMock, Onboarding, open_card_id
+from bot.core.session import ConfirmingForget, Grading, InFlow, InMock, Onboarding, PickingReview, open_card_id
 from bot.core.text_input import clean_text as clean_text  # re-exported: tests and older callers import it here
 from bot.core.text_input import cleaned
+from bot.core.yes_no import DELETE, is_number, is_yes
 
 log = logging.getLogger(__name__)
 Handler = Callable[[Any, Deps, User], Awaitable[list[Reply]]]
@@ -92,6 +93,11 @@ class Service:
         )
         return await self.deps.store.get_or_create_user(platform, external_id, defaults)
 
+    async def language_of(self, user_id: int) -> Lang:
+        """The user's language now (it changes with /lang and onboarding), for text an adapter adds itself."""
+        user = await self.deps.store.get_user(user_id)
+        return user.language if user is not None else self.deps.limits.default_language
+
     async def first_time(self, event_key: str) -> bool:
         """True the first time a platform event id is seen (redelivered events are dropped)."""
         return await self.deps.store.claim_event(event_key, self.deps.clock.now())
@@ -118,8 +124,9 @@ class Service:
         async with lock:
             if user is None or user.id != cmd.user_id:
                 user = await self.deps.store.get_user(cmd.user_id)
-            if user is None:
-                return [Reply(t(self.deps.limits.default_language, "error"), kind="error")]
+            if user is None:  # deleted (/forget) while this command was on its way; the next message starts afresh
+                log.warning("user %s not found (deleted?): %s not handled", cmd.user_id, type(cmd).__name__)
+                return [Reply(t(self.deps.limits.default_language, "user_gone"), kind="error")]
             try:
                 return await self._dispatch(cmd, user)
             except WriteFailed:  # rolled back: say plainly that it was not saved
@@ -130,11 +137,19 @@ class Service:
                 return [Reply(t(user.language, "error"), kind="error")]
 
     async def _dispatch(self, cmd: c.Command, user: User) -> list[Reply]:
-        if isinstance(cmd, c.Invalid):
-            return self._invalid(cmd, user.language)
         if isinstance(cmd, c.FreeText):
             return await self._free_text(cmd, user)
-        return await HANDLERS[type(cmd)](cmd, self.deps, user)
+        if isinstance(cmd, c.FlowAction):
+            return await flows.flow_action(cmd, self.deps, user)
+        before = await self.deps.store.get_session(user.id)
+        if isinstance(cmd, c.Invalid):
+            replies = self._invalid(cmd, user.language)
+        else:
+            replies = await HANDLERS[type(cmd)](cmd, self.deps, user)
+        if isinstance(before, InFlow):  # a /review or /interview was waiting: kept or dropped, the user is told
+            restart = isinstance(cmd, c.StartFlow) and cmd.flow == before.flow
+            return await flows.after_command(before, replies, self.deps, user, restart)
+        return replies
 
     def _invalid(self, cmd: c.Invalid, lang: Lang) -> list[Reply]:
         if cmd.reason == "usage":
@@ -153,8 +168,13 @@ class Service:
             return [Reply(t(user.language, "already_grading"))]
         if isinstance(session, InFlow):
             return await flows.flow_text(cmd.text, self.deps, user, session)
+        if isinstance(session, PickingReview) and is_number(cmd.text.strip()):  # "2": the second question offered
+            choice = int(cmd.text.strip()) - 1
+            if 0 <= choice < len(session.candidates):
+                return await interviews.pick_review(c.PickReview(user.id, choice), self.deps, user)
         if isinstance(session, ConfirmingForget):
-            return await account.confirm_forget(c.ConfirmForget(user.id, False), self.deps, user)
+            confirmed = is_yes(cmd.text, DELETE)  # "yes", "y", "确认", "好" ...; anything else keeps the data
+            return await account.confirm_forget(c.ConfirmForget(user.id, confirmed), self.deps, user)
         if not cmd.text.strip():
             return [Reply(t(user.language, "empty_answer"), kind="error")]
         return [Reply(t(user.language, "no_open_question"))]

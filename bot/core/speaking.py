@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-from bot.core.i18n import t
+from bot.core.i18n import listing, t, tn
 from bot.core.models import Lang
 
 Unit = Literal["wpm", "cpm"]
@@ -94,21 +94,22 @@ def analyse(transcript: str, seconds: float) -> SpeakingInsights | None:
 
 def _filler_list(fillers: Counter[str], lang: Lang) -> str:
     quote = "“{}”×{}" if lang == "zh" else '"{}" x{}'
-    sep = "、" if lang == "zh" else ", "
-    return sep.join(quote.format(name, n) for name, n in fillers.most_common())
+    return listing(lang, (quote.format(name, n) for name, n in fillers.most_common()))
 
 
 def render_insights(ins: SpeakingInsights, lang: Lang) -> str:
     """Two short lines (pace, fillers) and at most one tip, fillers first: they are easiest to fix."""
     lines = [t(lang, "speaking.header", seconds=round(ins.seconds))]
     if ins.rate is not None:
-        lines.append(t(lang, f"speaking.rate_{ins.unit}", rate=ins.rate))
+        units = tn(lang, "count.word" if ins.unit == "wpm" else "count.character", ins.rate)
+        lines.append(t(lang, f"speaking.rate_{ins.unit}", words=units, characters=units))
     if ins.fillers:
         lines.append(t(lang, "speaking.fillers", count=ins.filler_count, list=_filler_list(ins.fillers, lang)))
     else:
         lines.append(t(lang, "speaking.fillers_none"))
     if ins.many_fillers:
-        lines.append(t(lang, "speaking.tip_fillers", per_minute=round(ins.fillers_per_minute)))
+        fillers = tn(lang, "count.filler_word", round(ins.fillers_per_minute))
+        lines.append(t(lang, "speaking.tip_fillers", fillers=fillers))
     elif ins.pace != "ok":
         low, high = TARGET[ins.unit]
         lines.append(t(lang, f"speaking.tip_{ins.pace}_{ins.unit}", low=low, high=high))

@@ -6,8 +6,9 @@ steps are empty: every review schedules in days (design section 5).
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import lru_cache
+from statistics import fmean
 from typing import Any
 
 import fsrs
@@ -45,3 +46,15 @@ def retrievability(state: dict[str, Any], now: datetime, retention: float) -> fl
         return 0.0
     card = fsrs.Card.from_dict(state)  # type: ignore[arg-type]
     return float(scheduler(retention, False).get_card_retrievability(card, now))
+
+
+def average_recall(state: dict[str, Any], now: datetime, retention: float, days: int = 7) -> float:
+    """Mean probability of recall over the next `days` days with no review, sampled once a day (0 for a
+    card never reviewed). Unlike recall now (1.0 right after any review, even Again) it tells a card
+    answered badly from one answered well; recall at the due date would not either, as FSRS sets the
+    due date where recall falls to the desired retention."""
+    if state.get("last_review") is None:
+        return 0.0
+    card = fsrs.Card.from_dict(state)  # type: ignore[arg-type]
+    sched = scheduler(retention, False)
+    return fmean(float(sched.get_card_retrievability(card, now + timedelta(days=d))) for d in range(1, days + 1))

@@ -18,12 +18,12 @@ from datetime import UTC, date, datetime, time, timedelta
 from bot.core import commands as c
 from bot.core import drill, render, srs
 from bot.core.deps import Deps
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import Guild, Lang, Question, User
 from bot.core.onboarding import resolve_timezone
 from bot.core.replies import Button, Reply
 from bot.core.session import Answering, Idle
-from bot.core.timeutil import local_date, parse_hhmm, zone
+from bot.core.timeutil import local_date, zone
 
 BOARD_SIZE = 10
 DEFAULT_TIME = "09:00"
@@ -71,7 +71,9 @@ async def setup_server(cmd: c.SetupServer, deps: Deps, user: User) -> list[Reply
         return [Reply(t(lang, "server.setup_denied"), kind="error")]
     existing = await deps.store.get_guild(cmd.server_id)
     daily_time = (
-        parse_hhmm(cmd.daily_time) if cmd.daily_time.strip() else (existing.daily_time if existing else DEFAULT_TIME)
+        deps.parse_clock(cmd.daily_time, deps.clock.now())
+        if cmd.daily_time.strip()
+        else (existing.daily_time if existing else DEFAULT_TIME)
     )
     if not daily_time:
         return [Reply(t(lang, "bad_time", value=cmd.daily_time[:32]), kind="error")]
@@ -176,5 +178,6 @@ async def show_leaderboard(cmd: c.ShowLeaderboard, deps: Deps, user: User) -> li
             lines.append(t(lang, "board.empty"))
         for rank, (uid, points, answers) in enumerate(rows, 1):
             name = await _member(deps, uid, cmd, lang)
-            lines.append(t(lang, "board.line", rank=rank, name=name, points=points, answers=answers))
+            earned = tn(lang, "count.point", points)
+            lines.append(t(lang, "board.line", rank=rank, name=name, earned=earned, answers=answers))
     return [Reply("\n".join(lines), kind="leaderboard")]

@@ -7,6 +7,12 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 _HHMM = re.compile(r"^([01]?\d|2[0-3])[:：]([0-5]\d)$")
+# a clock time somewhere in the text: 8:30, 8pm, 8 a.m., 八点 / 8点, noon, 中午 ("tomorrow" or "8h" alone is none)
+_CLOCK_HINT = re.compile(
+    r"\d\s*[:：.]\s*\d\d|\d\s*(?:am|pm|a\.m\.|p\.m\.)|[\d零〇一二两三四五六七八九十]\s*[点點时時]"
+    r"|\b(?:noon|midnight)\b|中午|正午|午夜",
+    re.IGNORECASE,
+)
 
 
 class SystemClock:
@@ -27,6 +33,11 @@ def zone(name: str) -> ZoneInfo | None:
 def parse_hhmm(value: str) -> str | None:
     m = _HHMM.match(value.strip())
     return f"{int(m.group(1)):02d}:{m.group(2)}" if m else None
+
+
+def has_clock_time(text: str) -> bool:
+    """Whether `text` names a time of day (a date reader fills one in when it does not)."""
+    return _CLOCK_HINT.search(text) is not None
 
 
 def local_now(now: datetime, tz: str) -> datetime:

@@ -16,7 +16,7 @@ from bot.core import commands as c
 from bot.core import mock_turn
 from bot.core.deps import Deps, Limits
 from bot.core.drill import submit_answer
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import Lang, User
 from bot.core.ports import TranscriberUnavailable, TranscriptionError
 from bot.core.replies import Reply
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 
 def _too_long(seconds: float, lang: Lang, lim: Limits) -> Reply:
-    return Reply(t(lang, "voice_too_long", seconds=round(seconds), limit=lim.max_audio_seconds), kind="error")
+    return Reply(t(lang, "voice_too_long", limit_seconds=tn(lang, "count.second", lim.max_audio_seconds)), kind="error")
 
 
 async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User) -> list[Reply]:

@@ -74,6 +74,15 @@ def read_rows(path: Path) -> tuple[list[str], list[dict[str, str]]]:
     return header, rows
 
 
+def check_output(path: Path) -> None:
+    """BatchInputError unless `path` can be written: its folder exists and it is not itself a folder."""
+    folder = path.parent
+    if not folder.is_dir():
+        raise BatchInputError(f"{path}: the folder {folder} does not exist (create it, or choose another --output)")
+    if path.is_dir():
+        raise BatchInputError(f"{path}: is a folder; give a file name for --output")
+
+
 def _chain(exc: BaseException) -> Iterator[BaseException]:
     """The exception and what it was raised from or during (`from None` hides, but keeps, the context)."""
     seen: set[int] = set()
@@ -261,14 +270,19 @@ def run_batch(
     """0: every row graded; 1: some rows have an `error` (the others are graded and written); 2: bad input."""
     try:
         header, rows = read_rows(input_path)
+        check_output(output_path)  # before any grading: an LLM run is not paid for twice
     except BatchInputError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     result = asyncio.run(grade_rows(rows, lang, grader, concurrency, progress=len(rows) >= PROGRESS_FROM, bank=bank))
     added = [c for c in ADDED if c not in header]
-    with output_path.open("w", encoding="utf-8", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=[*header, *added])
-        writer.writeheader()
-        writer.writerows(result.rows)
+    try:
+        with output_path.open("w", encoding="utf-8", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=[*header, *added])
+            writer.writeheader()
+            writer.writerows(result.rows)
+    except OSError as err:  # made unwritable while grading
+        print(f"error: {output_path}: cannot write it ({err.strerror or err})", file=sys.stderr)
+        return 2
     print(f"{result.summary()} -> {output_path}", file=sys.stderr)
     return 1 if result.errors else 0

@@ -152,17 +152,24 @@ async def test_forget_asks_then_a_button_confirms(bot: Harness) -> None:
     requests = await bot.interact(p.command("forget"))
     (ask,) = followups(requests)
     assert ask.custom_ids() == ["drill:forget:yes", "drill:forget:no"]
+    gone = await bot.user_id(1)
     requests = await bot.interact(p.button("drill:forget:yes", p.message_from(ask.json)))
     assert deferred(requests) and "has been deleted" in followups(requests)[0].content
-    assert await bot.service.deps.store.list_cards(await bot.user_id(1)) == []
+    assert await bot.service.deps.store.get_user(gone) is None
+    (question,) = followups(await bot.interact(p.command("drill")))  # the next interaction: a new user
+    assert "went wrong" not in question.content and "(new)" in question.content
+    fresh = await bot.service.deps.store.get_user(await bot.user_id(1))  # (SQLite may hand out the same id again)
+    assert fresh is not None and not fresh.onboarded and len(await bot.service.deps.store.list_cards(fresh.id)) == 1
 
 
 async def test_export_sends_the_data_as_a_json_file(bot: Harness) -> None:
     await bot.interact(p.command("review", company="Acme", question="What is ZeRO-3?"))
     requests = await bot.interact(p.command("export"))
-    (sent,) = followups(requests)
+    (sent, answers) = followups(requests)
     (name, blob), *_ = sent.files.items()
     assert name.endswith(".json") and json.loads(blob)["review_items"][0]["company"] == "Acme"
+    ((md_name, markdown),) = answers.files.items()
+    assert md_name.startswith("drill-answers-") and md_name.endswith(".md") and markdown.startswith(b"# My interview")
 
 
 async def test_a_redelivered_interaction_is_handled_once(bot: Harness) -> None:

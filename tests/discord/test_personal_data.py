@@ -32,7 +32,7 @@ async def test_review_and_interview_caps_reply_privately_and_keep_nothing(bot: H
     (ok,) = followups(await bot.interact(p.command("interview", company="Acme", when="2026-12-03 14:00")))
     assert "Interview logged" in ok.content
     (refused,) = followups(await bot.interact(p.command("interview", company="Beta", when="2026-12-04 14:00")))
-    assert "1 interviews today" in refused.content and refused.flags == EPHEMERAL
+    assert "1 interview today" in refused.content and refused.flags == EPHEMERAL
     uid = await bot.user_id(1)
     assert len(await deps.store.list_review_items(uid)) == 2 and len(await deps.store.list_interviews(uid)) == 1
 
@@ -46,14 +46,16 @@ async def test_an_export_over_the_upload_limit_arrives_in_zips_that_each_fit(bot
         answer = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz ") for _ in range(3000))  # barely compressible
         await bot.interact(p.command("review", company=f"Co{n}", question=f"Question number {n}?", answer=answer))
         clock.advance(seconds=5)  # within the per-user rate limit
-    (whole,) = followups(await bot.interact(p.command("export")))
+    (whole, _answers) = followups(await bot.interact(p.command("export")))
     ((_, blob),) = whole.files.items()
     full = json.loads(blob)
     assert len(full["review_items"]) == 40
     limit = len(blob) // 5  # zip takes it to about a half: three parts or more
     deps.limits = dataclasses.replace(deps.limits, upload_limits={"discord": limit})
-    sent = followups(await bot.interact(p.command("export")))
-    assert len(sent) >= 3 and all(m.flags == EPHEMERAL for m in sent)
+    *sent, answers = followups(await bot.interact(p.command("export")))
+    assert len(sent) >= 3 and all(m.flags == EPHEMERAL for m in [*sent, answers])
+    ((md_name, markdown),) = answers.files.items()  # no answers, so a short file: it fits as it is
+    assert md_name.endswith(".md") and len(markdown) <= limit
     parts = []
     for message in sent:
         ((name, data),) = message.files.items()

@@ -7,6 +7,7 @@ from typing import Any
 
 from bot.core.ports import Delivery
 from bot.core.study_server import daily_post
+from bot.platforms.discord.views import submitted_answer
 from tests.discord import payloads as p
 from tests.discord.conftest import Harness, Start
 from tests.discord.fake_discord import FakeDiscord, Recorded
@@ -171,3 +172,34 @@ async def test_a_button_pressed_by_someone_else_does_not_act_for_them(bot: Harne
     message = p.message_with_components([(rate, "Again")])
     requests = await bot.interact(p.button(rate, message, user_id=3))
     assert "could not find" in followups(requests)[0].content
+
+
+async def test_an_answer_form_left_open_across_a_restart_is_still_graded(start_bot: Start, fake: FakeDiscord) -> None:
+    first = await start_bot()
+    await setup(first, time="20:00", timezone="UTC")
+    posted = await post_daily_question(first, fake)
+    (answer_id,) = posted.custom_ids()
+    (callback,) = await first.interact(p.button(answer_id, as_message(posted), user_id=2))
+    modal = callback.json["data"]
+    assert modal["custom_id"] == "drill-modal:answer:" + answer_id.removeprefix("drill:answer:")
+    await first.close()
+
+    second = await start_bot()  # the member submits the form the old process opened
+    requests = await second.interact(p.modal_submit(modal, ["Check the data first, then per-layer norms."], user_id=2))
+    assert requests[0].json == {"type": 5, "data": {"flags": EPHEMERAL}}
+    assert "Score: 70/100" in followups(requests)[0].content
+    (attempt,) = await second.service.deps.store.list_attempts(await second.user_id(2))
+    assert attempt.answer == "Check the data first, then per-layer norms."
+    assert attempt.question_id == answer_id.removeprefix("drill:answer:")
+
+
+async def test_a_modal_that_is_not_ours_is_left_alone(bot: Harness) -> None:
+    modal = {"custom_id": "someone-else:form", "components": [{"type": 1, "components": [{"custom_id": "x"}]}]}
+    assert await bot.interact(p.modal_submit(modal, ["hello"], user_id=2)) == []
+
+
+def test_the_answer_is_read_from_rows_and_from_labels() -> None:
+    rows = [{"type": 1, "components": [{"type": 4, "custom_id": "answer", "value": "row text"}]}]
+    labels = [{"type": 18, "component": {"type": 4, "custom_id": "answer", "value": "label text"}}]
+    other = [{"type": 1, "components": [{"type": 4, "custom_id": "other", "value": "not it"}]}]
+    assert (submitted_answer(rows), submitted_answer(labels), submitted_answer(other)) == ("row text", "label text", None)

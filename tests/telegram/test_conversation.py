@@ -21,7 +21,7 @@ async def test_onboarding_with_buttons_and_a_typed_city(tg: Harness) -> None:
     (tz,) = await tg.press(CHAT, "set:topics:both")
     assert "时区" in tz.text and "set:timezone:Asia/Shanghai" in tz.actions
     (when,) = await tg.say(CHAT, "上海")  # a city, typed
-    assert "HH:MM" in when.text and "set:daily_time:08:00" in when.actions
+    assert "08:30" in when.text and "set:daily_time:08:00" in when.actions
     (done,) = await tg.press(CHAT, "set:daily_time:08:00")
     assert "设置完成" in done.text and done.actions == ["next"]
     user = await tg.app.store.get_user(await tg.user_id(CHAT))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bot.core.ports import Delivery
 from bot.core.replies import Button, Reply
 from tests.telegram import updates
@@ -87,11 +89,14 @@ async def test_notifier_pushes_text_and_buttons(tg: Harness) -> None:
 
 async def test_export_arrives_as_a_json_document(tg: Harness) -> None:
     await answer_a_question(tg)
-    (doc,) = await tg.say(CHAT, "/export")
+    (doc, answers) = await tg.say(CHAT, "/export")
     assert doc.method == "sendDocument" and "all your data" in doc.text
     data = json.loads(doc.params["document"])
     assert [a["answer"] for a in data["attempts"]] == ["my answer"]
     assert data["identities"] == [{"platform": "telegram", "id": str(CHAT)}]
+    assert answers.method == "sendDocument" and "Markdown" in answers.text  # the answers, readable, beside it
+    markdown = answers.params["document"].decode("utf-8")
+    assert markdown.startswith("# My interview drill answers (1 answers to 1 questions") and "> my answer" in markdown
 
 
 async def test_an_image_reply_goes_as_a_photo_with_its_caption(tg: Harness) -> None:
@@ -118,3 +123,14 @@ async def test_a_push_is_marked_on_the_wire_after_the_limiter_and_before_telegra
     await tg.runtime.notifier.send(str(CHAT), [Reply("no push in progress")])
     await tg.say(CHAT, "/help")
     assert len(seen) == 3  # without the hook, and for replies to users, nothing is marked
+
+
+async def test_a_failure_before_the_service_is_told_to_the_user_in_their_language(
+    tg: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The event claim fails (its table is gone): the user hears about it and the failure is logged."""
+    async with tg.app.engines.writer.begin() as conn:
+        await conn.exec_driver_sql("DROP TABLE processed_events")
+    (sent,) = await tg.say(701, "/help", language_code="zh-hans")
+    assert sent.chat_id == 701 and sent.text.startswith("我这边出了点问题")
+    assert any(r.getMessage().startswith("telegram update") and r.exc_info for r in caplog.records)

@@ -1,7 +1,13 @@
 """The terminal chat: the same commands as the chat platforms, typed or piped on standard input.
 
 A message is one line; a multi-line answer goes between two lines of three double quotes
-(\"\"\"). When buttons are shown, typing the number of a button presses it.
+(\"\"\"). Buttons are numbered. Where the bot waits for typed text (a question, the timezone
+step, a step of /review), a bare number is that text (the answer "2"), so its buttons are shown
+as `[#1]` and pressed with `#1`; a menu that takes no text (`[1] English  [2] 中文`) is
+answered with the bare number. `#N` presses button N anywhere.
+
+The user is looked up by their console identity for every message, as the chat platforms do, so
+after /forget the next message starts a new user.
 """
 
 from __future__ import annotations
@@ -11,11 +17,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.core.i18n import t
+from bot.core.models import Lang
 from bot.core.ports import AboutToSend, Delivery
 from bot.core.replies import Reply
 from bot.core.service import Service
+from bot.core.yes_no import is_number
 
 FENCE = '"""'
+PLATFORM = "console"
 
 
 def read_messages(stream: TextIO) -> list[str]:
@@ -38,38 +48,63 @@ def read_messages(stream: TextIO) -> list[str]:
     return messages
 
 
+def free_path(folder: Path, filename: str) -> Path:
+    """`folder/filename`, or `name-2.ext`, `name-3.ext` ... when it exists: a saved file is never overwritten."""
+    path = folder / filename
+    n = 2
+    while path.exists():
+        path = folder / f"{Path(filename).stem}-{n}{Path(filename).suffix}"
+        n += 1
+    return path
+
+
 class ConsoleChat:
-    def __init__(self, service: Service, user_id: int, out: TextIO, save_dir: Path) -> None:
+    def __init__(
+        self, service: Service, external_id: str, out: TextIO, save_dir: Path, lang: Lang | None = None
+    ) -> None:
         self.service = service
-        self.user_id = user_id
+        self.external_id = external_id
+        self.lang = lang  # a new user's language; then the user's, for the few lines the terminal adds itself
         self.out = out
         self.save_dir = save_dir
         self.buttons: list[str] = []
+        self.text_expected = False  # the last replies wait for typed text: a bare number is text
+
+    def button_for(self, text: str) -> str | None:
+        """The action of the button `text` presses (`#2`, or `2` where no text is expected), else None."""
+        digits = text[1:].strip() if text.startswith("#") else "" if self.text_expected else text
+        if is_number(digits) and 1 <= int(digits) <= len(self.buttons):
+            return self.buttons[int(digits) - 1]
+        return None
 
     async def send(self, message: str) -> list[Reply]:
-        text = message.strip()
-        if text.isdigit() and self.buttons and 1 <= int(text) <= len(self.buttons):
-            replies = await self.service.handle_action(self.user_id, self.buttons[int(text) - 1])
+        user = await self.service.user_for(PLATFORM, self.external_id, self.lang)
+        action = self.button_for(message.strip())
+        if action is not None:
+            replies = await self.service.handle_action(user.id, action, user)
         else:
-            replies = await self.service.handle_text(self.user_id, message)
+            replies = await self.service.handle_text(user.id, message, user)
+        self.lang = await self.service.language_of(user.id)
         self.render(replies)
         return replies
 
     def render(self, replies: list[Reply]) -> None:
         self.buttons = []
+        self.text_expected = any(r.ask_text for r in replies)
+        mark = "#" if self.text_expected else ""
         for reply in replies:
             self.out.write(reply.text + "\n")
             for attachment in (reply.image, reply.file):
                 if attachment is not None:
                     self.save_dir.mkdir(parents=True, exist_ok=True)
-                    path = self.save_dir / attachment.filename
+                    path = free_path(self.save_dir, attachment.filename)
                     path.write_bytes(attachment.data)
-                    self.out.write(f"(saved {path})\n")
+                    self.out.write(t(self.lang or "en", "console.saved", path=path) + "\n")
             labels = []
             for row in reply.buttons:
                 for b in row:
                     self.buttons.append(b.action)
-                    labels.append(f"[{len(self.buttons)}] {b.label}")
+                    labels.append(f"[{mark}{len(self.buttons)}] {b.label}")
             if labels:
                 self.out.write("  ".join(labels) + "\n")
             self.out.write("\n")
@@ -79,7 +114,7 @@ class ConsoleChat:
 class ConsoleNotifier:
     """Pushes to the terminal user by printing (the console's identity is 'local')."""
 
-    platform = "console"
+    platform = PLATFORM
     requires_opt_in = False
 
     def __init__(self, chat: ConsoleChat) -> None:
@@ -104,8 +139,8 @@ async def run_console(
     router: Any = None,
 ) -> None:
     """Chat until end of input. With a NotifierRouter, pushes (regrades, reminders) print here too."""
-    user = await service.user_for("console", external_id, "zh" if lang == "zh" else None)
-    chat = ConsoleChat(service, user.id, out, save_dir)
+    user = await service.user_for(PLATFORM, external_id, "zh" if lang == "zh" else None)
+    chat = ConsoleChat(service, external_id, out, save_dir, user.language)
     if router is not None:
         router.add(ConsoleNotifier(chat))
     interactive = stdin.isatty()
@@ -114,7 +149,7 @@ async def run_console(
             out.write(f"> {message}\n")
             await chat.send(message)
         return
-    out.write('Type /start to begin, /help for commands, /quit to leave. Multi-line answer: """ ... """\n\n')
+    out.write(t(user.language, "console.intro") + "\n\n")
     read: Callable[[], str] = stdin.readline
     loop = asyncio.get_running_loop()
     while True:

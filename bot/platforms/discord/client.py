@@ -12,7 +12,7 @@ from bot.core.i18n import t
 from bot.platforms.discord.bridge import Bridge
 from bot.platforms.discord.commands import register
 from bot.platforms.discord.translator import CatalogTranslator, language_of
-from bot.platforms.discord.views import ActionButton
+from bot.platforms.discord.views import ActionButton, submit
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +50,10 @@ class DrillClient(discord.Client):
         else:
             synced = await self.tree.sync()
             log.info("discord: %d commands synced globally", len(synced))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type is discord.InteractionType.modal_submit:
+            await submit(interaction)
 
     async def on_message(self, message: discord.Message) -> None:
         if message.author.bot or not isinstance(message.channel, discord.DMChannel):

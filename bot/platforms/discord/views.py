@@ -4,6 +4,11 @@ Every button the bot sends has the custom_id `drill:<core action>`. ActionButton
 registered once at start-up with that template, so any such button, on any message, however old
 and across restarts, is routed to the core's `handle_action`. The study server's Answer button
 (`drill:answer:<question id>`) opens a modal instead, whose text is graded privately.
+
+The modal is stateless, like the buttons: its custom_id names the question (`drill-modal:answer:<id>`)
+and it is never kept in discord.py's view store, so its submission is read from the interaction
+itself (`submitted_answer`) and graded the same way before and after a restart; a form the member
+left open while the bot restarted is not lost.
 """
 
 from __future__ import annotations
@@ -24,34 +29,64 @@ if TYPE_CHECKING:
     from bot.core.replies import Reply
 
 MODAL_ANSWER_CHARS = 4000  # Discord's longest text input
-MODAL_TIMEOUT_S = 30 * 60.0  # forget a modal nobody submits
+MODAL_PREFIX = "drill-modal:answer:"
+ANSWER_INPUT_ID = "answer"
 
 
 def bridge_of(interaction: discord.Interaction) -> Bridge:
     return interaction.client.bridge  # type: ignore[attr-defined, no-any-return]
 
 
-class AnswerModal(discord.ui.Modal):
-    def __init__(self, bridge: Bridge, question_id: str, lang: Lang) -> None:
-        super().__init__(title=t(lang, "modal.title"), timeout=MODAL_TIMEOUT_S)
-        self.bridge = bridge
-        self.question_id = question_id
-        self.answer: discord.ui.TextInput[AnswerModal] = discord.ui.TextInput(
+def answer_modal(question_id: str, lang: Lang) -> discord.ui.Modal:
+    """The answer form for `question_id`, already stopped: discord.py does not keep it, the submission is
+    routed by its custom_id (DrillClient.on_interaction)."""
+    modal = discord.ui.Modal(title=t(lang, "modal.title"), custom_id=MODAL_PREFIX + question_id, timeout=None)
+    modal.add_item(
+        discord.ui.TextInput(
             label=t(lang, "modal.label"),
             style=discord.TextStyle.paragraph,
             placeholder=t(lang, "modal.placeholder"),
             max_length=MODAL_ANSWER_CHARS,
+            custom_id=ANSWER_INPUT_ID,
         )
-        self.add_item(self.answer)
+    )
+    modal.stop()
+    return modal
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        async def grade(user: User) -> list[Reply]:
-            cmd = c.AnswerServerQuestion(
-                user.id, PLATFORM, str(interaction.guild_id), self.question_id, self.answer.value
-            )
-            return await self.bridge.service.handle(cmd)
 
-        await self.bridge.in_server(interaction, grade)
+def submitted_answer(components: Any) -> str | None:
+    """The answer input's value in a modal submission (rows of inputs, or labels around one), or None."""
+    if isinstance(components, list):
+        for item in components:
+            found = submitted_answer(item)
+            if found is not None:
+                return found
+    elif isinstance(components, dict):
+        if components.get("custom_id") == ANSWER_INPUT_ID and isinstance(components.get("value"), str):
+            return str(components["value"])
+        for key in ("components", "component"):
+            if key in components:
+                found = submitted_answer(components[key])
+                if found is not None:
+                    return found
+    return None
+
+
+async def submit(interaction: discord.Interaction) -> None:
+    """A submitted answer form, whenever it was opened; other modal submissions are not ours."""
+    data: Any = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    if not custom_id.startswith(MODAL_PREFIX):
+        return
+    question_id = custom_id[len(MODAL_PREFIX) :]
+    text = submitted_answer(data.get("components")) or ""
+    bridge = bridge_of(interaction)
+
+    async def grade(user: User) -> list[Reply]:
+        cmd = c.AnswerServerQuestion(user.id, PLATFORM, str(interaction.guild_id), question_id, text)
+        return await bridge.service.handle(cmd)
+
+    await bridge.in_server(interaction, grade)
 
 
 async def press(interaction: discord.Interaction, action: str) -> None:
@@ -59,8 +94,7 @@ async def press(interaction: discord.Interaction, action: str) -> None:
     if action.startswith(ANSWER_ACTION) and interaction.guild_id is not None:
         # Opening a form changes nothing, so no idempotency write delays it: Discord refuses a second response.
         user = await bridge.user(interaction.user, interaction.locale)
-        modal = AnswerModal(bridge, action[len(ANSWER_ACTION) :], user.language)
-        await interaction.response.send_modal(modal)
+        await interaction.response.send_modal(answer_modal(action[len(ANSWER_ACTION) :], user.language))
         return
 
     async def act(user: User) -> list[Reply]:

@@ -80,6 +80,25 @@ class TelegramHandlers:
         self.settings = settings
 
     async def on_update(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Every update; a failure outside the Service's own handling (the event claim, the user lookup, a
+        send) is logged and the user told, never left in silence."""
+        try:
+            await self._on_update(update)
+        except Exception:
+            log.exception("telegram update %s failed", update.update_id)
+            await self._tell_failed(update)
+
+    async def _tell_failed(self, update: Update) -> None:
+        chat, tg_user = update.effective_chat, update.effective_user
+        if chat is None or tg_user is None or chat.type != ChatType.PRIVATE:
+            return
+        lang = language_hint(tg_user.language_code) or "en"
+        try:
+            await self.sender.deliver(chat.id, None, [Reply(t(lang, "error"), kind="error")])
+        except Exception as exc:  # the network or the Bot API itself is down: the log line above is all we can do
+            log.warning("telegram: could not tell chat %s about the failure: %s", chat.id, type(exc).__name__)
+
+    async def _on_update(self, update: Update) -> None:
         if not await self.service.first_time(f"{PLATFORM}:{update.update_id}"):
             log.info("telegram update %s seen before: dropped", update.update_id)
             return
