@@ -278,3 +278,12 @@ async def test_a_focus_with_one_fitting_question_says_so_in_the_singular() -> No
     started = await service.handle_text(uid, "/mock pipeline 3")
     assert "Mock interview: training pipeline, Engineer, 1 question." in started[0].text
     assert "This focus has only 1 question in the bank, so the round is shorter." in started[0].text
+
+
+async def test_history_in_chinese_reads_with_full_width_punctuation() -> None:
+    store, clock = FakeStore(), FakeClock()
+    service, uid = await _setup(mock_deps(store, FakeGrader(score=66), clock), "zh")
+    await service.handle_text(uid, "/mock stability 3")
+    await answer_all(service, uid, clock)
+    history = (await service.handle_text(uid, "/mock history"))[0].text
+    assert history == "你的模拟面试记录：\n2026-03-02 09:00 · 训练稳定性 · 答了 3/3 题 · 66 分（推荐录用）"

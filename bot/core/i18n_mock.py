@@ -123,6 +123,7 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
         "en": "{date} · {focus} · {answered}/{n} answered · {score}",
         "zh": "{date} · {focus} · 答了 {answered}/{n} 题 · {score}",
     },
+    "mock.history.score": {"en": "{score} ({verdict})", "zh": "{score} 分（{verdict}）"},
     "mock.history.running": {"en": "running", "zh": "进行中"},
     "mock.history.stopped": {"en": " (stopped early)", "zh": "（提前结束）"},
     "mock.verdict.strong_hire": {"en": "strong hire", "zh": "强烈推荐录用"},

@@ -146,7 +146,7 @@ async def history(deps: Deps, user: User) -> list[Reply]:
         elif m.summary is None:
             score = "-"
         else:
-            score = f"{m.summary.score} ({t(lang, f'mock.verdict.{m.summary.verdict}')})"
+            score = t(lang, "mock.history.score", score=m.summary.score, verdict=t(lang, f"mock.verdict.{m.summary.verdict}"))
         line = t(lang, "mock.history.line", date=fmt_local(m.created_at, user.timezone), focus=focus_name(m, lang),
                  answered=len(m.answered()), n=len(m.items), score=score)  # fmt: skip
         lines.append(line + (t(lang, "mock.history.stopped") if m.state == "stopped" else ""))

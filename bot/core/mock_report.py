@@ -57,7 +57,8 @@ def label(point: KeyPoint, lang: Lang) -> str:
     head = re.split(r"[:：]", text, maxsplit=1)[0].strip()
     if len(head) < (6 if lang == "zh" else 16):  # "Caveat:", "Lesson:": the name alone says too little
         head = text.strip()
-    return head if len(head) <= LABEL_CHARS else head[: LABEL_CHARS - 1].rstrip() + "…"
+    limit = LABEL_CHARS // 2 if lang == "zh" else LABEL_CHARS  # a Chinese character says about two letters' worth
+    return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
 
 
 def first_sentence(text: str, lang: Lang = "en") -> str:
@@ -70,7 +71,7 @@ def first_sentence(text: str, lang: Lang = "en") -> str:
         found = (found + ("" if lang == "zh" else " ") + sentence.strip()).strip()
         if len(found) >= enough:
             break
-    return excerpt(found, 2 * EXCERPT_CHARS)
+    return excerpt(found, EXCERPT_CHARS if lang == "zh" else 2 * EXCERPT_CHARS)
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
