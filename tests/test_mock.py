@@ -287,3 +287,41 @@ async def test_history_in_chinese_reads_with_full_width_punctuation() -> None:
     await answer_all(service, uid, clock)
     history = (await service.handle_text(uid, "/mock history"))[0].text
     assert history == "你的模拟面试记录：\n2026-03-02 09:00 · 训练稳定性 · 答了 3/3 题 · 66 分（推荐录用）"
+
+
+async def test_a_question_whose_card_was_deleted_mid_mock_can_still_be_answered() -> None:
+    store, clock = FakeStore(), FakeClock()
+    service, uid = await _setup(mock_deps(store, FakeGrader(), clock))
+    await service.handle_text(uid, "/mock stability 3")
+    [mock] = store.mocks.values()
+    del store.cards[mock.items[0].card_id]  # type: ignore[arg-type]
+    again = await service.handle_text(uid, PLAIN_ANSWER)  # asked again, with a card of its own
+    assert again[-1].text.startswith("Question 1 of 3")
+    answered = await service.handle_text(uid, PLAIN_ANSWER)
+    assert answered[-1].text.startswith("Follow-up")
+    item = store.mocks[mock.id].items[0]
+    assert item.attempt_id is not None and item.card_id in store.cards
+
+
+async def test_an_answer_cut_off_while_grading_is_kept_and_the_question_asked_again() -> None:
+    store, clock = FakeStore(), FakeClock()
+    service, uid = await _setup(mock_deps(store, FakeGrader(), clock))
+    await service.handle_text(uid, "/mock stability 3")
+    [mock] = store.mocks.values()
+    # the process stopped while grading: the attempt was stored and the session claimed, nothing after
+    from bot.core.models import Attempt
+
+    claimed = InMock(mock_id=mock.id, step=0, grading=True)
+    cut = await store.open_attempt(
+        Attempt(id=0, user_id=uid, card_id=mock.items[0].card_id, question_id=mock.items[0].question_id,
+                answer="my first answer", source=f"mock:{mock.id}", created_at=clock.now()),
+        InMock(mock_id=mock.id), claimed,
+    )  # fmt: skip
+    assert cut is not None
+    clock.advance(minutes=1)
+    assert "being graded already" in (await service.handle_text(uid, "again"))[0].text  # it may still be running
+    clock.advance(minutes=3)
+    replies = await service.handle_text(uid, "again")
+    assert "cut off while it was being graded" in replies[0].text and replies[-1].text.startswith("Question 1 of 3")
+    assert store.attempts[cut.id].status == "regrade"  # kept: the regrade worker grades it
+    assert (await service.handle_text(uid, PLAIN_ANSWER))[-1].text.startswith("Follow-up")

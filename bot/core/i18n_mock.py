@@ -81,6 +81,11 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
         "en": "(I could not grade this answer now; it is saved and will be graded later. The interview goes on.)",
         "zh": "（这一题暂时没能评分，回答已保存，稍后补评。面试继续。）",
     },
+    "mock.interrupted": {
+        "en": "Your last answer was cut off while it was being graded (it is saved and will be graded later). "
+        "Please answer this one again:",
+        "zh": "上一条回答在评分时被中断了（已保存，稍后补评）。请重新回答这一题：",
+    },
     "mock.running": {
         "en": "Your mock interview is still running. Here is where you stopped (/mock stop ends it):",
         "zh": "你的模拟面试还在进行中，从这里继续（发送 /mock stop 可结束）：",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.core import commands as c
 from bot.core import llm_budget, mock_report, render, srs
@@ -28,7 +28,8 @@ from bot.core.session import Idle, InMock, Session
 from bot.core.timeutil import fmt_local
 
 log = logging.getLogger(__name__)
-FOLLOW_UP_TWICE_BELOW = 65  # a score below "Good" (section 5) earns a second follow-up
+FOLLOW_UP_TWICE_BELOW = 65
+STUCK_AFTER = timedelta(minutes=3)  # longer than any grading (the LLM's deadline is 90 s)  # a score below "Good" (section 5) earns a second follow-up
 NOTICES = {"llm_unavailable": "mock.llm_down", "llm_limit": "mock.llm_limit", "llm_budget": "mock.llm_limit"}
 
 
@@ -77,12 +78,11 @@ async def ask_current(
         text = t(lang, "mock.follow_up", minutes=_minutes(FOLLOW_UP_BUDGET), text=fu.text)
         return [Reply(text, kind="question", ask_text=True)]
     card = await deps.store.card_for_question(user.id, q.id)
-    tag = _tag(card)
-    if item.asked_at is None:
-        now = deps.clock.now()
-        if card is None:
-            card = await deps.store.create_card(user.id, q.id, srs.new_state(now), now, False, now)
-        item.card_id, item.asked_at, dirty = card.id, now, True
+    tag, now = _tag(card), deps.clock.now()
+    if card is None:  # asked for the first time (or its card was deleted since): the question joins the deck
+        card = await deps.store.create_card(user.id, q.id, srs.new_state(now), now, False, now)
+    if item.asked_at is None or item.card_id != card.id:
+        item.card_id, item.asked_at, dirty = card.id, item.asked_at or now, True
     if dirty:
         await deps.store.save_mock(mock)
     n, i = len(mock.items), mock.items.index(item) + 1
@@ -107,7 +107,7 @@ async def submit(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Session |
     if not isinstance(session, InMock):
         return [Reply(t(lang, "no_open_question"))]
     if session.grading:
-        return [Reply(t(lang, "already_grading"))]
+        return await _still_grading(deps, user, session)
     mock = await store.get_mock(session.mock_id)
     if mock is None or mock.state != "running" or mock.current() is None:
         await store.set_session(user.id, Idle())
@@ -147,8 +147,6 @@ async def submit(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Session |
         item.score = grade.score if grade else None
         item.weak_points = weak_points(q, grade) if grade else []
         item.follow_ups_wanted = 0 if grade is None else (2 if grade.score < FOLLOW_UP_TWICE_BELOW else 1)
-        if q.type == "case":
-            item.star = await _star(deps, user, q, attempt.answer, now)
     else:
         fu.attempt_id, fu.score, fu.answer_seconds = attempt.id, grade.score if grade else None, seconds
     nxt = _next_follow_up(deps, user, q, item, attempt.id, grade, now) if grade is not None else None
@@ -156,9 +154,28 @@ async def submit(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Session |
         item.follow_ups.append(nxt)
     else:
         item.follow_ups_wanted = len(item.follow_ups)
+    if fu is None and q.type == "case" and deps.star_writer is not None:
+        await store.save_mock(mock)  # the answer is recorded before the slow LLM call
+        item.star = await _star(deps, user, q, attempt.answer, now)
     if mock.current() is None:  # finish() saves the mock with its summary
         return [Reply(head), *await finish(deps, user, mock, "finished")]
     return [Reply(head), *await ask_current(deps, user, mock, in_session=True, dirty=True)]
+
+
+async def _still_grading(deps: Deps, user: User, session: InMock) -> list[Reply]:
+    """An answer is being graded, or was when the process stopped: past STUCK_AFTER its attempt is queued
+    for a regrade (kept, never lost) and the question asked again, so a restart never leaves the user stuck."""
+    store, lang = deps.store, user.language
+    last = next((a for a in reversed(await store.list_attempts(user.id)) if a.source == f"mock:{session.mock_id}"), None)
+    if last is None or last.status != "pending" or deps.clock.now() - last.created_at < STUCK_AFTER:
+        return [Reply(t(lang, "already_grading"))]
+    if await store.claim_attempt(last.id, "pending", "regrade"):
+        log.warning("mock %d: attempt %d was left pending (a restart?); queued for a regrade", session.mock_id, last.id)
+    mock = await store.get_mock(session.mock_id)
+    if mock is None or mock.state != "running" or mock.current() is None:
+        await store.set_session(user.id, Idle())
+        return [Reply(t(lang, "mock.none_running"))]
+    return [Reply(t(lang, "mock.interrupted")), *await ask_current(deps, user, mock)]
 
 
 async def _grade(
