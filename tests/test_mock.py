@@ -325,3 +325,25 @@ async def test_an_answer_cut_off_while_grading_is_kept_and_the_question_asked_ag
     assert "cut off while it was being graded" in replies[0].text and replies[-1].text.startswith("Question 1 of 3")
     assert store.attempts[cut.id].status == "regrade"  # kept: the regrade worker grades it
     assert (await service.handle_text(uid, PLAIN_ANSWER))[-1].text.startswith("Follow-up")
+
+
+async def test_skip_passes_on_a_question_or_a_follow_up_and_reveal_waits_for_the_debrief() -> None:
+    store, clock = FakeStore(), FakeClock()
+    service, uid = await _setup(mock_deps(store, FakeGrader(score=60), clock))
+    await service.handle_text(uid, "/mock stability 3")
+    hidden = await service.handle_text(uid, "/reveal")
+    assert "reference answer is in the debrief" in hidden[0].text
+    skipped = await service.handle_text(uid, "/skip")  # question 1
+    assert skipped[0].text == "Skipped. Moving on." and skipped[-1].text.startswith("Question 2 of 3")
+    await service.handle_text(uid, PLAIN_ANSWER)  # question 2 (60: two follow-ups earned)
+    passed = await service.handle_text(uid, "/skip")  # its first follow-up: no second one then
+    assert passed[-1].text.startswith("Question 3 of 3")
+    replies = await answer_all(service, uid, clock)
+    report = "\n".join(r.text for r in replies if r.kind == "report")
+    assert "Q1 ·" in report and "Skipped (counted as 0)." in report
+    assert "Overall: 40/100 · no hire" in report  # (0 + 60 + 60) / 3
+    [mock] = store.mocks.values()
+    assert mock.items[0].skipped and mock.items[0].attempt_id is None and mock.items[1].follow_ups[0].skipped
+    assert len(mock.items[1].follow_ups) == 1
+    drill = await service.handle_text(uid, "/skip")  # no mock now: the drill's /skip
+    assert "no open question" in drill[0].text.lower()

@@ -86,6 +86,12 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
         "Please answer this one again:",
         "zh": "上一条回答在评分时被中断了（已保存，稍后补评）。请重新回答这一题：",
     },
+    "mock.skipped": {"en": "Skipped. Moving on.", "zh": "好，这题跳过。"},
+    "mock.no_reference": {
+        "en": "Not during the interview: each question's reference answer is in the debrief at the end. "
+        "/skip passes on this one.",
+        "zh": "面试进行中不看参考答案，每题的参考答案都在最后的复盘里。想跳过这题请发送 /skip。",
+    },
     "mock.running": {
         "en": "Your mock interview is still running. Here is where you stopped (/mock stop ends it):",
         "zh": "你的模拟面试还在进行中，从这里继续（发送 /mock stop 可结束）：",
@@ -167,6 +173,10 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "第 {i} 题 · {prompt}\n暂未评分（已保存，稍后补评）· 用时 {took}（建议 {budget}）",
     },
     "mock.report.q_unanswered": {"en": "Q{i} · {prompt}\nNot answered.", "zh": "第 {i} 题 · {prompt}\n未作答。"},
+    "mock.report.q_skipped": {
+        "en": "Q{i} · {prompt}\nSkipped (counted as 0).",
+        "zh": "第 {i} 题 · {prompt}\n已跳过（按 0 分计）。",
+    },
     "mock.report.covered": {"en": "Covered: {points}", "zh": "答到：{points}"},
     "mock.report.missed": {"en": "Missed: {points}", "zh": "漏掉：{points}"},
     "mock.report.none": {"en": "none", "zh": "无"},

@@ -5,7 +5,7 @@ the questions: mock_plan.py; the debrief: mock_report.py."""
 from __future__ import annotations
 
 from bot.core import commands as c
-from bot.core import drill, mock_plan
+from bot.core import drill, mock_plan, mock_turn
 from bot.core.deps import Deps
 from bot.core.i18n import t, tn
 from bot.core.mock_models import DEFAULT_LENGTH, MAX_LENGTH, MIN_LENGTH, FocusKind, MockItem, MockSession
@@ -41,6 +41,21 @@ async def answer(cmd: c.SubmitAnswer, deps: Deps, user: User) -> list[Reply]:
     if isinstance(session, InMock):
         return await submit(cmd, deps, user, session)
     return await drill.submit_answer(cmd, deps, user, session)
+
+
+async def skip(cmd: c.SkipQuestion, deps: Deps, user: User) -> list[Reply]:
+    """/skip: passes on the mock's open question while one runs, else the drill's skip."""
+    session = await deps.store.get_session(user.id)
+    if isinstance(session, InMock):
+        return await mock_turn.skip(deps, user, session)
+    return await drill.skip(cmd, deps, user)
+
+
+async def reveal(cmd: c.RevealReference, deps: Deps, user: User) -> list[Reply]:
+    """/reveal: not during a mock (the reference answers come in the debrief), else the drill's."""
+    if cmd.attempt_id is None and isinstance(await deps.store.get_session(user.id), InMock):
+        return [Reply(t(user.language, "mock.no_reference"))]
+    return await drill.reveal(cmd, deps, user)
 
 
 async def mock_command(cmd: c.MockCommand, deps: Deps, user: User) -> list[Reply]:

@@ -28,6 +28,7 @@ class MockFollowUp(BaseModel):
     attempt_id: int | None = None
     score: int | None = None
     answer_seconds: float | None = None
+    skipped: bool = False
 
 
 class MockItem(BaseModel):
@@ -45,11 +46,12 @@ class MockItem(BaseModel):
     follow_ups_wanted: int = 0
     follow_ups: list[MockFollowUp] = Field(default_factory=list)
     star: dict[str, str] | None = None  # a case answer rewritten in STAR by the LLM (situation, task, ...)
+    skipped: bool = False  # passed with /skip: counts as 0 in the overall score
 
     def waiting_for(self) -> Literal["answer", "follow_up", "done"]:
-        if self.attempt_id is None:
+        if self.attempt_id is None and not self.skipped:
             return "answer"
-        if self.follow_ups and self.follow_ups[-1].attempt_id is None:
+        if self.follow_ups and self.follow_ups[-1].attempt_id is None and not self.follow_ups[-1].skipped:
             return "follow_up"
         return "done"
 

@@ -43,9 +43,10 @@ class Answered:
 
 def summary(rows: list[Answered]) -> MockSummary | None:
     graded = [r.main.grade for r in rows if r.main is not None and r.main.grade is not None]
+    passed = sum(1 for r in rows if r.main is None and r.item.skipped)  # a question passed on scores 0
     if not graded:
         return None
-    score = round(sum(g.score for g in graded) / len(graded))
+    score = round(sum(g.score for g in graded) / (len(graded) + passed))
     dims = {d: round(sum(g.dimensions.get(d, 0) for g in graded) / len(graded)) for d in DIMENSIONS}
     answered = sum(1 for r in rows if r.main is not None)
     return MockSummary(score=score, verdict=verdict(score), answered=answered, dimensions=dims)
@@ -190,7 +191,7 @@ def _question_block(r: Answered, n_lang: Lang) -> str:
     lang, q, item = n_lang, r.question, r.item
     prompt = excerpt(q.prompt.get(lang))
     if r.main is None:
-        return t(lang, "mock.report.q_unanswered", i=r.index, prompt=prompt)
+        return t(lang, "mock.report.q_skipped" if r.item.skipped else "mock.report.q_unanswered", i=r.index, prompt=prompt)
     budget, took = clock(item.budget_seconds), clock(item.answer_seconds)
     grade = r.main.grade
     if grade is None:

@@ -162,6 +162,27 @@ async def submit(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Session |
     return [Reply(head), *await ask_current(deps, user, mock, in_session=True, dirty=True)]
 
 
+async def skip(deps: Deps, user: User, session: InMock) -> list[Reply]:
+    """/skip in a mock: pass on the open question (it counts as 0) or follow-up, and go on."""
+    lang = user.language
+    if session.grading:
+        return await _still_grading(deps, user, session)
+    mock = await deps.store.get_mock(session.mock_id)
+    item = mock.current() if mock is not None and mock.state == "running" else None
+    if mock is None or item is None:
+        await deps.store.set_session(user.id, Idle())
+        return [Reply(t(lang, "mock.none_running"))]
+    if item.waiting_for() == "follow_up":
+        item.follow_ups[-1].skipped = True
+        item.follow_ups_wanted = len(item.follow_ups)  # no more follow-ups on a question the user passed on
+    elif item.asked_at is not None:
+        item.skipped = True
+    head = Reply(t(lang, "mock.skipped"))
+    if mock.current() is None:
+        return [head, *await finish(deps, user, mock, "finished")]
+    return [head, *await ask_current(deps, user, mock, dirty=True)]
+
+
 async def _still_grading(deps: Deps, user: User, session: InMock) -> list[Reply]:
     """An answer is being graded, or was when the process stopped: past STUCK_AFTER its attempt is queued
     for a regrade (kept, never lost) and the question asked again, so a restart never leaves the user stuck."""

@@ -33,8 +33,8 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.NextQuestion: drill.next_question,
     c.SubmitAnswer: mock.answer,  # the drill's, or the mock interview's while one runs
     c.SubmitVoice: voice.submit_voice,
-    c.RevealReference: drill.reveal,
-    c.SkipQuestion: drill.skip,
+    c.RevealReference: mock.reveal,  # the drill's; not during a mock interview
+    c.SkipQuestion: mock.skip,  # the drill's, or passing on the mock's open question
     c.OverrideRating: drill.override_rating,
     c.StartFollowUp: drill.start_follow_up,
     c.LogInterview: interviews.log_interview,
