@@ -91,3 +91,31 @@ async def test_offline_the_mock_presses_on_the_missed_heaviest_point() -> None:
     )
     assert ON_CLIP.en in await _first_follow_up(warmup_only)
     assert ON_WARMUP.en in await _first_follow_up(clip_only)
+
+
+def test_weak_points_are_the_missed_then_the_partial_ones_heaviest_first() -> None:
+    from bot.core.mock_turn import weak_points
+    from bot.core.models import Grade, KeyPointResult
+
+    verdicts = {"clip": "partial", "warmup": "missed", "data": "missed"}
+    grade = Grade(score=50, dimensions={}, key_points=[KeyPointResult(id=k, verdict=v) for k, v in verdicts.items()])  # type: ignore[arg-type]
+    assert weak_points(QUESTION, grade) == ["warmup", "data", "clip"]
+    grade = Grade(score=50, dimensions={}, key_points=[KeyPointResult(id="clip", verdict="hit"), KeyPointResult(id="gone", verdict="missed")])
+    assert weak_points(QUESTION, grade) == []  # a hit is not weak; an id the rubric lacks is ignored
+
+
+async def test_a_second_follow_up_only_below_65() -> None:
+    from tests.fakes import FakeGrader
+    from tests.mock_helpers import PLAIN_ANSWER, mock_deps
+
+    for score, follow_ups in ((65, 1), (64, 2)):
+        store, clock = FakeStore(), FakeClock()
+        grader = FakeGrader(score=score)
+        service = Service(mock_deps(store, grader, clock))
+        uid = (await service.user_for("console", "local", "en")).id
+        await service.handle_text(uid, "/mock stability 3")
+        await service.handle_text(uid, PLAIN_ANSWER)
+        grader.follow_up = "And then?"  # a new follow-up text for a second one
+        await service.handle_text(uid, "a follow-up answer")
+        [mock] = store.mocks.values()
+        assert len(mock.items[0].follow_ups) == follow_ups, score
