@@ -1,5 +1,6 @@
 """/mock: start a mock interview (a focus, a level and a length, or the suggested one in one tap), take it
-up again where it stopped, stop it early, and list past ones. The turns themselves: bot/core/mock_turn.py;
+up again where it stopped, stop it early, list past ones, share the last score; and the commands that mean
+something else while one runs (an answer, /skip, /reveal). The turns themselves: bot/core/mock_turn.py;
 the questions: mock_plan.py; the debrief: mock_report.py."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from bot.core.replies import Button, Reply
 from bot.core.session import InMock
 from bot.core.timeutil import fmt_local
 
-__all__ = ["answer", "mock_command", "submit"]
+__all__ = ["answer", "history", "mock_command", "reveal", "share", "skip", "start", "stats_line", "stop", "submit"]
 
 FOCUS_WORDS: dict[str, FocusKind] = {
     "stability": "stability", "稳定性": "stability", "pipeline": "pipeline", "流水线": "pipeline",
