@@ -160,6 +160,9 @@ async def test_an_empty_long_or_same_new_name_is_refused_and_nothing_changes(
     assert companies_of(store, uid) == companies_of(store, zh) == ["Tencnet", "字节"]
     (reply,) = await service.handle_text(uid, "/company Tencnet = " + "x" * 200)  # the longest name taken
     assert "I moved 1 interview from" in reply.text
+    (reply,) = await service.handle_text(uid, "/company 字节 = Byte\n  Planet\t Labs")  # one line, single spaces
+    assert reply.text == 'Merged: I moved 1 interview from "字节" to "Byte Planet Labs".'
+    assert companies_of(store, uid) == ["Byte Planet Labs", "x" * 200]
 
 
 async def test_the_list_shows_counts_and_how_to_merge_in_both_languages(

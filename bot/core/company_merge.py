@@ -53,7 +53,7 @@ def _changed(lang: Lang, interviews: int, items: int) -> str:
 
 
 async def merge_companies(cmd: c.MergeCompanies, deps: Deps, user: User) -> list[Reply]:
-    lang, old, new = user.language, cmd.old.strip(), cmd.new.strip()
+    lang, old, new = user.language, cmd.old.strip(), " ".join(cmd.new.split())  # one line, as a name is shown
     limit = deps.limits.max_field_chars
     if not old:
         return [Reply(t(lang, "company.need_old", new=_quoted(new) or "…"), kind="error")]
