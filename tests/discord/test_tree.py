@@ -19,6 +19,7 @@ COMMANDS = {
     "review",
     "interview",
     "stats",
+    "company",
     "settings",
     "lang",
     "leaderboard",
