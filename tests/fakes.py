@@ -88,6 +88,7 @@ class FakeStore:
         self.mocks: dict[int, MockSession] = {}
         self.llm_calls: list[tuple[int | None, str, int, datetime]] = []
         self.fail_review_insert = False
+        self.fail_company_rename = False
         self._seq = itertools.count(1)
 
     async def get_or_create_user(self, platform: str, external_id: str, defaults: User) -> User:
@@ -293,6 +294,21 @@ class FakeStore:
     async def count_interviews(self, user_id: int, since: datetime | None = None) -> int:
         rows = self.interviews.values()
         return sum(1 for x in rows if x.user_id == user_id and (since is None or x.created_at >= since))
+
+    async def rename_company(self, user_id: int, names: set[str], new: str) -> tuple[int, int]:
+        """As one transaction: with `fail_company_rename` set, the review items' half fails and the
+        interviews' half is rolled back."""
+        before = dict(self.interviews)
+        interviews = [x for x in self.interviews.values() if x.user_id == user_id and x.company in names]
+        for x in interviews:
+            self.interviews[x.id] = x.model_copy(update={"company": new})
+        if self.fail_company_rename:
+            self.interviews = before
+            raise WriteFailed("review_items: disk full")
+        items = [x for x in self.review_items.values() if x.user_id == user_id and x.company in names]
+        for item in items:
+            self.review_items[item.id] = item.model_copy(update={"company": new})
+        return len(interviews), len(items)
 
     async def relink_review_item(self, item: ReviewItem) -> bool:
         old = self.review_items.get(item.id)

@@ -241,6 +241,7 @@ def test_progress_text_names_weakest_subtopics_and_what_interviews_asked() -> No
     zh = progress_text(data, "zh")
     assert f"\n- Loss 变 NaN：记忆保持 {round(week_recall(10, 10) * 100)}%，平均分 40" in zh
     assert "- 字节跳动：1 场面试、1 道题（Loss 变 NaN ×1）" in zh  # the company by its Chinese name
+    assert "/company" not in en and "/company" not in zh  # one company: nothing to merge
 
 
 # --- /stats through the service --------------------------------------------------------------------
@@ -344,7 +345,8 @@ def test_every_company_is_named_in_the_text() -> None:
     assert "Real interviews logged: 7 interviews." in en
     assert sum(line.startswith("- ") and ": 1 interview" in line for line in en.splitlines()) == 5
     assert "- and 2 more companies: Foxtrot, Golf" in en
-    assert "- 另有 2 家公司：Foxtrot、Golf" in progress_text(data, "zh")
+    assert "- and 2 more companies: Foxtrot, Golf\nTwo names for one company? /company merges them." in en
+    assert "- 另有 2 家公司：Foxtrot、Golf\n同一家公司记成了两个名字？用 /company 可以合并。" in progress_text(data, "zh")
     six = compute_progress(SHANGHAI, NOW, [], [], QUESTIONS, interviews[:6], [])
     assert "- and 1 more company: Foxtrot" in progress_text(six, "en")
 

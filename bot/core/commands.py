@@ -115,6 +115,20 @@ class FlowAction(Command):
 
 
 @dataclass(frozen=True)
+class ShowCompanies(Command):
+    """/company alone: the companies the user logged, as /stats counts them, and how to merge two."""
+
+
+@dataclass(frozen=True)
+class MergeCompanies(Command):
+    """/company OLD = NEW: every interview and review item of the user whose company is OLD (as /stats
+    folds names) gets the company NEW. The command itself is the user's confirmation."""
+
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
 class SetPaused(Command):
     """/pause and /resume: stop or restart scheduled pushes."""
 

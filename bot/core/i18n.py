@@ -112,13 +112,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "/reveal - show the reference answer\n/review company | question | your answer - log a question "
         "from a real interview\n/interview company | role | 2026-12-03 14:00 - log an interview\n"
         "(/review or /interview alone asks for each part in turn)\n"
-        "/stats - your progress\n/settings - view or change settings\n/lang zh|en - language\n"
+        "/stats - your progress\n/company - your companies; /company OLD = NEW merges two names of one company\n"
+        "/settings - view or change settings\n/lang zh|en - language\n"
         "/pause, /resume - stop or restart the daily pushes\n"
         "/export - all your data as JSON, and your answers as Markdown\n/forget - delete all your data\n"
         "Any other text while a question is open is your answer.",
         "zh": "命令：\n/drill - 下一题\n/skip - 跳过当前题\n/reveal - 查看参考答案\n"
         "/review 公司 | 问题 | 你的回答 - 记录真实面试中被问到的问题\n/interview 公司 | 岗位 | 2026-12-03 14:00 - "
-        "记录一场面试\n（只发 /review 或 /interview 会逐项询问）\n/stats - 学习进度\n/settings - 查看或修改设置\n/lang zh|en - 切换语言\n"
+        "记录一场面试\n（只发 /review 或 /interview 会逐项询问）\n/stats - 学习进度\n"
+        "/company - 你记录的公司；/company 旧名 = 新名 合并同一家公司的两个名字\n/settings - 查看或修改设置\n/lang zh|en - 切换语言\n"
         "/pause、/resume - 暂停或恢复每日推送\n"
         "/export - 导出你的全部数据（JSON）和作答记录（Markdown）\n/forget - 删除你的全部数据\n有题目未作答时，发送的其他文字即为你的回答。",
     },

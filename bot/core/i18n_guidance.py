@@ -1,6 +1,6 @@
 """Messages that guide a new user past what trips them up: how to give each setting, a form left open
 or dropped by another command, a far-off interview date, why there is no question now, a deleted user,
-and the /export Markdown file. Merged into the catalogue in bot/core/i18n.py."""
+the /export Markdown file, and /company (merging two names of one company). Merged into the catalogue in bot/core/i18n.py."""
 
 from __future__ import annotations
 
@@ -110,4 +110,52 @@ GUIDANCE_MESSAGES: dict[str, dict[str, str]] = {
     "export.md.follow_up": {"en": "follow-up", "zh": "追问"},
     "export.md.no_answer": {"en": "(no answer)", "zh": "（未作答）"},
     "export.md.continued": {"en": "(continued)", "zh": "（续）"},
+    "company.list": {
+        "en": "Companies you have logged, counted as in /stats:",
+        "zh": "你记录过的公司（与 /stats 的统计一致）：",
+    },
+    "company.how": {
+        "en": "Two names for one company? Merge them: /company OLD = NEW, e.g. /company Tencnet = Tencent",
+        "zh": "同一家公司记成了两个名字？可以这样合并：/company 旧名 = 新名，例如 /company Tencnet = Tencent",
+    },
+    "company.usage": {
+        "en": "/company OLD = NEW merges two names of one company (e.g. /company Tencnet = Tencent); "
+        "/company alone lists your companies",
+        "zh": "/company 旧名 = 新名 合并同一家公司的两个名字（例如 /company Tencnet = Tencent）；只发 /company 会列出你记录过的公司",
+    },
+    "company.none": {
+        "en": "You have not logged any company yet. Log an interview with /interview, or a question you were "
+        "asked with /review.",
+        "zh": "你还没有记录过任何公司。可以用 /interview 记录一场面试，或用 /review 记录被问到的问题。",
+    },
+    "company.need_old": {
+        "en": 'Write the name to replace before the "=": /company old name = {new}',
+        "zh": "请在“=”前写上要替换的名字：/company 旧名 = {new}",
+    },
+    "company.need_new": {
+        "en": 'Write the new name after the "=": /company {old} = new name',
+        "zh": "请在“=”后写上新名字：/company {old} = 新名",
+    },
+    "company.too_long": {
+        "en": "The new name is {length} characters; the limit is {limit}. Please shorten it and send it again.",
+        "zh": "新名字有 {length} 个字符，上限是 {limit}。请缩短后重新发送。",
+    },
+    "company.same": {
+        "en": '"{old}" and "{new}" already count as one company, so there is nothing to merge.',
+        "zh": "“{old}”和“{new}”已经算作同一家公司，无需合并。",
+    },
+    "company.not_found": {
+        "en": 'You have no interview or question logged as "{old}". Your companies: {names}. '
+        "Send /company to see them with their counts.",
+        "zh": "你没有以“{old}”记录的面试或问题。你记录过的公司：{names}。发送 /company 可查看各自的数量。",
+    },
+    "company.and": {"en": "{first} and {second}", "zh": "{first}和 {second}"},
+    "company.merged": {
+        "en": 'Merged: I moved {counts} from "{old}" to "{new}".',
+        "zh": "已合并：记为“{old}”的 {counts}已改记为“{new}”。",
+    },
+    "stats.company_merge_hint": {
+        "en": "Two names for one company? /company merges them.",
+        "zh": "同一家公司记成了两个名字？用 /company 可以合并。",
+    },
 }

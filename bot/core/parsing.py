@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.core import commands as c
+
+MERGE_ARROW = re.compile(r"->|=>|→|=|＝")  # /company OLD = NEW (also ＝, -> and →)
 
 SETTING_ALIASES = {
     "tz": "timezone",
@@ -75,6 +79,13 @@ def parse_line(user_id: int, line: str) -> c.Command:
         if not value.strip():  # `/settings time`: how to give that one
             return c.Invalid(user_id, "usage", name, f"usage.setting.{setting}")
         return c.ChangeSetting(user_id, setting, value.strip())
+    if name in ("company", "companies", "公司"):
+        if not rest:
+            return c.ShowCompanies(user_id)
+        parts = MERGE_ARROW.split(rest, maxsplit=1)
+        if len(parts) != 2:
+            return c.Invalid(user_id, "usage", name, "company.usage")
+        return c.MergeCompanies(user_id, parts[0].strip(), parts[1].strip())
     if name in ("review", "interview") and not rest:
         return c.StartFlow(user_id, name)
     if name == "review":

@@ -44,7 +44,7 @@ def _percent(value: float | None) -> str:
     return NONE if value is None else f"{round(value * 100)}%"
 
 
-def _shorten(text: str, limit: int) -> str:
+def shorten(text: str, limit: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
@@ -53,7 +53,7 @@ def _counted(pairs: list[tuple[Subtopic, int]], lang: Lang) -> str:
     return listing(lang, (f"{subtopic_name(sub, lang)} ×{n}" for (_topic, sub), n in pairs))
 
 
-def _counts(lang: Lang, interviews: int, questions: int) -> str:
+def interview_counts(lang: Lang, interviews: int, questions: int) -> str:
     """ "1 interview, 2 questions", leaving out a zero count (there is always one count that is not zero)."""
     parts = [tn(lang, "count.interview", interviews)] if interviews else []
     if questions or not interviews:
@@ -96,7 +96,7 @@ def _weak_lines(weakest: list[Mastery], lang: Lang) -> list[str]:
         name = subtopic_name(m.subtopic, lang)
         lines.append(t(lang, "stats.weak_line", subtopic=name, recall=_percent(m.recall), score=_score(m.mean_score)))
         if m.suggestion is not None:
-            lines.append(t(lang, "stats.try", prompt=_shorten(m.suggestion.prompt.get(lang), PROMPT_CHARS[lang])))
+            lines.append(t(lang, "stats.try", prompt=shorten(m.suggestion.prompt.get(lang), PROMPT_CHARS[lang])))
     return lines
 
 
@@ -104,7 +104,7 @@ def _interview_lines(data: ProgressData, lang: Lang) -> list[str]:
     ins = data.insights
     if not ins.interviews and not ins.questions:
         return []
-    lines = [t(lang, "stats.interviews", counts=_counts(lang, ins.interviews, ins.questions))]
+    lines = [t(lang, "stats.interviews", counts=interview_counts(lang, ins.interviews, ins.questions))]
     if ins.topics:
         items = listing(lang, (f"{topic_name(topic, lang)} ×{n}" for topic, n in ins.topics))
         lines.append(t(lang, "stats.asked_topics", items=items))
@@ -126,7 +126,7 @@ def _interview_lines(data: ProgressData, lang: Lang) -> list[str]:
 
 
 def _company_name(c: CompanyAsked, lang: Lang) -> str:
-    return _shorten(company_name(c.company, lang), 40)
+    return shorten(company_name(c.company, lang), 40)
 
 
 def _company_lines(ins: InterviewInsights, lang: Lang) -> list[str]:
@@ -134,12 +134,14 @@ def _company_lines(ins: InterviewInsights, lang: Lang) -> list[str]:
     lines = []
     for c in ins.companies[:TOP_COMPANIES]:
         subs = t(lang, "stats.paren", text=_counted(c.subtopics, lang)) if c.subtopics else ""
-        counts = _counts(lang, c.interviews, c.questions)
+        counts = interview_counts(lang, c.interviews, c.questions)
         lines.append(t(lang, "stats.company_line", company=_company_name(c, lang), counts=counts, subtopics=subs))
     rest = ins.companies[TOP_COMPANIES:]
     if rest:
         names = listing(lang, (_company_name(c, lang) for c in rest))
         lines.append(tn(lang, "count.company_more", len(rest), names=names))
+    if len(ins.companies) > 1:  # two spellings of one company the alias table does not know: /company merges them
+        lines.append(t(lang, "stats.company_merge_hint"))
     return lines
 
 

@@ -8,7 +8,7 @@ from asyncio import Lock
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.core import account, drill, flows, interviews, mock, onboarding, study_server, voice
+from bot.core import account, company_merge, drill, flows, interviews, mock, onboarding, study_server, voice
 from bot.core import commands as c
 from bot.core.deps import Deps
 from bot.core.i18n import t
@@ -44,6 +44,8 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.FlowAction: flows.flow_action,
     c.SetPaused: onboarding.set_paused,
     c.ShowStats: account.show_stats,
+    c.ShowCompanies: company_merge.show_companies,
+    c.MergeCompanies: company_merge.merge_companies,
     c.Forget: account.forget,
     c.ConfirmForget: account.confirm_forget,
     c.ExportData: account.export_data,

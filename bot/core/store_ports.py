@@ -164,6 +164,12 @@ class InterviewsPort(Protocol):
         """The user's review entries logged since `since` (None: in all)."""
         ...
 
+    async def rename_company(self, user_id: int, names: set[str], new: str) -> tuple[int, int]:
+        """The user's interviews and review items whose company is exactly one of `names` get the company
+        `new` (/company merges two names), in one transaction: (interviews, review items) changed.
+        All or nothing: `WriteFailed` when not. Other users' entries are never touched."""
+        ...
+
     async def add_reminder(self, reminder: Reminder) -> Reminder: ...
     async def list_reminders(self, user_id: int) -> list[Reminder]:
         """Soonest due first."""

@@ -55,6 +55,18 @@ _RELINK = (
         subtopic=sa.bindparam("subtopic"),
     )
 )
+
+
+def _rename(table: sa.Table) -> sa.Update:
+    c = table.c
+    return (
+        table.update()
+        .where(c.user_id == sa.bindparam("_user_id"), c.company.in_(sa.bindparam("_names", expanding=True)))
+        .values(company=sa.bindparam("_new"))
+    )
+
+
+_RENAME_INTERVIEWS, _RENAME_REVIEWS = _rename(T.interviews), _rename(T.review_items)
 _M = T.reminders.c
 _REMINDERS = sa.select(T.reminders).where(_M.user_id == sa.bindparam("user_id")).order_by(_M.due_at, _M.id)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # "since ever": every row's created_at is after it
@@ -108,6 +120,22 @@ class PersonalData(SqlBase):
             return (await conn.execute(_RELINK, {"_id": item.id, "_user_id": item.user_id, **fields})).rowcount
 
         return bool(await self.engines.write(_unit))
+
+    async def rename_company(self, user_id: int, names: set[str], new: str) -> tuple[int, int]:
+        """Both tables in one transaction; `WriteFailed` (and nothing changed) when any of it fails."""
+        if not names:
+            return 0, 0
+        params = {"_user_id": user_id, "_names": sorted(names), "_new": new}
+
+        async def _unit(conn: AsyncConnection) -> tuple[int, int]:
+            interviews = (await conn.execute(_RENAME_INTERVIEWS, params)).rowcount
+            items = (await conn.execute(_RENAME_REVIEWS, params)).rowcount
+            return int(interviews), int(items)
+
+        try:
+            return await self.engines.write(_unit)
+        except (SQLAlchemyError, OSError, UnicodeError) as err:  # rolled back: no entry was renamed
+            raise WriteFailed("the company was not renamed") from err
 
     async def add_reminder(self, reminder: Reminder) -> Reminder:
         new_id = await self._insert(T.reminders, reminder.model_dump(exclude={"id"}))

@@ -118,6 +118,26 @@ async def test_review_and_interview_log_with_their_options(bot: Harness) -> None
     assert "could not read 'someday'" in followups(requests)[0].content
 
 
+async def test_company_lists_with_no_options_and_merges_with_old_and_new(bot: Harness) -> None:
+    for company in ("Tencnet", "Tencent"):
+        await bot.interact(p.command("interview", company=company, when="2026-12-03 14:00"))
+    await bot.interact(p.command("review", company="Tencnet | Shenzhen", question="What is ZeRO-3?"))
+    requests = await bot.interact(p.command("company"))
+    assert deferred(requests)
+    listed = followups(requests)[0]
+    assert "- Tencnet: 1 interview" in listed.content and "- Tencnet | Shenzhen: 1 question" in listed.content
+    assert listed.flags == EPHEMERAL  # the user's own data stays private in a server
+    requests = await bot.interact(p.command("company", old="Tencnet"))  # no new name: asked for, nothing changed
+    assert 'Write the new name after the "="' in followups(requests)[0].content
+    requests = await bot.interact(p.command("company", old="tencnet | shenzhen", new="Tencent"))  # a | is just text
+    assert 'I moved 1 question from "tencnet | shenzhen" to "Tencent"' in followups(requests)[0].content
+    requests = await bot.interact(p.command("company", old="Tencnet", new="Tencent"))
+    assert 'I moved 1 interview from "Tencnet" to "Tencent"' in followups(requests)[0].content
+    uid = await bot.user_id(1)
+    store = bot.service.deps.store
+    assert {x.company for x in [*await store.list_interviews(uid), *await store.list_review_items(uid)]} == {"Tencent"}
+
+
 async def test_stats_settings_and_lang(bot: Harness) -> None:
     assert "No answers yet" in followups(await bot.interact(p.command("stats")))[0].content
     assert "Your settings" in followups(await bot.interact(p.command("settings")))[0].content

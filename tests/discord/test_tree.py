@@ -20,6 +20,7 @@ COMMANDS = {
     "review",
     "interview",
     "stats",
+    "company",
     "settings",
     "lang",
     "leaderboard",

@@ -147,3 +147,52 @@ async def test_reminders_are_listed_soonest_first(store: Store) -> None:
     await store.add_reminder(Reminder(id=0, user_id=other.id, kind="post_interview", due_at=NOW))
     assert later.id > 0 and later.state == "pending" and await store.list_reminders(u.id) == [sooner, tie, later]
     assert await store.list_reminders(other.id + 1000) == []
+
+
+async def test_a_company_is_renamed_in_the_users_interviews_and_review_items_only(store: Store) -> None:
+    u, other = await new_user(store, "1"), await new_user(store, "2")
+    typo = await store.add_interview(InterviewLog(id=0, user_id=u.id, company="Tencnet", at=NOW, created_at=NOW))
+    spaced = await store.add_interview(InterviewLog(id=0, user_id=u.id, company="tencnet ", at=NOW, created_at=NOW))
+    kept = await store.add_interview(InterviewLog(id=0, user_id=u.id, company="Tencent", at=NOW + DAY, created_at=NOW))
+    theirs = await store.add_interview(InterviewLog(id=0, user_id=other.id, company="Tencnet", at=NOW, created_at=NOW))
+    item = await store.add_review_item(review_item(u.id, company="Tencnet", answer_text="mine"))
+    near = await store.add_review_item(review_item(u.id, company="Tencnet Inc"))  # not one of the names passed
+    their_item = await store.add_review_item(review_item(other.id, company="Tencnet"))
+    assert await store.rename_company(u.id, {"Tencnet", "tencnet "}, "Tencent") == (2, 1)
+    renamed = {"company": "Tencent"}
+    assert await store.list_interviews(u.id) == [typo.model_copy(update=renamed), spaced.model_copy(update=renamed),
+                                                 kept]  # fmt: skip
+    assert await store.list_review_items(u.id) == [item.model_copy(update=renamed), near]  # nothing else changed
+    assert await store.list_interviews(other.id) == [theirs] and await store.list_review_items(other.id) == [their_item]
+    assert await store.rename_company(u.id, {"Tencnet"}, "Tencent") == (0, 0)  # nothing left by that name
+    assert await store.rename_company(u.id, set(), "X") == (0, 0)
+    assert await store.rename_company(other.id + 1000, {"Tencnet"}, "X") == (0, 0)
+    assert await store.list_interviews(other.id) == [theirs]
+
+
+async def fail_review_updates(store: Store) -> None:
+    """Make the review items' half of a rename fail, as a full disk would."""
+    if isinstance(store, FakeStore):
+        store.fail_company_rename = True
+        return
+    assert isinstance(store, SqlStore)
+    async with store.engines.writer.begin() as conn:
+        if store.engines.is_sqlite:
+            await conn.execute(text("CREATE TRIGGER full_disk BEFORE UPDATE ON review_items "
+                                    "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"))  # fmt: skip
+        else:
+            await conn.execute(text("CREATE FUNCTION full_disk() RETURNS trigger AS $$ BEGIN "
+                                    "RAISE EXCEPTION 'No space left on device'; END $$ LANGUAGE plpgsql"))  # fmt: skip
+            await conn.execute(text("CREATE TRIGGER full_disk BEFORE UPDATE ON review_items "
+                                    "FOR EACH ROW EXECUTE FUNCTION full_disk()"))  # fmt: skip
+
+
+async def test_a_company_is_renamed_everywhere_or_nowhere(store: Store) -> None:
+    u = await new_user(store, "1")
+    log = await store.add_interview(InterviewLog(id=0, user_id=u.id, company="Tencnet", at=NOW, created_at=NOW))
+    item = await store.add_review_item(review_item(u.id, company="Tencnet"))
+    await fail_review_updates(store)
+    with pytest.raises(WriteFailed):
+        await store.rename_company(u.id, {"Tencnet"}, "Tencent")
+    assert await store.list_interviews(u.id) == [log]  # the interviews' half was rolled back
+    assert await store.list_review_items(u.id) == [item]

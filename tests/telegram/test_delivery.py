@@ -96,7 +96,7 @@ async def test_export_arrives_as_a_json_document(tg: Harness) -> None:
     assert data["identities"] == [{"platform": "telegram", "id": str(CHAT)}]
     assert answers.method == "sendDocument" and "Markdown" in answers.text  # the answers, readable, beside it
     markdown = answers.params["document"].decode("utf-8")
-    assert markdown.startswith("# My interview drill answers (1 answers to 1 questions") and "> my answer" in markdown
+    assert markdown.startswith("# My interview drill answers (1 answer to 1 question,") and "> my answer" in markdown
 
 
 async def test_an_image_reply_goes_as_a_photo_with_its_caption(tg: Harness) -> None:

@@ -162,6 +162,23 @@ def register(tree: app_commands.CommandTree[discord.Client]) -> None:
 
         await bridge.respond(interaction, work)
 
+    @tree.command(name=loc("cmd.company"), description=loc("cmd.company.desc"))
+    @app_commands.rename(old=loc("opt.old"), new=loc("opt.new"))
+    @app_commands.describe(old=loc("opt.old.desc"), new=loc("opt.new.desc"))
+    async def company(
+        interaction: discord.Interaction,
+        old: Range[str, 1, 200] | None = None,
+        new: Range[str, 1, 200] | None = None,
+    ) -> None:
+        bridge = bridge_of(interaction)
+
+        async def work(user: User) -> list[Reply]:
+            if old is None and new is None:
+                return await bridge.service.handle(c.ShowCompanies(user.id))
+            return await bridge.service.handle(c.MergeCompanies(user.id, old or "", new or ""))
+
+        await bridge.respond(interaction, work)
+
     @tree.command(name=loc("cmd.settings"), description=loc("cmd.settings.desc"))
     @app_commands.rename(
         timezone=loc("opt.timezone"),
@@ -287,4 +304,4 @@ def register(tree: app_commands.CommandTree[discord.Client]) -> None:
 
         await bridge.in_server(interaction, work)
 
-    _ = (answer, mock, review, interview, settings, lang, help_, leaderboard, setup)
+    _ = (answer, mock, review, interview, company, settings, lang, help_, leaderboard, setup)
