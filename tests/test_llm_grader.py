@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
@@ -123,15 +124,17 @@ async def test_a_trickling_server_cannot_outlive_the_deadline(server: FakeOpenAI
 
 
 async def test_the_deadline_covers_waiting_for_a_slot(server: FakeOpenAI) -> None:
+    """While every slot is taken (by gradings still waiting on the provider), a grading fails at its own
+    deadline without sending anything. The slot is held by the test itself: two gradings racing for it
+    would make the outcome depend on how long each took to build its request."""
     grader = make_grader(server, retries=0, deadline=0.3, concurrency=1)
-    server.script.append(Fault("hang"))
-    first = grader.grade(example_question(), LONG, "en")
-    second = grader.grade(example_question(), LONG, "en")
-    import asyncio
-
-    results = await asyncio.gather(first, second, return_exceptions=True)
-    assert all(isinstance(r, GraderUnavailable) for r in results)
-    assert len(server.chat_requests()) == 1  # the second never got the slot
+    async with grader._slots:
+        with pytest.raises(GraderUnavailable, match="deadline"):
+            async with asyncio.timeout(10):  # a deadline that does not cover the wait would hang here
+                await grader.grade(example_question(), LONG, "en")
+    assert server.chat_requests() == []  # it never got the slot
+    await grader.grade(example_question(), LONG, "en")  # the slot free again: graded
+    assert len(server.chat_requests()) == 1
 
 
 IDS = [k.id for k in example_question().rubric.key_points]
