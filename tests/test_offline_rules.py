@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Sequence
+import re
+import zlib
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pytest
 
 from bot.core.models import KeyPoint, Lang, Question, Rubric, Text, TextList
 from bot.grading import offline
-from bot.grading.offline import OfflineGrader, _coverage, _curve, _ramp, _relative
+from bot.grading.markers import evidence_level, specificity_level, structure_level
+from bot.grading.offline import OfflineGrader, _coverage, _curve, _mistake_texts, _ramp, _relative
 from bot.grading.probes import PROBES
 from bot.grading.rubric_match import MAX_EMBEDDED_TOKENS, AnswerView, KeyPointMatch, PreparedQuestion, prepare
 from bot.grading.semantic import UseEmbedder, default_embedder
@@ -249,6 +252,27 @@ def test_only_the_first_12000_characters_are_graded() -> None:
 
 # --- the rules together: pinned grades ---------------------------------------------------------------
 
+
+class WordsEmbedder:
+    """Each text as its words hashed into 512 slots, L2-normalised: texts that share words are alike."""
+
+    id = "words"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), 512), dtype=np.float32)
+        for i, text in enumerate(texts):
+            for word in re.findall(r"\w+", text.lower()):
+                out[i, zlib.crc32(word.encode()) % 512] += 1.0
+            out[i] /= max(float(np.linalg.norm(out[i])), 1e-6)
+        return out
+
+
+GRADERS: dict[str, Callable[[], OfflineGrader]] = {
+    "lexical": lambda: LEXICAL,
+    "fixed": lambda: OfflineGrader(FixedEmbedder()),
+    "words": lambda: OfflineGrader(WordsEmbedder()),
+}
+
 ANSWERS: dict[str, tuple[str, Lang]] = {
     "strong": (
         "First the data: I save the bad batch and check it for NaN/Inf and labels out of range. Second, I log "
@@ -272,16 +296,24 @@ ANSWERS: dict[str, tuple[str, Lang]] = {
     ),
     "mistaken": ("I just restart training from scratch and lower the learning rate and add clipping.", "en"),
     "empty": ("   ", "en"),
+    # a sentence that states a listed mistake earns no key point, however much of one it names
+    "excluded": ("I restart training from scratch from the last checkpoint with the same data order.", "en"),
+    # part of a listed mistake's words: a mistake only when the embedding agrees
+    "semantic_mistake": ("I would train again from scratch.", "en"),
 }
 # score, dimensions (coverage, structure, specificity, evidence, correctness), key point verdicts, the
-# mistakes' first words, injection: with the lexical grader and with an embedder that finds every sentence alike
+# mistakes' first words, injection: with the lexical grader, an embedder that finds every sentence alike and one
+# that finds sentences alike by their words (so each rubric text must get its own vector)
 PINNED: dict[tuple[str, str], tuple[int, list[int], str, list[str], bool]] = {
     ("strong", "lexical"): (80, [75, 100, 46, 100, 100], "hhphhm", [], False),
     ("strong", "fixed"): (85, [88, 100, 46, 100, 100], "hhphhm", [], False),
+    ("strong", "words"): (83, [83, 100, 46, 100, 100], "hhphhm", [], False),
     ("partial", "lexical"): (1, [4, 0, 0, 0, 0], "mmmmmm", ["only 'lower "], False),
     ("partial", "fixed"): (45, [35, 0, 42, 83, 100], "mpppmm", [], False),
+    ("partial", "words"): (1, [4, 0, 0, 0, 0], "mmmmmm", ["only 'lower "], False),
     ("salad", "lexical"): (19, [24, 0, 13, 0, 40], "ppppmp", [], False),
     ("salad", "fixed"): (40, [58, 0, 28, 0, 72], "hhphph", [], False),
+    ("salad", "words"): (19, [24, 0, 13, 0, 41], "ppppmp", [], False),
     ("denied", "lexical"): (
         0,
         [0, 0, 0, 0, 0],
@@ -296,21 +328,38 @@ PINNED: dict[tuple[str, str], tuple[int, list[int], str, list[str], bool]] = {
         ["Much of the ", "Contradicts ", "Contradicts ", "Contradicts ", "Contradicts "],
         False,
     ),
+    ("denied", "words"): (
+        0,
+        [1, 0, 0, 0, 0],
+        "mmmmmm",
+        ["Much of the ", "Contradicts ", "Contradicts ", "Contradicts ", "Contradicts "],
+        False,
+    ),
     ("injected", "lexical"): (9, [14, 7, 1, 7, 9], "ppmmmm", ["Tried to ins"], True),
     ("injected", "fixed"): (40, [45, 52, 6, 50, 50], "hhmppm", ["Tried to ins"], True),
+    ("injected", "words"): (8, [14, 7, 1, 7, 8], "ppmmmm", ["Tried to ins"], True),
     ("zh", "lexical"): (50, [40, 64, 16, 0, 100], "hpmmmm", [], False),
     ("zh", "fixed"): (60, [70, 64, 16, 0, 100], "hhmppp", [], False),
+    ("zh", "words"): (48, [38, 61, 15, 0, 100], "hpmmmm", [], False),
     ("mistaken", "lexical"): (0, [0, 0, 0, 0, 0], "mmmmmm", ["only 'lower ", "restarts tra"], False),
     ("mistaken", "fixed"): (1, [3, 0, 0, 0, 0], "mmmmmm", ["only 'lower ", "restarts tra"], False),
+    ("mistaken", "words"): (0, [0, 0, 0, 0, 0], "mmmmmm", ["only 'lower ", "restarts tra"], False),
     ("empty", "lexical"): (0, [0, 0, 0, 0, 0], "mmmmmm", [], False),
     ("empty", "fixed"): (0, [0, 0, 0, 0, 0], "mmmmmm", [], False),
+    ("empty", "words"): (0, [0, 0, 0, 0, 0], "mmmmmm", [], False),
+    ("excluded", "lexical"): (0, [0, 0, 0, 0, 0], "mmmmmm", ["restarts tra"], False),
+    ("excluded", "fixed"): (1, [3, 0, 0, 0, 0], "mmmmmm", ["restarts tra"], False),
+    ("excluded", "words"): (0, [1, 0, 0, 0, 0], "mmmmmm", ["restarts tra"], False),
+    ("semantic_mistake", "lexical"): (0, [0, 0, 0, 0, 0], "mmmmmm", [], False),
+    ("semantic_mistake", "fixed"): (1, [3, 0, 0, 0, 0], "mmmmmm", ["restarts tra"], False),
+    ("semantic_mistake", "words"): (0, [0, 0, 0, 0, 0], "mmmmmm", [], False),
 }
 
 
 @pytest.mark.parametrize(("name", "kind"), sorted(PINNED))
 def test_pinned_grades(name: str, kind: str) -> None:
     answer, lang = ANSWERS[name]
-    g = (LEXICAL if kind == "lexical" else OfflineGrader(FixedEmbedder())).grade_sync(example_question(), answer, lang)
+    g = GRADERS[kind]().grade_sync(example_question(), answer, lang)
     verdicts = "".join(k.verdict[0] for k in g.key_points)
     mistakes = [m[:12] for m in g.mistakes]
     assert (g.score, list(g.dimensions.values()), verdicts, mistakes, g.injection) == PINNED[name, kind]
@@ -338,3 +387,51 @@ def test_the_embedded_sentences_stop_at_the_token_budget() -> None:
     assert view.window_vector_index(1, per) is None  # a sentence past the budget has no vector
     assert view.window_vector_index(2, per - 2) == 2 * per - 2 and view.window_vector_index(2, per - 1) is None
     assert OfflineGrader(emb).grade_sync(example_question(), sentence * 12, "en").key_points[0].verdict == "hit"
+
+
+@pytest.mark.parametrize(("level", "bar"), [("campus", 0.85), ("engineer", 1.0), ("researcher", 1.1), ("unknown", 1.0)])
+def test_surface_dimensions_are_the_answers_level_over_the_references_times_the_level_bar(
+    pq: PreparedQuestion, level: str, bar: float
+) -> None:
+    text = "First I check the data. Then I lower the learning rate to 1e-4 because it spiked."
+    ref_structure, ref_spec, ref_evidence = 0.6, 0.4, 0.2
+    custom = dataclasses.replace(
+        pq, reference_levels=dict.fromkeys(("en", "zh"), (ref_structure, ref_spec, ref_evidence))
+    )
+    got = dims(custom, text, 1.0, level=level, spec_share=0.5)
+    assert got["structure"] == round(100 * min(1.0, structure_level(text) / ref_structure))  # no level bar
+    assert got["specificity"] == round(100 * min(1.0, specificity_level(text, 0.5) / min(0.8, ref_spec * bar)))
+    assert got["evidence"] == round(100 * min(1.0, evidence_level(text) / min(0.8, max(0.4, ref_evidence) * bar)))
+    assert 0 < got["specificity"] < 100 and 0 < got["evidence"] < 100  # neither saturated: the bars show
+
+
+def test_listed_mistakes_are_named_in_the_answers_language_or_as_found(pq: PreparedQuestion) -> None:
+    zh_first = next(m for m in pq.mistakes if m.cjk and m.index == 0)
+    listed_en = pq.question.rubric.mistakes.en
+    assert _mistake_texts(pq, "en", {0: zh_first}) == [listed_en[0]]  # found in Chinese, named in English
+    beyond = dataclasses.replace(zh_first, index=len(listed_en))  # a mistake only the other language lists
+    assert _mistake_texts(pq, "en", {len(listed_en): beyond}) == [beyond.text]
+
+
+def test_a_blank_answer_is_graded_as_no_answer() -> None:
+    q = example_question()
+    for blank in ("", "   ", "\n\t"):
+        g = LEXICAL.grade_sync(q, blank, "en")
+        assert g.score == 0 and g.feedback.startswith("No answer was given.")
+        assert g == LEXICAL.grade_sync(q, "", "en")
+
+
+def test_a_question_with_no_rubric_texts_is_graded_with_an_embedder() -> None:
+    bare = Question(
+        id="bare",
+        topic="batch",
+        subtopic="batch",
+        type="open",
+        level="engineer",
+        difficulty=2,
+        prompt=Text(zh="说说", en="Say something"),
+        rubric=Rubric(),
+        reference_answer=Text(zh="", en=""),
+    )
+    g = OfflineGrader(FixedEmbedder()).grade_sync(bare, "I check the data first.", "en")
+    assert 0 <= g.score <= 100 and g.key_points == []
