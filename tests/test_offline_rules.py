@@ -435,3 +435,9 @@ def test_a_question_with_no_rubric_texts_is_graded_with_an_embedder() -> None:
     )
     g = OfflineGrader(FixedEmbedder()).grade_sync(bare, "I check the data first.", "en")
     assert 0 <= g.score <= 100 and g.key_points == []
+
+
+def test_feedback_suggests_the_first_specific_the_answer_lacks() -> None:
+    g = LEXICAL.grade_sync(example_question(), ANSWERS["strong"][0], "en")
+    assert g.feedback.startswith("You covered: Data first; Locate where values first blow up.")
+    assert g.feedback.endswith("e.g. “clip the global gradient norm to 1.0”.")  # specificity is its weakest side
