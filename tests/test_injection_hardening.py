@@ -344,3 +344,30 @@ def test_a_disguised_injection_never_raises_the_offline_grade(
     assert hostile.score < plain.score, kind
     assert len(hostile.mistakes) == len(plain.mistakes) + 1
     assert any("grader" in m and start in m for m in hostile.mistakes), hostile.mistakes
+
+
+def test_the_gated_search_finds_what_one_search_for_every_pattern_finds() -> None:
+    # speed: each pattern is searched for only when the folded text holds a word it needs (`_CHECKS`); the
+    # first match must be the one the combined pattern finds, on injections, inside answers and in clean text
+    from bot.content.loader import load_bank
+    from bot.grading.injection import _ANY, _search, fold_text
+
+    texts = [text for _, text, _ in CASES] + [text for text, _ in PLAIN] + BENIGN_EN + BENIGN_ZH
+    texts += [f"{BEFORE} {text} {AFTER}" for _, text, _ in CASES]
+    texts += [text.upper() for text, _ in PLAIN]
+    for q in load_bank().questions[:40]:
+        texts += [q.reference_answer.en, q.reference_answer.zh, *q.rubric.mistakes.en]
+    found = 0
+    for text in texts:
+        view = " ".join(fold_text(text).split())
+        m = _ANY.search(view)
+        assert _search(view) == (m and (m.start(), m.end())), text
+        found += m is not None
+    assert found >= len(CASES)
+
+
+def test_folding_a_text_is_folding_each_character() -> None:
+    from bot.grading.injection import fold, fold_text
+
+    text = f"Ｉgnоre ǎ{ZW}b\u3164c 忽略 Straße\tTAB\x0b"
+    assert fold_text(text) == "".join(map(fold, text)) == "ignore abc 忽略 strasse\ttab"

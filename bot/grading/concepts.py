@@ -8,7 +8,7 @@ prompt uses them; an answer's clauses are aligned with them one by one (`match_w
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bot.grading.features import Clause, Phrase, analyse_reference
@@ -31,6 +31,9 @@ class Concepts:
     direction: int
     total: float
     vocab: frozenset[str]  # every term of its clauses and keywords: an answer clause sharing none cannot match
+    # a text of many clauses (a reference answer): each term's clauses, in order, so an answer clause meets
+    # only the clauses it shares a term with; None for a short text, whose clauses are simply scanned
+    index: dict[str, tuple[int, ...]] | None = None
 
 
 def concepts(text: str, weights: TermWeights, qterms: frozenset[str], keywords: Sequence[str] = ()) -> Concepts:
@@ -71,7 +74,26 @@ def concepts(text: str, weights: TermWeights, qterms: frozenset[str], keywords: 
             phrases.append((ph, w))
     total = sum(terms.values()) + sum(w for _, w in phrases)
     vocab = frozenset(t for t, _ in terms).union(*(ph.terms for ph, _ in phrases))
-    return Concepts(terms, tuple(clauses), tuple(phrases), frozenset(numbers), direction, total, vocab)
+    index: dict[str, list[int]] | None = None
+    if len(clauses) > _INDEXED_FROM:
+        index = {}
+        for k, (_, _, _, by_term) in enumerate(clauses):
+            for t in by_term:
+                index.setdefault(t, []).append(k)
+    return Concepts(
+        terms,
+        tuple(clauses),
+        tuple(phrases),
+        frozenset(numbers),
+        direction,
+        total,
+        vocab,
+        None if index is None else {t: tuple(ks) for t, ks in index.items()},
+    )
+
+
+_INDEXED_FROM = 4  # clauses: a longer text gets a term index
+_NONE: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,12 +139,22 @@ class ClauseFacts:
 def clause_facts(con: Concepts, clause: Clause) -> ClauseFacts:
     terms = clause.terms
     overlap: dict[int, float] = {}
-    for k, (_, _, _, by_term) in enumerate(con.clauses):
+    rubric = con.clauses
+    if con.index is None:
+        candidates: Iterable[int] = range(len(rubric))
+    else:
+        index = con.index
+        candidates = sorted({k for t in terms if t in index for k in index[t]})
+    for k in candidates:
+        by_term = rubric[k][3]
         if not terms.isdisjoint(by_term):
-            overlap[k] = sum(by_term[t] for t in by_term.keys() & terms)
-    named = [(i, ph) for i, (ph, _) in enumerate(con.phrases) if ph.terms and ph.terms <= terms]
-    hit = frozenset(i for i, ph in named if ph.in_clause(clause))
-    denied = frozenset(i for i, ph in named if i not in hit and ph.denied_in(clause))
+            overlap[k] = sum(map(by_term.__getitem__, by_term.keys() & terms))
+    hit = denied = _NONE
+    if con.phrases:
+        named = [(i, ph) for i, (ph, _) in enumerate(con.phrases) if ph.terms and ph.terms <= terms]
+        if named:
+            hit = frozenset(i for i, ph in named if ph.in_clause(clause))
+            denied = frozenset(i for i, ph in named if i not in hit and ph.denied_in(clause))
     numbers = bool(con.numbers) and not con.numbers.isdisjoint(terms)
     return ClauseFacts(clause, overlap, {}, hit, denied, numbers)
 

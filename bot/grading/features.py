@@ -138,10 +138,11 @@ _ANTONYMS = {  # a word that says "not X": folded into X with the opposite stanc
 }
 
 
-def stance_terms(text: str, answer_side: bool) -> tuple[frozenset[str], frozenset[str]]:
+def stance_terms(text: str, answer_side: bool, cue: int | None = None) -> tuple[frozenset[str], frozenset[str]]:
     """(terms said, terms denied) of a normalised clause: a negation reaches from its cue to the clause end,
-    so "FlashAttention does not store the s x s matrix" denies storing the matrix, not FlashAttention."""
-    cue = _cue_at(text)
+    so "FlashAttention does not store the s x s matrix" denies storing the matrix, not FlashAttention.
+    (`cue`: its `_cue_at`, when already known.)"""
+    cue = _cue_at(text) if cue is None else cue
     head, tail = (text, "") if cue < 0 else (text[:cue], text[cue:])
     pos, neg = set(terms_of(head, answer_side)), set(terms_of(tail, answer_side))
     for t in list(pos | neg):
@@ -250,12 +251,13 @@ def analyse(text: str, answer_side: bool = True) -> list[Sentence]:
         norm = for_matching(raw)
         clauses = []
         for c in _split_clauses(norm):
-            pos, neg = stance_terms(c, answer_side)
+            cue = _cue_at(c)
+            pos, neg = stance_terms(c, answer_side, cue)
             if not pos and not neg:
                 continue
             said = direction(pos)
             turn = said if said else -direction(neg)  # "does not grow" points down
-            neg_cue = negated(c)
+            neg_cue = cue >= 0
             probe = not neg_cue and bool(_PROBE.match(c))
             clauses.append(
                 Clause(pos | neg, pos, neg, line_of(c, answer_side), c.replace(" ", ""), turn, neg_cue, probe)

