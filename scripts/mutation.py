@@ -31,7 +31,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ["tests/test_rules.py", "tests/test_service.py", "tests/test_progress.py"],
     ),
     "push_rules": (["bot/core/push_rules.py"], ["tests/test_rules.py", "tests/test_scheduler.py"]),
-    "regrade": (["bot/core/regrade.py"], ["tests/test_llm_grader.py"]),
+    "regrade": (["bot/core/regrade.py"], ["tests/test_regrade.py", "tests/test_llm_grader.py", "-k", "regrade"]),
     "drill": (["bot/core/drill.py"], ["tests/test_service.py", "tests/test_flows.py", "tests/test_two_processes.py"]),
     "rate_limit": (["bot/core/rate_limit.py"], ["tests/test_rate_limit.py"]),
     "study_server": (["bot/core/study_server.py"], ["tests/test_study_server.py", "tests/test_board_periods.py"]),
@@ -97,6 +97,8 @@ def run_group(name: str, workers: int) -> dict[str, dict[str, object]]:
             [mutmut, "run", "--max-children", str(workers)], cwd=work, env=env, capture_output=True, text=True
         )
         print(f"{name}: {run.stdout.strip().splitlines()[-1] if run.stdout.strip() else run.stderr[-2000:]}")
+        if run.returncode != 0:  # e.g. "Failed to run clean test": show the failing tests' output, not one line
+            print(f"{name}: mutmut exited {run.returncode}:\n{run.stdout[-6000:]}\n{run.stderr[-3000:]}")
         listed = subprocess.run([mutmut, "results", "--all", "true"], cwd=work, env=env, capture_output=True, text=True)
         by_module: dict[str, Counter[str]] = {}
         survivors: dict[str, list[str]] = {}
