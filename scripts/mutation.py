@@ -30,11 +30,14 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ["bot/core/scoring.py", "bot/core/srs.py"],
         ["tests/test_rules.py", "tests/test_service.py", "tests/test_progress.py"],
     ),
-    "push_rules": (["bot/core/push_rules.py"], ["tests/test_rules.py", "tests/test_scheduler.py"]),
+    "push_rules": (["bot/core/push_rules.py"], ["tests/test_rules.py", "tests/test_push_rules.py"]),
     "regrade": (["bot/core/regrade.py"], ["tests/test_regrade.py", "tests/test_llm_grader.py", "-k", "regrade"]),
     "drill": (["bot/core/drill.py"], ["tests/test_service.py", "tests/test_flows.py", "tests/test_two_processes.py"]),
     "rate_limit": (["bot/core/rate_limit.py"], ["tests/test_rate_limit.py"]),
-    "study_server": (["bot/core/study_server.py"], ["tests/test_study_server.py", "tests/test_board_periods.py"]),
+    "study_server": (
+        ["bot/core/study_server.py"],
+        ["tests/test_study_server.py", "tests/test_board_periods.py", "tests/test_study_server_rules.py"],
+    ),
     "personal_data": (
         ["bot/core/interviews.py", "bot/core/text_input.py", "bot/core/export_files.py"],
         ["tests/test_personal_data.py", "tests/test_service.py", "tests/test_review_matching.py"],
