@@ -32,7 +32,10 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "push_rules": (["bot/core/push_rules.py"], ["tests/test_rules.py", "tests/test_push_rules.py"]),
     "regrade": (["bot/core/regrade.py"], ["tests/test_regrade.py", "tests/test_llm_grader.py", "-k", "regrade"]),
-    "drill": (["bot/core/drill.py"], ["tests/test_service.py", "tests/test_flows.py", "tests/test_two_processes.py"]),
+    "drill": (
+        ["bot/core/drill.py"],
+        ["tests/test_service.py", "tests/test_flows.py", "tests/test_two_processes.py", "tests/test_drill_rules.py"],
+    ),
     "rate_limit": (["bot/core/rate_limit.py"], ["tests/test_rate_limit.py"]),
     "study_server": (
         ["bot/core/study_server.py"],

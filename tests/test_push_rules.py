@@ -200,6 +200,8 @@ async def test_after_an_interview_ask_then_remind_once_unless_something_was_logg
     assert await push_rules.post_interview(deps, user, {"company": "Acme"}, second=True) is None  # no time: any
     await deps.store.add_review_item(item("Acme", at))
     assert await push_rules.post_interview(deps, user, payload, second=True) is None
+    unnamed = await push_rules.post_interview(deps, user, {}, second=False)  # a reminder without a company
+    assert unnamed is not None and unnamed[0].text == t("zh", "post_interview", company="")
 
 
 def grade(score: int) -> Grade:
@@ -211,8 +213,8 @@ async def test_the_weekly_summary_counts_this_weeks_answers_and_names_the_weakes
 ) -> None:
     bank = Bank(
         [
-            make_question("pipe-a-001").model_copy(update={"subtopic": "sharding"}),
-            make_question("pipe-b-001").model_copy(update={"subtopic": "checkpointing"}),
+            make_question("pipe-a-001").model_copy(update={"subtopic": "attention"}),
+            make_question("pipe-b-001").model_copy(update={"subtopic": "sharding"}),
         ]
     )
     charts = FakeChartRenderer()
@@ -233,10 +235,10 @@ async def test_the_weekly_summary_counts_this_weeks_answers_and_names_the_weakes
         return Attempt(**values)  # type: ignore[arg-type]
 
     for attempt in (
-        answer("pipe-a-001", 80, timedelta(days=1)),
-        answer("pipe-a-001", 61, timedelta(days=6, hours=23)),
+        answer("pipe-a-001", 80, timedelta(days=6, hours=23)),
         answer("pipe-b-001", 50, timedelta(hours=1)),
         answer("pipe-b-001", 70, timedelta(hours=2), status="regrade"),  # an estimate counts
+        answer("pipe-b-001", 60, timedelta(days=1)),
         answer("pipe-b-001", None, timedelta(hours=3), status="regrade"),  # counted, no score
         answer("pipe-a-001", 10, timedelta(days=7)),  # a week ago exactly: last week
         answer("pipe-a-001", 10, timedelta(hours=4), is_follow_up=True),  # follow-ups are not reviews
@@ -247,8 +249,8 @@ async def test_the_weekly_summary_counts_this_weeks_answers_and_names_the_weakes
     replies = await push_rules.weekly_summary(deps, user)
     assert replies is not None
     (summary,) = replies
-    # sharding 80, 61 (mean 70.5); checkpointing 50, 70 (mean 60): 261 / 4 = 65.25
-    assert summary.text == t("zh", "push.weekly", reviews=6, mean=65, weakest="checkpointing")
+    # attention 80; sharding 50, 70, 60 (the lowest mean, though the most points): 260 / 4 = 65
+    assert summary.text == t("zh", "push.weekly", reviews=6, mean=65, weakest="sharding")
     assert summary.kind == "weekly" and summary.buttons == [[Button("/drill", "next")]]
     assert summary.image is not None and summary.image.data == FakeChartRenderer.PNG
     assert charts.calls[-1][1] == "zh"
