@@ -486,3 +486,30 @@ async def test_a_rating_of_a_follow_up_someone_elses_or_a_stale_answer_is_refuse
     await service.handle_text(user.id, "/drill")
     await service.handle_text(user.id, ANSWER)
     assert await service.handle_action(user.id, f"rate:{first.id}:4") == [Reply(t("zh", "rating_stale"))]
+
+
+async def test_a_skipped_new_question_comes_back_tagged_new(
+    service: Service, store: FakeStore, clock: FakeClock
+) -> None:
+    user = await zh_user(service)
+    await service.handle_text(user.id, "/drill")
+    card_id = await open_card(service, user)
+    await service.handle_text(user.id, "/skip")
+    clock.advance(days=1)
+    card = await store.get_card(card_id)
+    q = service.deps.bank.get(card.question_id) if card else None
+    assert card is not None and card.is_new and q is not None
+    (reply,) = await service.handle_text(user.id, "/drill")
+    assert (
+        reply.text.startswith(render.question_text(q, "zh", "new") + "\n\n")
+        and await open_card(service, user) == card_id
+    )
+
+
+async def test_reveal_during_a_follow_up_has_nothing_to_show(service: Service, store: FakeStore) -> None:
+    user = await zh_user(service)
+    await service.handle_text(user.id, "/drill")
+    await service.handle_text(user.id, ANSWER)
+    await service.handle_action(user.id, f"fu:{(await latest(service, user)).id}")
+    assert await service.handle_text(user.id, "/reveal") == [Reply(t("zh", "no_open_question"))]
+    assert isinstance(await store.get_session(user.id), FollowingUp)  # the follow-up is still open
