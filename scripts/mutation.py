@@ -48,7 +48,12 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "offline": (["bot/grading/offline.py"], ["tests/test_offline_grader.py", "tests/test_offline_claims.py"]),
     "pushes": (
         ["bot/storage/pushes.py", "bot/scheduling/dispatcher.py"],
-        ["tests/test_scheduler.py", "tests/telegram/test_push_outcomes.py", "tests/discord/test_push_outcomes.py"],
+        [
+            "tests/test_scheduler.py",
+            "tests/test_push_store.py",
+            "tests/telegram/test_push_outcomes.py",
+            "tests/discord/test_push_outcomes.py",
+        ],
     ),
     "llm": (
         [
