@@ -53,6 +53,10 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
             "tests/test_push_store.py",
             "tests/telegram/test_push_outcomes.py",
             "tests/discord/test_push_outcomes.py",
+            # the two "process died mid-send" tests cancel a tick with a request in flight; under mutmut's
+            # instrumentation that once hung the stats run for good (tests/test_push_store.py covers the states)
+            "-k",
+            "not may_have_left",
         ],
     ),
     "llm": (
