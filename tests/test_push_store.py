@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 
 from bot.core.bank import Bank
@@ -238,7 +239,7 @@ async def test_a_stale_claim_without_replies_is_built_again_or_skipped(sql: SqlS
     )
     await stale_claim(d.pushes, "weekly", "weekly", user_id=weekly)
     await stale_claim(d.pushes, "practised", "daily", user_id=practised)  # answered today: not pushed
-    await stale_claim(d.pushes, "paused", "nudge", user_id=paused)
+    await stale_claim(d.pushes, "paused", "weekly", user_id=paused)
     await stale_claim(d.pushes, "gone", "daily", user_id=gone)
     await sql.delete_user(gone)
     await stale_claim(d.pushes, "guild", "guild_daily", guild_id="9")  # nothing kept, not rebuilt
@@ -249,7 +250,7 @@ async def test_a_stale_claim_without_replies_is_built_again_or_skipped(sql: SqlS
     assert await d.pushes.push_states() == {
         "weekly": "sent", "practised": "skipped", "paused": "skipped", "guild": "skipped", "reminder-like": "skipped",
     }  # fmt: skip
-    assert report.retried == 5  # the deleted user's claim went with them
+    assert report.retried == 5 and report.kinds == {"weekly": 1}  # the deleted user's claim went with them
 
 
 async def test_a_stale_claim_tried_too_often_is_given_up(sql: SqlStore, bank: Bank) -> None:
@@ -280,3 +281,125 @@ async def test_a_refused_reminder_is_claimed_again_for_a_retry(sql: SqlStore, ba
     assert report.failed == 1 and len(platform.sent) == 1
     got = await d.pushes.get_reminder(reminder.id)
     assert got is not None and got.state == "claimed"
+
+
+class Watching(Platform):
+    """Also records the push's stored state at the moment the request leaves (after `about_to_send`)."""
+
+    def __init__(self, pushes: PushStore, outcome: Delivery = Delivery.DELIVERED) -> None:
+        super().__init__(outcome)
+        self.pushes = pushes
+        self.on_the_wire: dict[int, dict[str, str]] = {}  # by user: every push's state as theirs left
+
+    async def send(self, user_id: int, replies: list[Reply], about_to_send: AboutToSend | None) -> Delivery:
+        if about_to_send is not None:
+            await about_to_send()
+        self.on_the_wire[user_id] = await self.pushes.push_states()
+        self.sent.append((user_id, replies))
+        return self.outcome
+
+
+def watched(sql: SqlStore, bank: Bank, outcome: Delivery, paused: list[int]) -> tuple[Dispatcher, Watching]:
+    deps = Deps(store=sql, bank=bank, grader=FakeGrader(), clock=FakeClock(NOW), limits=Limits(fuzz=False))
+    platform = Watching(PushStore(sql.engines), outcome)
+
+    async def pause(user_id: int) -> None:
+        paused.append(user_id)
+
+    d = Dispatcher(deps, platform.pushes, platform.send, pause, post_channel=platform.post)
+    return d, platform
+
+
+async def test_a_push_is_marked_sending_with_its_replies_before_it_leaves(sql: SqlStore, bank: Bank) -> None:
+    a, b = await user(sql, "a"), await user(sql, "b")  # 09:00 UTC daily time: due now
+    d, platform = watched(sql, bank, Delivery.DELIVERED, [])
+    report = await d.tick()
+    key = f"daily:{a}:2026-03-02"
+    assert platform.on_the_wire[a][key] == "sending" and report.sent == 2 and report.kinds == {"daily": 2}
+    (sent,) = [replies for uid, replies in platform.sent if uid == a]
+    got = next(r for r in await all_pushes(sql) if r["key"] == key)
+    assert got["payload"] == {"replies": dump_replies(sent), "channel_id": None}
+    assert (got["state"], got["sent_at"], got["claimed_at"]) == ("sent", NOW, NOW)
+    assert {k: v for k, v in (await d.pushes.push_states()).items() if k.startswith("daily")} == {
+        key: "sent", f"daily:{b}:2026-03-02": "sent",
+    }  # fmt: skip
+
+
+async def all_pushes(sql: SqlStore) -> list[dict[str, Any]]:
+    async def _unit(conn: Any) -> Any:
+        return [dict(r._mapping) for r in (await conn.execute(sa.select(T.pushes))).all()]
+
+    result: list[dict[str, Any]] = await sql.engines.read(_unit)
+    return result
+
+
+async def test_unreachable_users_are_paused_and_counted(sql: SqlStore, bank: Bank) -> None:
+    a, b = await user(sql, "a"), await user(sql, "b")
+    paused: list[int] = []
+    d, _ = watched(sql, bank, Delivery.UNREACHABLE, paused)
+    report = await d.tick()
+    assert sorted(paused) == [a, b] and report.paused == 2 and report.sent == 0
+    assert {k: v for k, v in (await d.pushes.push_states()).items() if k.startswith("daily")} == {
+        f"daily:{a}:2026-03-02": "paused", f"daily:{b}:2026-03-02": "paused",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(("outcome", "state"), [(Delivery.UNREACHABLE, "failed"), (Delivery.NO_ROUTE, "skipped")])
+async def test_a_closed_channel_fails_and_no_route_skips(
+    sql: SqlStore, bank: Bank, outcome: Delivery, state: str
+) -> None:
+    paused: list[int] = []
+    d, platform = watched(sql, bank, outcome, paused)
+    posts = [Reply("Question of the day", kind="daily")]
+    for key in ("c1", "c2"):
+        await stale_claim(d.pushes, key, "guild_daily", {"replies": dump_replies(posts), "channel_id": key})
+    report = await d.tick()
+    assert len(platform.posted) == 2 and paused == []
+    assert await d.pushes.push_states() == {"c1": state, "c2": state}
+    counted = report.failed if state == "failed" else report.skipped
+    assert counted == 2 and report.sent == 0
+
+
+async def test_a_sent_reminder_is_marked_sending_first_and_books_one_more(sql: SqlStore, bank: Bank) -> None:
+    uid = await user(sql, "1", daily_time="23:59")
+    first = await sql.add_reminder(
+        Reminder(id=0, user_id=uid, kind="post_interview", due_at=EARLY, payload={"company": "Acme"})
+    )
+    d, _ = watched(sql, bank, Delivery.DELIVERED, [])
+    states: list[tuple[str, datetime | None]] = []
+
+    async def send(user_id: int, replies: list[Reply], about_to_send: AboutToSend | None) -> Delivery:
+        assert about_to_send is not None
+        await about_to_send()
+        got = await d.pushes.get_reminder(first.id)
+        assert got is not None
+        states.append((got.state, got.claimed_at))
+        return Delivery.DELIVERED
+
+    d.send = send
+    await d.tick()
+    assert states == [("sending", NOW)]
+    reminders = await sql.list_reminders(uid)
+    assert next((r.kind, r.state) for r in reminders if r.id == first.id) == ("post_interview", "sent")
+    (again,) = [r for r in reminders if r.id != first.id]
+    assert (again.kind, again.due_at, again.state, again.attempts, again.claimed_at, again.payload) == (
+        "post_interview_again", EARLY + timedelta(days=1), "pending", 0, None, {"company": "Acme"},
+    )  # fmt: skip
+
+
+async def test_a_stale_nudge_is_built_again_from_the_users_last_answer(sql: SqlStore, bank: Bank) -> None:
+    late = {"daily_time": "23:59"}
+    idle, busy = await user(sql, "idle", **late), await user(sql, "busy", **late)
+    for uid in (idle, busy):
+        for q in bank.all()[:5]:
+            await sql.create_card(uid, q.id, {}, NOW - timedelta(days=1), False, NOW - timedelta(days=3))
+    await sql.add_attempt(
+        Attempt(id=0, user_id=busy, card_id=None, question_id="q", answer="a", created_at=NOW - timedelta(hours=2))
+    )
+    platform = Platform()
+    d = dispatcher(sql, bank, platform)
+    await stale_claim(d.pushes, "idle", "nudge", user_id=idle)
+    await stale_claim(d.pushes, "busy", "nudge", user_id=busy)  # answered two hours ago: no nudge
+    await d.tick()
+    assert [(u, r[0].text) for u, r in platform.sent] == [(idle, t("en", "review_due_nudge", count=5))]
+    assert await d.pushes.push_states() == {"idle": "sent", "busy": "skipped"}
