@@ -30,11 +30,17 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ["bot/core/scoring.py", "bot/core/srs.py"],
         ["tests/test_rules.py", "tests/test_service.py", "tests/test_progress.py"],
     ),
-    "push_rules": (["bot/core/push_rules.py"], ["tests/test_rules.py", "tests/test_scheduler.py"]),
-    "regrade": (["bot/core/regrade.py"], ["tests/test_llm_grader.py"]),
-    "drill": (["bot/core/drill.py"], ["tests/test_service.py", "tests/test_flows.py", "tests/test_two_processes.py"]),
+    "push_rules": (["bot/core/push_rules.py"], ["tests/test_rules.py", "tests/test_push_rules.py"]),
+    "regrade": (["bot/core/regrade.py"], ["tests/test_regrade.py", "tests/test_llm_grader.py", "-k", "regrade"]),
+    "drill": (
+        ["bot/core/drill.py"],
+        ["tests/test_service.py", "tests/test_flows.py", "tests/test_two_processes.py", "tests/test_drill_rules.py"],
+    ),
     "rate_limit": (["bot/core/rate_limit.py"], ["tests/test_rate_limit.py"]),
-    "study_server": (["bot/core/study_server.py"], ["tests/test_study_server.py", "tests/test_board_periods.py"]),
+    "study_server": (
+        ["bot/core/study_server.py"],
+        ["tests/test_study_server.py", "tests/test_board_periods.py", "tests/test_study_server_rules.py"],
+    ),
     "personal_data": (
         ["bot/core/interviews.py", "bot/core/text_input.py", "bot/core/export_files.py"],
         ["tests/test_personal_data.py", "tests/test_service.py", "tests/test_review_matching.py"],
@@ -58,7 +64,16 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "pushes": (
         ["bot/storage/pushes.py", "bot/scheduling/dispatcher.py"],
-        ["tests/test_scheduler.py", "tests/telegram/test_push_outcomes.py", "tests/discord/test_push_outcomes.py"],
+        [
+            "tests/test_scheduler.py",
+            "tests/test_push_store.py",
+            "tests/telegram/test_push_outcomes.py",
+            "tests/discord/test_push_outcomes.py",
+            # the two "process died mid-send" tests cancel a tick with a request in flight; under mutmut's
+            # instrumentation that once hung the stats run for good (tests/test_push_store.py covers the states)
+            "-k",
+            "not may_have_left",
+        ],
     ),
     "llm": (
         [
@@ -113,6 +128,8 @@ def run_group(name: str, workers: int) -> dict[str, dict[str, object]]:
             [mutmut, "run", "--max-children", str(workers)], cwd=work, env=env, capture_output=True, text=True
         )
         print(f"{name}: {run.stdout.strip().splitlines()[-1] if run.stdout.strip() else run.stderr[-2000:]}")
+        if run.returncode != 0:  # e.g. "Failed to run clean test": show the failing tests' output, not one line
+            print(f"{name}: mutmut exited {run.returncode}:\n{run.stdout[-6000:]}\n{run.stderr[-3000:]}")
         listed = subprocess.run([mutmut, "results", "--all", "true"], cwd=work, env=env, capture_output=True, text=True)
         by_module: dict[str, Counter[str]] = {}
         survivors: dict[str, list[str]] = {}
