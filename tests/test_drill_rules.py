@@ -12,7 +12,7 @@ from bot.core import commands as c
 from bot.core import drill, render, srs
 from bot.core.bank import Bank
 from bot.core.deps import Deps, Limits
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import Attempt, Rating, Text, User
 from bot.core.replies import Button, Reply
 from bot.core.scoring import rating_from_score
@@ -134,13 +134,14 @@ async def test_the_new_card_limit_counts_from_local_midnight(
     await store.save_card(card.model_copy(update={"due": clock.now() + timedelta(days=3)}))
     (reply,) = await service.handle_text(user.id, "/drill")
     when = fmt_local(clock.now() + timedelta(days=3), TZ)
-    assert reply == Reply(t("zh", "nothing_due", limit=1, next=when))
+    new = tn("zh", "count.new_question", 1)
+    assert reply == Reply(t("zh", "nothing_due", new=new, next=when, suggest=6))
 
 
 async def test_nothing_due_and_nothing_scheduled_says_so(service: Service) -> None:
     user = await zh_user(service, new_per_day=0)
     assert await service.handle_text(user.id, "/drill") == [
-        Reply(t("zh", "nothing_due", limit=0, next=t("zh", "no_next")))
+        Reply(t("zh", "nothing_due.new_off", next=t("zh", "no_next")))
     ]
 
 

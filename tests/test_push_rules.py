@@ -10,7 +10,7 @@ import pytest
 from bot.core import drill, push_rules, srs
 from bot.core.bank import Bank
 from bot.core.deps import Deps, Limits
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import DIMENSIONS, Attempt, Grade, ReviewItem, User
 from bot.core.push_rules import (
     daily_date,
@@ -21,6 +21,7 @@ from bot.core.push_rules import (
     practised_before_push,
     weekly_key,
 )
+from bot.core.render import subtopic_name
 from bot.core.replies import Button
 from bot.core.service import Service
 from bot.core.session import Answering, ConfirmingForget, Idle, InFlow, Onboarding, Session
@@ -172,7 +173,7 @@ async def test_the_nudge_needs_five_due_cards_and_a_day_without_practice(service
     replies = await push_rules.review_nudge(deps, user, now - timedelta(days=1))  # a day exactly: nudged
     assert replies is not None
     ((nudge,),) = [replies]
-    assert nudge.text == t("zh", "review_due_nudge", count=5) and nudge.buttons == [[Button("/drill", "next")]]
+    assert nudge.text == tn("zh", "review_due_nudge", 5) and nudge.buttons == [[Button("/drill", "next")]]
     assert await push_rules.review_nudge(deps, user, now - timedelta(hours=23, minutes=59)) is None
 
 
@@ -250,7 +251,9 @@ async def test_the_weekly_summary_counts_this_weeks_answers_and_names_the_weakes
     assert replies is not None
     (summary,) = replies
     # attention 80; sharding 50, 70, 60 (the lowest mean, though the most points): 260 / 4 = 65
-    assert summary.text == t("zh", "push.weekly", reviews=6, mean=65, weakest="sharding")
+    assert summary.text == t(
+        "zh", "push.weekly", answers=tn("zh", "count.answer", 6), mean=65, weakest=subtopic_name("sharding", "zh")
+    )
     assert summary.kind == "weekly" and summary.buttons == [[Button("/drill", "next")]]
     assert summary.image is not None and summary.image.data == FakeChartRenderer.PNG
     assert charts.calls[-1][1] == "zh"
@@ -263,5 +266,7 @@ async def test_a_week_of_ungraded_answers_has_no_mean_and_no_weakest(service: Se
                 created_at=clock.now())
     )  # fmt: skip
     replies = await push_rules.weekly_summary(service.deps, user)
-    assert replies is not None and replies[0].text == t("en", "push.weekly", reviews=1, mean="-", weakest="-")
+    assert replies is not None and replies[0].text == t(
+        "en", "push.weekly", answers=tn("en", "count.answer", 1), mean="-", weakest="-"
+    )
     assert replies[0].image is None  # no chart renderer

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 from bot.core.bank import Bank
 from bot.core.deps import Deps, Limits
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import Attempt, Reminder, User
 from bot.core.ports import AboutToSend, Delivery
 from bot.core.replies import Button, Reply
@@ -130,8 +130,8 @@ async def test_stale_claims_are_taken_over_once(sql: SqlStore) -> None:
     await pushes.claim("fresh", "daily", NOW, user_id=uid)
     await pushes.claim("edge", "daily", CUTOFF, user_id=uid)
     await pushes.mark_sending(stale[2], {}, EARLY)  # type: ignore[arg-type]
-    assert [r["id"] for r in await pushes.stale_claims(CUTOFF)] == stale[:2]
-    assert [r["key"] for r in await pushes.stale_claims(CUTOFF, limit=1)] == ["s0"]
+    assert [r.id for r in await pushes.stale_claims(CUTOFF)] == stale[:2]
+    assert [r.id for r in await pushes.stale_claims(CUTOFF, limit=1)] == stale[:1]
     assert await pushes.reclaim(stale[0], CUTOFF, NOW)  # type: ignore[arg-type]
     assert not await pushes.reclaim(stale[0], CUTOFF, NOW)  # type: ignore[arg-type]  # now fresh: taken
     assert not await pushes.reclaim(stale[2], CUTOFF, NOW)  # type: ignore[arg-type]  # sending: never
@@ -401,5 +401,5 @@ async def test_a_stale_nudge_is_built_again_from_the_users_last_answer(sql: SqlS
     await stale_claim(d.pushes, "idle", "nudge", user_id=idle)
     await stale_claim(d.pushes, "busy", "nudge", user_id=busy)  # answered two hours ago: no nudge
     await d.tick()
-    assert [(u, r[0].text) for u, r in platform.sent] == [(idle, t("en", "review_due_nudge", count=5))]
+    assert [(u, r[0].text) for u, r in platform.sent] == [(idle, tn("en", "review_due_nudge", 5))]
     assert await d.pushes.push_states() == {"idle": "sent", "busy": "skipped"}

@@ -10,7 +10,7 @@ from bot.core import commands as c
 from bot.core import render, srs
 from bot.core.bank import Bank
 from bot.core.deps import Deps, Limits
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.replies import Button
 from bot.core.service import Service
 from bot.core.session import Answering, Idle, open_card_id
@@ -189,5 +189,9 @@ async def test_the_board_shows_ten_members_and_a_former_one_in_the_viewers_langu
     r = await service.handle(c.ShowLeaderboard(viewer, "discord", GUILD, mention="<@{id}>"))
     week = r[0].text.split("\n\n")[0].splitlines()
     assert len(week) == 1 + 10
-    assert week[1] == t("zh", "board.line", rank=1, name=t("zh", "board.someone"), points=60, answers=1)
-    assert week[10] == t("zh", "board.line", rank=10, name="<@101>", points=51, answers=1)  # 50 is 11th
+    assert week[1] == t(
+        "zh", "board.line", rank=1, name=t("zh", "board.someone"), earned=tn("zh", "count.point", 60), answers=1
+    )
+    assert week[10] == t(
+        "zh", "board.line", rank=10, name="<@101>", earned=tn("zh", "count.point", 51), answers=1
+    )  # 50 is 11th
