@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.mock_report import BANDS, star_check, verdict
+from bot.core.mock_report import BANDS, clause_cut, star_check, verdict
 from bot.core.service import Service
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.mock_helpers import CASE_ANSWER, mock_deps
@@ -143,3 +143,11 @@ def test_the_matplotlib_chart_draws_a_png_in_both_languages() -> None:
         )  # fmt: skip
         png = MatplotlibMockChart().render_mock(data)
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+
+
+def test_a_long_key_point_is_named_by_its_first_clauses_not_cut_mid_word() -> None:
+    zh = "原理：很多梯度小于 FP16 能表示的范围（最小次正规数约 6e-8），会下溢为 0"
+    assert clause_cut(zh, 30) == "原理：很多梯度小于 FP16 能表示的范围"
+    assert clause_cut("short enough", 30) == "short enough"
+    assert clause_cut("x" * 40, 30) == "x" * 29 + "…"  # no clause ends: cut, and say so
+    assert clause_cut("ab, " + "y" * 40, 30) == "ab, " + "y" * 25 + "…"  # a clause end too early to name it

@@ -59,7 +59,21 @@ def label(point: KeyPoint, lang: Lang) -> str:
     if len(head) < (6 if lang == "zh" else 16):  # "Caveat:", "Lesson:": the name alone says too little
         head = text.strip()
     limit = LABEL_CHARS // 2 if lang == "zh" else LABEL_CHARS  # a Chinese character says about two letters' worth
-    return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
+    return clause_cut(head, limit)
+
+
+_CLAUSE_END = re.compile(r"[，,；;（(、—]|\s[-–]\s")
+
+
+def clause_cut(text: str, limit: int) -> str:
+    """`text` within `limit` characters, cut where a clause ends (before a comma, a bracket, a dash) when
+    one ends past a third of it, so a label reads as a phrase; mid-word with "…" only when none does."""
+    if len(text) <= limit:
+        return text
+    ends = [m.start() for m in _CLAUSE_END.finditer(text, 0, limit) if m.start() >= limit // 3]
+    if ends:
+        return text[: ends[-1]].rstrip()
+    return text[: limit - 1].rstrip() + "…"
 
 
 def first_sentence(text: str, lang: Lang = "en") -> str:
