@@ -278,8 +278,9 @@ async def test_a_follow_up_is_graded_against_the_follow_up_and_leaves_the_card(w
     assert reply.text.startswith(t("en", "regraded", prompt="Which threshold would you pick?") + "\n")
 
 
-async def test_a_follow_up_whose_card_was_answered_again_without_one_uses_the_question(world: World) -> None:
-    """The follow-up's rubric comes from the card's latest answer; when that has no follow-up, the question's."""
+async def test_a_follow_up_is_graded_against_the_answer_it_was_asked_from(world: World) -> None:
+    """The follow-up's rubric comes from the answer that asked it, even when the card was answered again
+    (with no follow-up, or another one) before the regrade."""
     uid = await world.user()
     await world.service.handle_text(uid, "/drill")
     await world.service.handle_text(uid, ANSWER)
@@ -293,7 +294,8 @@ async def test_a_follow_up_whose_card_was_answered_again_without_one_uses_the_qu
     await world.service.handle_text(uid, ANSWER)  # graded, no follow-up this time
     assert await regrade_pending(world.deps, Outbox()) == 1
     question, _, _, _ = world.llm.calls[-1]
-    assert question.prompt.en == LONG_PROMPT
+    assert question.prompt.en == "Which threshold would you pick?"
+    assert [k.text.en for k in question.rubric.key_points] == ["names a threshold", "says why"]
 
 
 async def test_one_round_takes_at_most_the_limit_and_counts_each(world: World) -> None:

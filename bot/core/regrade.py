@@ -33,9 +33,22 @@ async def _question_for(deps: Deps, attempt: Attempt):  # type: ignore[no-untype
     if asked is not None:
         parent_attempt = await deps.store.get_attempt(asked[1])
         return follow_up_question(q, parent_attempt.grade if parent_attempt else None, asked[0])
-    parent = await deps.store.latest_attempt_for_card(attempt.card_id) if attempt.card_id else None
+    parent = await _parent(deps, attempt)
     text = parent.grade.follow_up if parent and parent.grade and parent.grade.follow_up else q.prompt.en
     return follow_up_question(q, parent.grade if parent else None, text)
+
+
+async def _parent(deps: Deps, follow_up: Attempt) -> Attempt | None:
+    """The answer a follow-up was asked from: the card's last main answer before it (a newer answer to the
+    card, given later, asked its own follow-up)."""
+    if follow_up.card_id is None:
+        return None
+    earlier = [
+        a
+        for a in await deps.store.list_attempts(follow_up.user_id)
+        if a.card_id == follow_up.card_id and not a.is_follow_up and a.id is not None and a.id < (follow_up.id or 0)
+    ]
+    return max(earlier, key=lambda a: a.id or 0, default=None)
 
 
 async def _rescheduled(deps: Deps, attempt: Attempt, grade: Grade, user: User) -> Card | None:
