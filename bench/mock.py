@@ -121,6 +121,7 @@ async def run(questions: int, llm_seconds: float, lang: Lang) -> dict[str, Any]:
     sizes = [len(r.text) for r in report]
     first = report[0]
     return {
+        "bench": "mock",
         "questions": questions,
         "answers": turns,
         "llm_seconds": llm_seconds,
@@ -148,7 +149,8 @@ def main() -> None:
     result = asyncio.run(run(args.questions, args.llm_seconds, args.lang))
     result["targets"] = {"report_text_ms": 1000, "report_png_ms": 300, "fits": "Telegram 4,096 and Discord 2,000"}
     met = result["report_text_ms"] <= 1000 and result["report_png_ms"] <= 300
-    result["verdict"] = "pass" if met and result["fits_telegram"] and result["fits_discord"] else "fail"
+    result["ok"] = bool(met and result["fits_telegram"] and result["fits_discord"])
+    result["verdict"] = "pass" if result["ok"] else "fail"
     print(f"mock of {result['questions']} questions, {result['answers']} answers, LLM {args.llm_seconds} s each")
     print(f"debrief text {result['report_text_ms']} ms after the last grading (target 1000 ms); "
           f"PNG {result['report_png_ms']} ms more (target 300 ms)")  # fmt: skip
