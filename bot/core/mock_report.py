@@ -63,6 +63,7 @@ def label(point: KeyPoint, lang: Lang) -> str:
 
 
 _CLAUSE_END = re.compile(r"[，,；;（(、—]|\s[-–]\s")
+_IN_FORMULA = re.compile(r"[\d=×*+/^]\s*$")  # "= 2 (K and V) × layers": that bracket belongs to the formula
 
 
 def clause_cut(text: str, limit: int) -> str:
@@ -70,7 +71,11 @@ def clause_cut(text: str, limit: int) -> str:
     one ends past a third of it, so a label reads as a phrase; mid-word with "…" only when none does."""
     if len(text) <= limit:
         return text
-    ends = [m.start() for m in _CLAUSE_END.finditer(text, 0, limit) if m.start() >= limit // 3]
+    ends = [
+        m.start()
+        for m in _CLAUSE_END.finditer(text, 0, limit)
+        if m.start() >= limit // 3 and not (m.group() in "(（" and _IN_FORMULA.search(text, 0, m.start()))
+    ]
     if ends:
         return text[: ends[-1]].rstrip()
     return text[: limit - 1].rstrip() + "…"
