@@ -153,3 +153,25 @@ def test_a_long_key_point_is_named_by_its_first_clauses_not_cut_mid_word() -> No
     assert clause_cut("ab, " + "y" * 40, 30) == "ab, " + "y" * 25 + "…"  # a clause end too early to name it
     formula = "KV cache bytes per token = 2 (K and V) × layers × KV heads × head_dim, times the length"
     assert clause_cut(formula, 60) == formula[:59].rstrip() + "…"  # not "... = 2": a bracket inside a formula is no clause end
+
+
+def test_a_partly_made_point_is_not_listed_as_covered() -> None:
+    from datetime import UTC, datetime
+
+    from bot.core.mock_models import MockItem
+    from bot.core.mock_report import Answered, _question_block
+    from bot.core.models import Attempt, Grade, KeyPointResult
+    from tests.conftest import make_question
+
+    q = make_question("pipe-q-001")  # key points k0..k3, "point 0".."point 3"
+    verdicts = {"k0": "hit", "k1": "partial", "k2": "missed", "k3": "missed"}
+    grade = Grade(
+        score=40, dimensions={}, feedback="", grader="offline", estimate=True,
+        key_points=[KeyPointResult(id=k, verdict=v) for k, v in verdicts.items()],  # type: ignore[arg-type]
+    )  # fmt: skip
+    at = datetime(2026, 3, 2, tzinfo=UTC)
+    main = Attempt(id=1, user_id=1, card_id=1, question_id=q.id, answer="a", grade=grade, created_at=at)
+    block = _question_block(Answered(1, MockItem(question_id=q.id, budget_seconds=180), q, main), "en")
+    assert "Covered: point 0\nPartly: point 1\nMissed: point 2; point 3" in block
+    zh = _question_block(Answered(1, MockItem(question_id=q.id, budget_seconds=180), q, main), "zh")
+    assert "答到：要点0\n只答到一部分：要点1\n漏掉：要点2、要点3" in zh

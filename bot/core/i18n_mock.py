@@ -178,6 +178,7 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "第 {i} 题 · {prompt}\n已跳过（按 0 分计）。",
     },
     "mock.report.covered": {"en": "Covered: {points}", "zh": "答到：{points}"},
+    "mock.report.partly": {"en": "Partly: {points}", "zh": "只答到一部分：{points}"},
     "mock.report.missed": {"en": "Missed: {points}", "zh": "漏掉：{points}"},
     "mock.report.none": {"en": "none", "zh": "无"},
     "mock.report.best_fu": {

@@ -219,10 +219,12 @@ def _question_block(r: Answered, n_lang: Lang) -> str:
     points = {k.id: k for k in q.rubric.key_points}
     none = t(lang, "mock.report.none")
     sep = "、" if lang == "zh" else "; "
-    covered = [label(points[k.id], lang) for k in grade.key_points if k.verdict != "missed" and k.id in points]
-    missed = [label(points[k.id], lang) for k in grade.key_points if k.verdict == "missed" and k.id in points]
-    lines.append(t(lang, "mock.report.covered", points=sep.join(covered) or none))
-    lines.append(t(lang, "mock.report.missed", points=sep.join(missed) or none))
+    named = {v: [label(points[k.id], lang) for k in grade.key_points if k.verdict == v and k.id in points]
+             for v in ("hit", "partial", "missed")}  # fmt: skip
+    lines.append(t(lang, "mock.report.covered", points=sep.join(named["hit"]) or none))
+    if named["partial"]:  # part of a point is not the point: said apart, so "covered" means covered
+        lines.append(t(lang, "mock.report.partly", points=sep.join(named["partial"])))
+    lines.append(t(lang, "mock.report.missed", points=sep.join(named["missed"]) or none))
     best = max((a for a in r.follow_ups if a.grade is not None), key=lambda a: a.grade.score, default=None)  # type: ignore[union-attr]
     if best is not None and best.grade is not None:
         lines.append(t(lang, "mock.report.best_fu", score=best.grade.score, answer=excerpt(best.answer)))
