@@ -232,7 +232,9 @@ async def test_a_newer_answer_to_the_card_keeps_its_schedule(world: World) -> No
     assert await world.store.get_card(queued.card_id or 0) == card_before
     ((_, (reply,)),) = outbox.sent
     assert t("en", "grade.next_due", due="-") in reply.text
-    assert t("en", "grade.header", score=90, rating=t("en", "rating.1"), estimate="") in reply.text
+    # shown with the rating this grade earns (not "90/100 (Again)"), and why the schedule did not move
+    assert t("en", "grade.header", score=90, rating=t("en", "rating.4"), estimate="") in reply.text
+    assert reply.text.endswith(t("en", "regraded.overtaken"))
 
 
 async def test_the_rating_the_user_chose_is_kept_and_shown(world: World) -> None:

@@ -187,6 +187,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": 'Your answer to "{prompt}" has now been graded in full:',
         "zh": "你对“{prompt}”的回答已完成完整评分：",
     },
+    "regraded.overtaken": {
+        "en": "You have answered this question again since, so its next review follows that newer answer.",
+        "zh": "你之后又答过这道题，所以下次复习按那次较新的作答来安排。",
+    },
     "grade.header": {"en": "Score: {score}/100 ({rating}){estimate}", "zh": "得分：{score}/100（{rating}）{estimate}"},
     "grade.estimate": {
         "en": " - offline estimate (no AI grader)",

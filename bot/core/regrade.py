@@ -51,6 +51,14 @@ async def _parent(deps: Deps, follow_up: Attempt) -> Attempt | None:
     return max(earlier, key=lambda a: a.id or 0, default=None)
 
 
+async def _overtaken(deps: Deps, attempt: Attempt) -> bool:
+    """A main answer the user has answered the card again after: its card keeps the newer answer's schedule."""
+    if attempt.is_follow_up or attempt.card_id is None:
+        return False
+    latest = await deps.store.latest_attempt_for_card(attempt.card_id)
+    return latest is not None and latest.id != attempt.id
+
+
 async def _rescheduled(deps: Deps, attempt: Attempt, grade: Grade, user: User) -> Card | None:
     """Re-apply the review with the LLM's rating when the user did not override the estimate's."""
     if attempt.is_follow_up or attempt.card_id is None or attempt.card_before is None:
@@ -103,7 +111,11 @@ async def regrade_pending(deps: Deps, notify: Notify | None = None, limit: int =
             lang = user.language
             due = fmt_local(card.due, user.timezone) if card else "-"
             head = t(lang, "regraded", prompt=q.prompt.get(lang)[:80])
-            body = render.grade_text(grade, q, lang, Rating(updated.rating or int(rating)), due)
+            overtaken = await _overtaken(deps, attempt)
+            shown = int(rating) if overtaken else updated.rating or int(rating)  # the rating this grade earns
+            body = render.grade_text(grade, q, lang, Rating(shown), due)
+            if overtaken:  # the card kept the schedule of the newer answer: say so, rather than a rating that clashes
+                body += "\n" + t(lang, "regraded.overtaken")
             buttons = [] if attempt.is_follow_up else render.grade_buttons(attempt.id, lang, bool(grade.follow_up))
             sent = await notify(user.id, [Reply(head + "\n" + body, buttons, kind="grade")])
             if sent is Delivery.UNREACHABLE and not user.paused:  # blocked the bot: no pushes until they are back
