@@ -50,7 +50,9 @@ ANSWER_BLOCK = re.compile(r"<(answer_[a-z0-9]{8})>\n(.*)\n</\1>", re.S)
 
 def request_text(body: dict[str, Any]) -> str:
     """The grading request itself: the user turn with the answer block (not the example turns or a repair)."""
-    return next((m["content"] for m in body["messages"] if m["role"] == "user" and ANSWER_BLOCK.search(m["content"])), "")
+    return next(
+        (m["content"] for m in body["messages"] if m["role"] == "user" and ANSWER_BLOCK.search(m["content"])), ""
+    )
 
 
 def answer_in(prompt: str) -> str:

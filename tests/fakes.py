@@ -6,6 +6,7 @@ import itertools
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bot.core.career_models import Application, JobDescription, NoteEntry
 from bot.core.mock_models import MockSession
 from bot.core.models import (
     DIMENSIONS,
@@ -86,6 +87,9 @@ class FakeStore:
         self.events: set[str] = set()
         self.guilds: dict[str, Guild] = {}
         self.mocks: dict[int, MockSession] = {}
+        self.jds: dict[int, JobDescription] = {}
+        self.notes: dict[int, NoteEntry] = {}
+        self.applications: dict[int, Application] = {}
         self.llm_calls: list[tuple[int | None, str, int, datetime]] = []
         self.fail_review_insert = False
         self.fail_company_rename = False
@@ -114,7 +118,8 @@ class FakeStore:
         self.users.pop(user_id, None)
         self.sessions.pop(user_id, None)
         self.ids = {k: v for k, v in self.ids.items() if v != user_id}
-        for table in (self.cards, self.attempts, self.interviews, self.review_items, self.reminders, self.mocks):
+        for table in (self.cards, self.attempts, self.interviews, self.review_items, self.reminders, self.mocks,
+                      self.jds, self.notes, self.applications):  # fmt: skip
             for key in [k for k, v in table.items() if v.user_id == user_id]:
                 del table[key]
         self.personal = {k: v for k, v in self.personal.items() if v[0] != user_id}
@@ -158,7 +163,9 @@ class FakeStore:
         return sum(1 for c in self.cards.values() if c.user_id == user_id and not c.suspended and c.due <= before)
 
     async def list_cards(self, user_id: int) -> list[Card]:
-        return [c.model_copy(deep=True) for c in sorted(self.cards.values(), key=lambda c: c.id) if c.user_id == user_id]
+        return [
+            c.model_copy(deep=True) for c in sorted(self.cards.values(), key=lambda c: c.id) if c.user_id == user_id
+        ]
 
     async def create_card(
         self, user_id: int, question_id: str, fsrs: dict[str, Any], due: datetime, personal: bool, now: datetime
@@ -358,7 +365,6 @@ class FakeStore:
         rows = sorted(totals.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
         return [(uid, points, answers) for uid, (points, answers) in rows[:limit]]
 
-
     async def create_mock(self, mock: MockSession) -> MockSession | None:
         if mock.user_id not in self.users or await self.running_mock(mock.user_id) is not None:
             return None
@@ -377,11 +383,118 @@ class FakeStore:
     async def save_mock(self, mock: MockSession) -> None:
         old = self.mocks.get(mock.id)
         if old is not None:
-            self.mocks[mock.id] = mock.model_copy(update={"user_id": old.user_id, "created_at": old.created_at}, deep=True)
+            self.mocks[mock.id] = mock.model_copy(
+                update={"user_id": old.user_id, "created_at": old.created_at}, deep=True
+            )
 
     async def list_mocks(self, user_id: int) -> list[MockSession]:
         mine = sorted((m for m in self.mocks.values() if m.user_id == user_id), key=lambda m: (m.created_at, m.id))
         return [m.model_copy(deep=True) for m in mine]
+
+    async def add_jd(self, jd: JobDescription) -> JobDescription:
+        stored = jd.model_copy(update={"id": next(self._seq), "active_until": None}, deep=True)
+        self.jds[stored.id] = stored
+        return stored.model_copy(deep=True)
+
+    async def get_jd(self, jd_id: int) -> JobDescription | None:
+        found = self.jds.get(jd_id)
+        return found.model_copy(deep=True) if found else None
+
+    async def list_jds(self, user_id: int) -> list[JobDescription]:
+        mine = sorted((j for j in self.jds.values() if j.user_id == user_id), key=lambda j: (j.created_at, j.id))
+        return [j.model_copy(deep=True) for j in mine]
+
+    async def save_jd(self, jd: JobDescription) -> None:
+        old = self.jds.get(jd.id)
+        if old is not None:
+            keep = {"user_id": old.user_id, "created_at": old.created_at, "active_until": old.active_until}
+            self.jds[jd.id] = jd.model_copy(update=keep, deep=True)
+
+    async def activate_jd(self, user_id: int, jd_id: int | None, until: datetime | None) -> bool:
+        if jd_id is not None and (jd_id not in self.jds or self.jds[jd_id].user_id != user_id):
+            return False
+        for jd in self.jds.values():
+            if jd.user_id == user_id:
+                jd.active_until = until if jd.id == jd_id else None
+        return True
+
+    async def active_jd(self, user_id: int, now: datetime) -> JobDescription | None:
+        live = [j for j in self.jds.values() if j.user_id == user_id and j.active_until and j.active_until > now]
+        return max(live, key=lambda j: j.active_until or now).model_copy(deep=True) if live else None
+
+    async def delete_jd(self, user_id: int, jd_id: int) -> bool:
+        return self._delete_own(self.jds, user_id, jd_id)
+
+    def _delete_own(self, table: dict[int, Any], user_id: int, row_id: int) -> bool:
+        if row_id in table and table[row_id].user_id == user_id:
+            del table[row_id]
+            return True
+        return False
+
+    async def add_note(self, entry: NoteEntry) -> NoteEntry:
+        same = [
+            n.version for n in self.notes.values() if (n.user_id, n.question_id) == (entry.user_id, entry.question_id)
+        ]
+        stored = entry.model_copy(update={"id": next(self._seq), "version": max(same, default=0) + 1, "best": False})
+        self.notes[stored.id] = stored.model_copy(deep=True)
+        return stored
+
+    async def get_note(self, note_id: int) -> NoteEntry | None:
+        found = self.notes.get(note_id)
+        return found.model_copy(deep=True) if found else None
+
+    async def list_notes(self, user_id: int, question_id: str | None = None) -> list[NoteEntry]:
+        mine = [n for n in self.notes.values() if n.user_id == user_id and question_id in (None, n.question_id)]
+        return [n.model_copy(deep=True) for n in sorted(mine, key=lambda n: (n.question_id, n.version))]
+
+    async def save_note(self, entry: NoteEntry) -> None:
+        old = self.notes.get(entry.id)
+        if old is not None:
+            keep = {k: getattr(old, k) for k in ("user_id", "question_id", "version", "best", "created_at")}
+            self.notes[entry.id] = entry.model_copy(update=keep, deep=True)
+
+    async def mark_best(self, user_id: int, note_id: int) -> bool:
+        chosen = self.notes.get(note_id)
+        if chosen is None or chosen.user_id != user_id:
+            return False
+        for n in self.notes.values():
+            if (n.user_id, n.question_id) == (user_id, chosen.question_id):
+                n.best = n.id == note_id
+        return True
+
+    async def delete_note(self, user_id: int, note_id: int) -> bool:
+        return self._delete_own(self.notes, user_id, note_id)
+
+    async def count_notes(self, user_id: int) -> int:
+        return sum(1 for n in self.notes.values() if n.user_id == user_id)
+
+    async def add_application(self, app: Application) -> Application:
+        stored = app.model_copy(update={"id": next(self._seq)}, deep=True)
+        self.applications[stored.id] = stored
+        return stored.model_copy(deep=True)
+
+    async def get_application(self, app_id: int) -> Application | None:
+        found = self.applications.get(app_id)
+        return found.model_copy(deep=True) if found else None
+
+    async def list_applications(self, user_id: int) -> list[Application]:
+        mine = sorted(
+            (a for a in self.applications.values() if a.user_id == user_id), key=lambda a: (a.created_at, a.id)
+        )
+        return [a.model_copy(deep=True) for a in mine]
+
+    async def save_application(self, app: Application) -> None:
+        old = self.applications.get(app.id)
+        if old is not None:
+            self.applications[app.id] = app.model_copy(
+                update={"user_id": old.user_id, "created_at": old.created_at}, deep=True
+            )
+
+    async def delete_application(self, user_id: int, app_id: int) -> bool:
+        return self._delete_own(self.applications, user_id, app_id)
+
+    async def count_applications(self, user_id: int) -> int:
+        return sum(1 for a in self.applications.values() if a.user_id == user_id)
 
 
 class FakeTranscriber:

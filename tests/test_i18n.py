@@ -27,7 +27,9 @@ def test_every_message_has_both_languages_and_the_same_placeholders() -> None:
 
 
 def test_lookup_formats_in_the_requested_language() -> None:
-    assert t("zh", "answer_too_long", length=7000, limit=6000) == "你的回答有 7000 个字符，上限是 6000。请精简后重新发送。"
+    assert (
+        t("zh", "answer_too_long", length=7000, limit=6000) == "你的回答有 7000 个字符，上限是 6000。请精简后重新发送。"
+    )
     assert "7000" in t("en", "answer_too_long", length=7000, limit=6000)
 
 

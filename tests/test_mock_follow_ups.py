@@ -100,7 +100,11 @@ def test_weak_points_are_the_missed_then_the_partial_ones_heaviest_first() -> No
     verdicts = {"clip": "partial", "warmup": "missed", "data": "missed"}
     grade = Grade(score=50, dimensions={}, key_points=[KeyPointResult(id=k, verdict=v) for k, v in verdicts.items()])  # type: ignore[arg-type]
     assert weak_points(QUESTION, grade) == ["warmup", "data", "clip"]
-    grade = Grade(score=50, dimensions={}, key_points=[KeyPointResult(id="clip", verdict="hit"), KeyPointResult(id="gone", verdict="missed")])
+    grade = Grade(
+        score=50,
+        dimensions={},
+        key_points=[KeyPointResult(id="clip", verdict="hit"), KeyPointResult(id="gone", verdict="missed")],
+    )
     assert weak_points(QUESTION, grade) == []  # a hit is not weak; an id the rubric lacks is ignored
 
 

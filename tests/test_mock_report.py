@@ -152,7 +152,9 @@ def test_a_long_key_point_is_named_by_its_first_clauses_not_cut_mid_word() -> No
     assert clause_cut("x" * 40, 30) == "x" * 29 + "…"  # no clause ends: cut, and say so
     assert clause_cut("ab, " + "y" * 40, 30) == "ab, " + "y" * 25 + "…"  # a clause end too early to name it
     formula = "KV cache bytes per token = 2 (K and V) × layers × KV heads × head_dim, times the length"
-    assert clause_cut(formula, 60) == formula[:59].rstrip() + "…"  # not "... = 2": a bracket inside a formula is no clause end
+    assert (
+        clause_cut(formula, 60) == formula[:59].rstrip() + "…"
+    )  # not "... = 2": a bracket inside a formula is no clause end
 
 
 def test_a_partly_made_point_is_not_listed_as_covered() -> None:

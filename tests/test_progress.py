@@ -346,7 +346,9 @@ def test_every_company_is_named_in_the_text() -> None:
     assert sum(line.startswith("- ") and ": 1 interview" in line for line in en.splitlines()) == 5
     assert "- and 2 more companies: Foxtrot, Golf" in en
     assert "- and 2 more companies: Foxtrot, Golf\nTwo names for one company? /company merges them." in en
-    assert "- 另有 2 家公司：Foxtrot、Golf\n同一家公司记成了两个名字？用 /company 可以合并。" in progress_text(data, "zh")
+    assert "- 另有 2 家公司：Foxtrot、Golf\n同一家公司记成了两个名字？用 /company 可以合并。" in progress_text(
+        data, "zh"
+    )
     six = compute_progress(SHANGHAI, NOW, [], [], QUESTIONS, interviews[:6], [])
     assert "- and 1 more company: Foxtrot" in progress_text(six, "en")
 

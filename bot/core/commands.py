@@ -163,6 +163,30 @@ class MockCommand(Command):
 
 
 @dataclass(frozen=True)
+class CareerCommand(Command):
+    """/jd, /notes, /apps or /debrief (`tool`) and the words after it."""
+
+    tool: str
+    args: str = ""
+
+
+@dataclass(frozen=True)
+class CareerAction(Command):
+    """A button of a career tool: `cr:<tool>:<arg>`."""
+
+    tool: str
+    arg: str = ""
+
+
+@dataclass(frozen=True)
+class UploadDocument(Command):
+    """A text file the user sent (.txt, .md or .pdf): a job description or interview notes."""
+
+    data: bytes
+    filename: str
+
+
+@dataclass(frozen=True)
 class FreeText(Command):
     """Text that is not a command: an answer, or the reply to an onboarding step."""
 

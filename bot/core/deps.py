@@ -33,6 +33,8 @@ class Limits:
     max_reviews: int = 2000  # ...and in all
     max_interviews_per_day: int = 20  # /interview logs one user may add a local day...
     max_interviews: int = 500  # ...and in all
+    max_document_bytes: int = 2_000_000  # a file sent as a job description or interview notes...
+    max_document_chars: int = 20_000  # ...and the text taken from it (or pasted)
     upload_limits: Mapping[str, int] = field(default_factory=dict)
     """The largest file each platform takes from a bot, in bytes, by platform name (none: no limit)."""
 
@@ -56,6 +58,9 @@ class Deps:
     star_writer: StarWriter | None = None
     """With an LLM: the mock interview's STAR rewrite of a case answer; without one, the offline STAR check only."""
     """Draws the mock interview's debrief as a PNG; without one, the debrief is text only."""
+    read_document: Callable[[bytes, str], str] | None = None
+    """The text of a sent file (.txt, .md, .pdf: bot/documents.py); raises DocumentError (bot/core/ports.py)
+    when it has none. Without one, files are refused with a word to paste the text."""
     follow_up_chooser: Callable[[Question, Sequence[str], Collection[int]], int | None] | None = None
     """The bank follow-up (an index into `question.follow_ups`, none of the excluded ones) that presses best on
     the first of the given weak key points that one targets (bot/grading/feedback.py); used by the mock

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from bot.core.i18n_career import CAREER_MESSAGES
 from bot.core.i18n_counts import PLURALS
 from bot.core.i18n_features import CONSOLE_MESSAGES, FEATURE_MESSAGES
 from bot.core.i18n_guidance import GUIDANCE_MESSAGES
@@ -372,6 +373,7 @@ MESSAGES.update(FEATURE_MESSAGES)
 MESSAGES.update(GUIDANCE_MESSAGES)
 MESSAGES.update(CONSOLE_MESSAGES)
 MESSAGES.update(MOCK_MESSAGES)
+MESSAGES.update(CAREER_MESSAGES)
 for _lang in ("en", "zh"):  # /mock's line at the end of /help, kept with the mock's messages
     MESSAGES["help"][_lang] += MOCK_MESSAGES["help.mock"][_lang]
 LIST_SEPARATOR = {"en": ", ", "zh": "、"}

@@ -30,7 +30,10 @@ NAMES: dict[str, dict[str, str]] = {
     "subtopic.evaluation": {"en": "Evaluation", "zh": "模型评测"},
     "subtopic.data-loading": {"en": "Data loading and GPU utilisation", "zh": "数据加载与 GPU 利用率"},
     "subtopic.hyperparameter-tuning": {"en": "Hyperparameter tuning", "zh": "超参数调优"},
-    "subtopic.training-stages": {"en": "Training stages (pretraining / SFT / RLHF)", "zh": "训练阶段（预训练/SFT/RLHF）"},
+    "subtopic.training-stages": {
+        "en": "Training stages (pretraining / SFT / RLHF)",
+        "zh": "训练阶段（预训练/SFT/RLHF）",
+    },
     "subtopic.training-debugging": {"en": "Debugging training runs", "zh": "训练排错"},
     "subtopic.gradient-accumulation": {"en": "Gradient accumulation", "zh": "梯度累积"},
     "subtopic.grpo": {"en": "GRPO", "zh": "GRPO"},

@@ -26,7 +26,9 @@ def date_doubt(at: datetime, now: datetime, user: User) -> str | None:
     if at < now - ASK_PAST:
         return t(user.language, "interview.check_past", when=when, days=tn(user.language, "count.day", (now - at).days))
     if at > now + ASK_FUTURE:
-        return t(user.language, "interview.check_future", when=when, days=tn(user.language, "count.day", (at - now).days))
+        return t(
+            user.language, "interview.check_future", when=when, days=tn(user.language, "count.day", (at - now).days)
+        )
     return None
 
 

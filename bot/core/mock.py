@@ -162,7 +162,9 @@ async def history(deps: Deps, user: User) -> list[Reply]:
         elif m.summary is None:
             score = "-"
         else:
-            score = t(lang, "mock.history.score", score=m.summary.score, verdict=t(lang, f"mock.verdict.{m.summary.verdict}"))
+            score = t(
+                lang, "mock.history.score", score=m.summary.score, verdict=t(lang, f"mock.verdict.{m.summary.verdict}")
+            )
         line = t(lang, "mock.history.line", date=fmt_local(m.created_at, user.timezone), focus=focus_name(m, lang),
                  answered=len(m.answered()), n=len(m.items), score=score)  # fmt: skip
         lines.append(line + (t(lang, "mock.history.stopped") if m.state == "stopped" else ""))
@@ -194,4 +196,10 @@ async def stats_line(deps: Deps, user: User) -> str | None:
     last = done[-1].summary
     assert last is not None
     scores = " → ".join(str(m.summary.score) for m in done[-TREND_MOCKS:] if m.summary)
-    return t(user.language, "mock.stats", n=len(done), scores=scores, verdict=t(user.language, f"mock.verdict.{last.verdict}"))
+    return t(
+        user.language,
+        "mock.stats",
+        n=len(done),
+        scores=scores,
+        verdict=t(user.language, f"mock.verdict.{last.verdict}"),
+    )

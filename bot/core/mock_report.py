@@ -210,7 +210,9 @@ def _question_block(r: Answered, n_lang: Lang) -> str:
     lang, q, item = n_lang, r.question, r.item
     prompt = excerpt(q.prompt.get(lang))
     if r.main is None:
-        return t(lang, "mock.report.q_skipped" if r.item.skipped else "mock.report.q_unanswered", i=r.index, prompt=prompt)
+        return t(
+            lang, "mock.report.q_skipped" if r.item.skipped else "mock.report.q_unanswered", i=r.index, prompt=prompt
+        )
     budget, took = clock(item.budget_seconds), clock(item.answer_seconds)
     grade = r.main.grade
     if grade is None:
@@ -336,7 +338,9 @@ def report(
     return [Reply(text, kind="report") for text in out if text.strip()]
 
 
-def chart_data(mock: MockSession, rows: list[Answered], lang: Lang, previous: MockSummary | None) -> MockChartData | None:
+def chart_data(
+    mock: MockSession, rows: list[Answered], lang: Lang, previous: MockSummary | None
+) -> MockChartData | None:
     """The debrief chart's data; None when no answer is graded (there is nothing to draw)."""
     total = summary(rows)
     if total is None:

@@ -29,7 +29,9 @@ from bot.core.timeutil import fmt_local
 
 log = logging.getLogger(__name__)
 FOLLOW_UP_TWICE_BELOW = 65
-STUCK_AFTER = timedelta(minutes=3)  # longer than any grading (the LLM's deadline is 90 s)  # a score below "Good" (section 5) earns a second follow-up
+STUCK_AFTER = timedelta(
+    minutes=3
+)  # longer than any grading (the LLM's deadline is 90 s)  # a score below "Good" (section 5) earns a second follow-up
 NOTICES = {"llm_unavailable": "mock.llm_down", "llm_limit": "mock.llm_limit", "llm_budget": "mock.llm_limit"}
 
 
@@ -187,7 +189,9 @@ async def _still_grading(deps: Deps, user: User, session: InMock) -> list[Reply]
     """An answer is being graded, or was when the process stopped: past STUCK_AFTER its attempt is queued
     for a regrade (kept, never lost) and the question asked again, so a restart never leaves the user stuck."""
     store, lang = deps.store, user.language
-    last = next((a for a in reversed(await store.list_attempts(user.id)) if a.source == f"mock:{session.mock_id}"), None)
+    last = next(
+        (a for a in reversed(await store.list_attempts(user.id)) if a.source == f"mock:{session.mock_id}"), None
+    )
     if last is None or last.status != "pending" or deps.clock.now() - last.created_at < STUCK_AFTER:
         return [Reply(t(lang, "already_grading"))]
     if await store.claim_attempt(last.id, "pending", "regrade"):

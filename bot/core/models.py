@@ -107,6 +107,7 @@ class Question(Strict):
         if isinstance(value, list):
             return [v.model_dump() if isinstance(v, Text) and not isinstance(v, FollowUp) else v for v in value]
         return value
+
     sources: list[str] = Field(default_factory=list)
     personal: bool = False
     generated_rubric: bool = False

@@ -34,6 +34,11 @@ SETTING_ALIASES = {
     "语言": "language",
 }
 
+CAREER_TOOLS = {
+    "jd": "jd", "notes": "notes", "note": "notes", "notebook": "notes", "笔记": "notes",
+    "apps": "apps", "app": "apps", "board": "apps", "投递": "apps", "debrief": "debrief", "复盘": "debrief",
+}  # fmt: skip
+
 
 def split_fields(text: str) -> list[str]:
     """Split `a | b | c` (also the full-width ｜) into stripped fields."""
@@ -63,6 +68,8 @@ def parse_line(user_id: int, line: str) -> c.Command:
         return c.SetPaused(user_id, name == "pause")
     if name == "mock":
         return c.MockCommand(user_id, rest)
+    if name in CAREER_TOOLS:
+        return c.CareerCommand(user_id, CAREER_TOOLS[name], rest)
     if name == "reveal":
         return c.RevealReference(user_id)
     if name == "lang":
@@ -138,6 +145,9 @@ def parse_action(user_id: int, action: str) -> c.Command:
             return c.PickReview(user_id, None if arg == "none" else _id(arg))
         if verb == "mk" and arg:
             return c.MockCommand(user_id, arg)
+        if verb == "cr" and arg:
+            tool, _, rest = arg.partition(":")
+            return c.CareerAction(user_id, tool, rest)
         if verb == "flow" and arg in ("skip", "ok", "cancel"):
             return c.FlowAction(user_id, arg)
     except ValueError:

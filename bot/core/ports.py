@@ -84,6 +84,14 @@ class WriteFailed(Exception):
     """A store write failed and was rolled back: nothing of it was saved, and the user should send it again."""
 
 
+class DocumentError(Exception):
+    """A sent file has no text to read: `reason` is "type" (not .txt, .md or .pdf), "unreadable" or "empty"."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 class GraderUnavailable(Exception):
     """The grader could not produce a valid grade now (timeout, 429/5xx after retries, invalid output)."""
 

@@ -8,7 +8,18 @@ from asyncio import Lock
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.core import account, company_merge, drill, flows, interviews, mock, onboarding, study_server, voice
+from bot.core import (
+    account,
+    career_router,
+    company_merge,
+    drill,
+    flows,
+    interviews,
+    mock,
+    onboarding,
+    study_server,
+    voice,
+)
 from bot.core import commands as c
 from bot.core.deps import Deps
 from bot.core.i18n import t
@@ -17,7 +28,16 @@ from bot.core.parsing import parse_action, parse_line
 from bot.core.ports import WriteFailed
 from bot.core.rate_limit import Admission, RateLimiter
 from bot.core.replies import Reply
-from bot.core.session import ConfirmingForget, Grading, InFlow, InMock, Onboarding, PickingReview, open_card_id
+from bot.core.session import (
+    ConfirmingForget,
+    Grading,
+    InCareer,
+    InFlow,
+    InMock,
+    Onboarding,
+    PickingReview,
+    open_card_id,
+)
 from bot.core.text_input import clean_text as clean_text  # re-exported: tests and older callers import it here
 from bot.core.text_input import cleaned
 from bot.core.yes_no import DELETE, is_number, is_yes
@@ -53,6 +73,9 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.ShowLeaderboard: study_server.show_leaderboard,
     c.AnswerServerQuestion: study_server.answer_server_question,
     c.MockCommand: mock.mock_command,
+    c.CareerCommand: career_router.command,
+    c.CareerAction: career_router.action,
+    c.UploadDocument: career_router.upload,
 }
 
 
@@ -170,6 +193,8 @@ class Service:
             return [Reply(t(user.language, "already_grading"))]
         if isinstance(session, InFlow):
             return await flows.flow_text(cmd.text, self.deps, user, session)
+        if isinstance(session, InCareer):
+            return await career_router.text(cmd.text, self.deps, user, session)
         if isinstance(session, PickingReview) and is_number(cmd.text.strip()):  # "2": the second question offered
             choice = int(cmd.text.strip()) - 1
             if 0 <= choice < len(session.candidates):

@@ -95,8 +95,27 @@ class InMock(_State):
     grading: bool = False
 
 
+class InCareer(_State):
+    """A career tool (`tool`: jd, notes, apps, debrief, or "file" for a sent file not yet placed) waits for
+    the user's text at `step`; `data` holds what it was given so far."""
+
+    mode: Literal["career"] = "career"
+    tool: str
+    step: str
+    data: dict[str, str] = Field(default_factory=dict)
+
+
 Session = Annotated[
-    Idle | Answering | FollowingUp | Grading | Onboarding | ConfirmingForget | InFlow | PickingReview | InMock,
+    Idle
+    | Answering
+    | FollowingUp
+    | Grading
+    | Onboarding
+    | ConfirmingForget
+    | InFlow
+    | PickingReview
+    | InMock
+    | InCareer,
     Field(discriminator="mode"),
 ]
 _ADAPTER: TypeAdapter[Session] = TypeAdapter(Session)

@@ -59,7 +59,14 @@ _SYMBOLS = {
 }
 _SYMBOL_RE = re.compile("|".join(re.escape(k) for k in _SYMBOLS))
 # Chinese engineers' synonyms for one idea, folded to the word the bank uses.
-_ZH_SYNONYMS = {"尖刺": "尖峰", "毛刺": "尖峰", "突刺": "尖峰", "显存爆了": "显存溢出", "爆显存": "显存溢出", "炸显存": "显存溢出"}
+_ZH_SYNONYMS = {
+    "尖刺": "尖峰",
+    "毛刺": "尖峰",
+    "突刺": "尖峰",
+    "显存爆了": "显存溢出",
+    "爆显存": "显存溢出",
+    "炸显存": "显存溢出",
+}
 _ZH_SYNONYM_RE = re.compile("|".join(_ZH_SYNONYMS))
 # British -> American (applied to both sides, so over-application is harmless).
 _ISE = re.compile(r"\b([a-z]{3,}?)(is|ys)(e|es|ed|ing|ation|ations|er|ers)\b")
@@ -72,7 +79,9 @@ _PERCENT_WORD = re.compile(r"(?<=\d)percent\b")
 _TIMES = re.compile(r"(?<=\d)\s*x\b")
 _SPACE = re.compile(r"\s+")
 _ZERO = re.compile(r"(?<![-\w])zeros?(?![-\w])")  # "initialised to zero" meets "B = 0"
-_ZH_TENTHS = re.compile(r"(?<![一二三四五六七八九十])([一二三四五六七八九])成(?=[^功为本果立绩员长熟型分不]|$)")  # 九成 = 90% (not 一成不变)
+_ZH_TENTHS = re.compile(
+    r"(?<![一二三四五六七八九十])([一二三四五六七八九])成(?=[^功为本果立绩员长熟型分不]|$)"
+)  # 九成 = 90% (not 一成不变)
 _ZH_DIGITS = dict(zip("一二三四五六七八九", "123456789", strict=True))
 
 

@@ -47,7 +47,10 @@ _LATEST_FOR_CARD = (
     .limit(1)
 )
 _WITH_STATUS = (
-    sa.select(T.attempts).where(_A.status == sa.bindparam("status")).order_by(_A.id).limit(sa.bindparam("limit", type_=sa.Integer))
+    sa.select(T.attempts)
+    .where(_A.status == sa.bindparam("status"))
+    .order_by(_A.id)
+    .limit(sa.bindparam("limit", type_=sa.Integer))
 )
 _CLAIM_ATTEMPT = (
     T.attempts.update()

@@ -231,7 +231,54 @@ processed_events = sa.Table(
     sa.Column("created_at", UTCDateTime, nullable=False),
 )
 
+job_descriptions = sa.Table(
+    "job_descriptions",
+    metadata,
+    sa.Column("id", ID, primary_key=True, autoincrement=True),
+    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("active_until", UTCDateTime, nullable=True),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+)
+
+notebook_entries = sa.Table(
+    "notebook_entries",
+    metadata,
+    sa.Column("id", ID, primary_key=True, autoincrement=True),
+    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("question_id", sa.String(80), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("best", sa.Boolean, nullable=False, default=False),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Index("ux_notebook_version", "user_id", "question_id", "version", unique=True),
+)
+
+applications = sa.Table(
+    "applications",
+    metadata,
+    sa.Column("id", ID, primary_key=True, autoincrement=True),
+    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("company", sa.String(200), nullable=False),
+    sa.Column("stage", sa.String(16), nullable=False),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("updated_at", UTCDateTime, nullable=False),
+)
+
 USER_TABLES = (
-    sessions, mock_sessions, cards, attempts, personal_questions, interviews, review_items, reminders, pushes,
-    llm_calls, identities,
+    sessions,
+    mock_sessions,
+    cards,
+    attempts,
+    personal_questions,
+    interviews,
+    review_items,
+    reminders,
+    pushes,
+    llm_calls,
+    identities,
+    job_descriptions,
+    notebook_entries,
+    applications,
 )

@@ -202,4 +202,8 @@ def test_the_answer_is_read_from_rows_and_from_labels() -> None:
     rows = [{"type": 1, "components": [{"type": 4, "custom_id": "answer", "value": "row text"}]}]
     labels = [{"type": 18, "component": {"type": 4, "custom_id": "answer", "value": "label text"}}]
     other = [{"type": 1, "components": [{"type": 4, "custom_id": "other", "value": "not it"}]}]
-    assert (submitted_answer(rows), submitted_answer(labels), submitted_answer(other)) == ("row text", "label text", None)
+    assert (submitted_answer(rows), submitted_answer(labels), submitted_answer(other)) == (
+        "row text",
+        "label text",
+        None,
+    )

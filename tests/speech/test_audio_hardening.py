@@ -238,6 +238,8 @@ async def test_a_long_file_of_tiny_packets_is_refused_without_a_made_up_length(
     service = voice_service(deps, transcriber)
     uid = await user_with_open_question(service, lang=lang)
     replies = await service.handle(c.SubmitVoice(uid, four_minutes_of_tiny_packets, "voice.ogg"))
-    assert [(r.kind, r.text) for r in replies] == [("error", t(lang, "voice_too_long", limit_seconds=tn(lang, "count.second", 10)))]
+    assert [(r.kind, r.text) for r in replies] == [
+        ("error", t(lang, "voice_too_long", limit_seconds=tn(lang, "count.second", 10)))
+    ]
     assert "10" in replies[0].text and "240" not in replies[0].text
     assert openai_server.requests == []

@@ -48,7 +48,9 @@ def personal_question(prompt: str = "Why RMSNorm?") -> Question:
     )
 
 
-def review_item(user_id: int, question_id: str = "pipe-zero-001", created_at: datetime = NOW, **fields: Any) -> ReviewItem:
+def review_item(
+    user_id: int, question_id: str = "pipe-zero-001", created_at: datetime = NOW, **fields: Any
+) -> ReviewItem:
     values: dict[str, Any] = {"company": "Acme", "question_text": "q?", "matched_bank": True, "topic": "pipeline",
                               "subtopic": "test", **fields}  # fmt: skip
     return ReviewItem(id=0, user_id=user_id, question_id=question_id, created_at=created_at, **values)

@@ -14,7 +14,17 @@ from bot.storage.pushes import PushStore
 from bot.storage.store import SqlStore
 from tests.fakes import FakeStore
 
-STORE_PORTS = (P.UsersPort, P.CardsPort, P.LLMBudgetPort, P.InterviewsPort, P.GuildsPort, P.MocksPort)
+STORE_PORTS = (
+    P.UsersPort,
+    P.CardsPort,
+    P.LLMBudgetPort,
+    P.InterviewsPort,
+    P.GuildsPort,
+    P.MocksPort,
+    P.JobsPort,
+    P.NotebookPort,
+    P.ApplicationsPort,
+)
 HERE = Path(__file__).parent
 
 

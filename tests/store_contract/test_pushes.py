@@ -54,9 +54,7 @@ async def test_a_push_key_is_claimed_once(sql_store: SqlStore, pushes: PushStore
     assert set((await pushes.push_states()).values()) == {"claimed"}
 
 
-async def test_a_push_moves_from_claimed_through_sending_to_its_outcome(
-    sql_store: SqlStore, pushes: PushStore
-) -> None:
+async def test_a_push_moves_from_claimed_through_sending_to_its_outcome(sql_store: SqlStore, pushes: PushStore) -> None:
     uid = (await new_user(sql_store, "1")).id
     sent, failed = [await pushes.claim(k, "daily", NOW - DAY, user_id=uid) for k in ("a", "b")]
     assert sent is not None and failed is not None

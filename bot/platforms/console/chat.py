@@ -17,14 +17,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.core.commands import UploadDocument
 from bot.core.i18n import t
-from bot.core.models import Lang
+from bot.core.models import Lang, User
 from bot.core.ports import AboutToSend, Delivery
 from bot.core.replies import Reply
 from bot.core.service import Service
 from bot.core.yes_no import is_number
 
 FENCE = '"""'
+FILE_COMMAND = "/file"  # `/file PATH`: send a file, as a chat app's attachment
 PLATFORM = "console"
 
 
@@ -82,11 +84,22 @@ class ConsoleChat:
         action = self.button_for(message.strip())
         if action is not None:
             replies = await self.service.handle_action(user.id, action, user)
+        elif message.strip().lower().startswith(FILE_COMMAND + " "):
+            replies = await self.send_file(user, message.strip()[len(FILE_COMMAND) :].strip())
         else:
             replies = await self.service.handle_text(user.id, message, user)
         self.lang = await self.service.language_of(user.id)
         self.render(replies)
         return replies
+
+    async def send_file(self, user: User, name: str) -> list[Reply]:
+        """`/file PATH`: the terminal's way to send a file (a job description, interview notes)."""
+        path = Path(name.strip("'\"")).expanduser()
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return [Reply(t(user.language, "console.no_file", path=name[:200]), kind="error")]
+        return await self.service.handle(UploadDocument(user.id, data, path.name), user)
 
     def render(self, replies: list[Reply]) -> None:
         self.buttons = []

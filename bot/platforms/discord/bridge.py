@@ -103,8 +103,18 @@ class Bridge:
             c.SubmitVoice(user.id, audio, attachment.filename, attachment.duration, source=source)
         )
 
+    async def document(self, user: User, attachment: discord.Attachment) -> list[Reply]:
+        """A file as a job description or interview notes; one over the core's limit is not downloaded."""
+        limit = self.service.deps.limits.max_document_bytes
+        if attachment.size > limit:
+            size, most = f"{attachment.size / 1e6:.1f}", f"{limit / 1e6:.0f}"
+            return [Reply(t(user.language, "career.file_too_big", size=size, limit=most), kind="error")]
+        data = await attachment.read()
+        return await self.service.handle(c.UploadDocument(user.id, data, attachment.filename))
+
     async def direct_message(self, message: discord.Message) -> None:
-        """A DM: a voice message or audio file is an answer; text is handled as typed elsewhere."""
+        """A DM: a voice message or audio file is an answer, another file a document (/jd, /debrief); text is
+        handled as typed elsewhere."""
         if not await self.service.first_time(f"discord:message:{message.id}"):
             return
         user = await self.user(message.author)
@@ -119,6 +129,8 @@ class Bridge:
             async with message.channel.typing():
                 if audio is not None:
                     replies = await self.voice(user, audio, None)
+                elif message.attachments:
+                    replies = await self.document(user, message.attachments[0])
                 else:
                     replies = await self.service.handle_text(user.id, message.content)
         except discord.HTTPException:

@@ -15,14 +15,14 @@ import warnings
 from collections.abc import Awaitable
 from datetime import timedelta
 
-from telegram import CallbackQuery, Message, Update
+from telegram import CallbackQuery, Document, Message, Update
 from telegram.constants import ChatMemberStatus, ChatType, FileSizeLimit
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 from telegram.warnings import PTBDeprecationWarning
 
 from bot.config import TelegramSettings
-from bot.core.commands import SubmitVoice
+from bot.core.commands import SubmitVoice, UploadDocument
 from bot.core.i18n import t
 from bot.core.models import Lang, User
 from bot.core.replies import Reply
@@ -148,6 +148,9 @@ class TelegramHandlers:
         if message.text is not None:
             await self._reply(chat_id, user, self.service.handle_text(user.id, message.text, user))
             return
+        if message.document is not None:
+            await self._reply(chat_id, user, self._document(user, message.document.file_id, message.document))
+            return
         audio = message.voice or message.audio
         if audio is None:
             await self.sender.deliver(chat_id, user.id, [Reply(t(user.language, "unsupported_message"))])
@@ -173,6 +176,21 @@ class TelegramHandlers:
             return [Reply(t(user.language, "voice_unreadable"), kind="error")]
         name = "voice.ogg" if is_voice else (tg_file.file_path or "audio").rsplit("/", 1)[-1]
         return await self.service.handle(SubmitVoice(user.id, audio, name, seconds), user)
+
+    async def _document(self, user: User, file_id: str, doc: Document) -> list[Reply]:
+        """A file sent as a job description or interview notes: the core checks its size before reading it,
+        so one over its limit is not even downloaded."""
+        limit = self.service.deps.limits.max_document_bytes
+        if doc.file_size and doc.file_size > limit:
+            size, most = f"{doc.file_size / 1e6:.1f}", f"{limit / 1e6:.0f}"
+            return [Reply(t(user.language, "career.file_too_big", size=size, limit=most), kind="error")]
+        try:
+            tg_file = await self.sender.bot.get_file(file_id)
+            data = bytes(await tg_file.download_as_bytearray())
+        except TelegramError as err:
+            log.info("could not download document %s: %s", file_id, err)
+            return [Reply(t(user.language, "career.file_unreadable"), kind="error")]
+        return await self.service.handle(UploadDocument(user.id, data, doc.file_name or "document"), user)
 
     async def _reply(self, chat_id: int, user: User, work: Awaitable[list[Reply]]) -> None:
         indicator = Indicator(

@@ -30,7 +30,18 @@ from bot.platforms.telegram.sender import TelegramSender
 log = logging.getLogger(__name__)
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 MENU = (
-    "start", "drill", "mock", "review", "interview", "stats", "company", "settings", "lang", "help", "forget", "export",
+    "start",
+    "drill",
+    "mock",
+    "review",
+    "interview",
+    "stats",
+    "company",
+    "settings",
+    "lang",
+    "help",
+    "forget",
+    "export",
 )
 POOL_HEADROOM = 16  # connections beyond one per active update: pushes, chat actions, callback answers
 

@@ -1,0 +1,107 @@
+"""The career tools (/jd, /notes, /apps, /debrief) behind one door: their commands, their buttons
+(`cr:<tool>:<arg>`), the text a tool waits for (the `InCareer` session), and files the user sends.
+
+Each tool is a `Tool` of three handlers registered in `TOOLS`; this module only routes. A sent file is read
+to text (bot/documents.py through `Deps.read_document`) and handed to the tool waiting for text; with none
+waiting, the user is asked what the file is for."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.core import commands as c
+from bot.core.deps import Deps
+from bot.core.i18n import t, tn
+from bot.core.models import User
+from bot.core.ports import DocumentError
+from bot.core.replies import Button, Reply
+from bot.core.session import Idle, InCareer
+
+log = logging.getLogger(__name__)
+
+CommandHandler = Callable[[str, Deps, User], Awaitable[list[Reply]]]
+ActionHandler = Callable[[str, Deps, User], Awaitable[list[Reply]]]
+TextHandler = Callable[[str, Deps, User, InCareer], Awaitable[list[Reply]]]
+
+
+@dataclass(frozen=True)
+class Tool:
+    command: CommandHandler
+    """The command's words (after /jd ...)."""
+    action: ActionHandler
+    """A button's argument (after cr:<tool>:)."""
+    text: TextHandler
+    """Text (typed, or read from a file) while the tool's `InCareer` session waits for it."""
+    file_label: str | None = None
+    """The i18n key of its "what is this file?" button when a sent file may be this tool's input (a file
+    arriving while no tool waits for text); None: files are not for this tool."""
+
+
+TOOLS: dict[str, Tool] = {}
+
+
+async def command(cmd: c.CareerCommand, deps: Deps, user: User) -> list[Reply]:
+    tool = TOOLS.get(cmd.tool)
+    if tool is None:
+        return [Reply(t(user.language, "unknown_command", command="/" + cmd.tool[:40]), kind="error")]
+    return await tool.command(cmd.args, deps, user)
+
+
+async def action(cmd: c.CareerAction, deps: Deps, user: User) -> list[Reply]:
+    if cmd.tool == "file":
+        return await _place_file(cmd.arg, deps, user)
+    tool = TOOLS.get(cmd.tool)
+    if tool is None:
+        return [Reply(t(user.language, "unknown_command", command=cmd.tool[:40]), kind="error")]
+    return await tool.action(cmd.arg, deps, user)
+
+
+async def text(value: str, deps: Deps, user: User, state: InCareer) -> list[Reply]:
+    """Typed text while a tool waits; at a "file" question, text is not an answer: ask again."""
+    tool = TOOLS.get(state.tool)
+    if tool is None:
+        await deps.store.set_session(user.id, Idle())
+        return [Reply(t(user.language, "career.file_dropped"))]
+    return await tool.text(value, deps, user, state)
+
+
+async def upload(cmd: c.UploadDocument, deps: Deps, user: User) -> list[Reply]:
+    """A sent file: its text to the tool waiting for text, else the question which tool it is for."""
+    lang, lim = user.language, deps.limits
+    if len(cmd.data) > lim.max_document_bytes:
+        size, limit = f"{len(cmd.data) / 1e6:.1f}", f"{lim.max_document_bytes / 1e6:.0f}"
+        return [Reply(t(lang, "career.file_too_big", size=size, limit=limit), kind="error")]
+    if deps.read_document is None:
+        return [Reply(t(lang, "career.file_unreadable"), kind="error")]
+    try:
+        body = await asyncio.to_thread(deps.read_document, cmd.data, cmd.filename)
+    except DocumentError as err:
+        key = {"type": "career.file_type", "empty": "career.file_empty"}.get(err.reason, "career.file_unreadable")
+        return [Reply(t(lang, key), kind="error")]
+    if len(body) > lim.max_document_chars:
+        return [Reply(t(lang, "career.file_too_long", length=len(body), limit=lim.max_document_chars), kind="error")]
+    state = await deps.store.get_session(user.id)
+    if isinstance(state, InCareer) and state.tool in TOOLS:
+        return await TOOLS[state.tool].text(body, deps, user, state)
+    takers = [(name, tool.file_label) for name, tool in TOOLS.items() if tool.file_label]
+    if not takers:
+        return [Reply(t(lang, "career.file_unused"), kind="error")]
+    await deps.store.set_session(user.id, InCareer(tool="file", step="choose", data={"text": body}))
+    buttons = [[Button(t(lang, label), f"cr:file:{name}") for name, label in takers]]
+    buttons.append([Button(t(lang, "btn.cancel"), "cr:file:cancel")])
+    return [Reply(t(lang, "career.file_what", chars=tn(lang, "count.character", len(body))), buttons)]
+
+
+async def _place_file(arg: str, deps: Deps, user: User) -> list[Reply]:
+    """The answer to "what is this file for?": its text goes to that tool as if typed there."""
+    state = await deps.store.get_session(user.id)
+    if not isinstance(state, InCareer) or state.tool != "file":
+        return [Reply(t(user.language, "career.expired"))]
+    await deps.store.set_session(user.id, Idle())
+    tool = TOOLS.get(arg)
+    if tool is None or tool.file_label is None:
+        return [Reply(t(user.language, "career.file_dropped"))]
+    return await tool.text(state.data.get("text", ""), deps, user, InCareer(tool=arg, step="file"))
