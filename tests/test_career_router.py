@@ -11,7 +11,8 @@ import pytest
 
 from bot.core import career_router
 from bot.core import commands as c
-from bot.core.career_router import TOOLS, Tool
+from bot.core.career_router import TOOLS
+from bot.core.career_tool import Tool
 from bot.core.deps import Deps
 from bot.core.models import User
 from bot.core.parsing import parse_action, parse_line

@@ -1,7 +1,7 @@
 """The career tools (/jd, /notes, /apps, /debrief) behind one door: their commands, their buttons
 (`cr:<tool>:<arg>`), the text a tool waits for (the `InCareer` session), and files the user sends.
 
-Each tool is a `Tool` of three handlers registered in `TOOLS`; this module only routes. A sent file is read
+Each tool is a `Tool` (bot/core/career_tool.py) in `TOOLS`; this module only routes. A sent file is read
 to text (bot/documents.py through `Deps.read_document`) and handed to the tool waiting for text; with none
 waiting, the user is asked what the file is for."""
 
@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 
 from bot.core import commands as c
+from bot.core.career_tool import Tool
 from bot.core.deps import Deps
 from bot.core.i18n import t, tn
 from bot.core.models import User
@@ -22,25 +21,8 @@ from bot.core.session import Idle, InCareer
 
 log = logging.getLogger(__name__)
 
-CommandHandler = Callable[[str, Deps, User], Awaitable[list[Reply]]]
-ActionHandler = Callable[[str, Deps, User], Awaitable[list[Reply]]]
-TextHandler = Callable[[str, Deps, User, InCareer], Awaitable[list[Reply]]]
-
-
-@dataclass(frozen=True)
-class Tool:
-    command: CommandHandler
-    """The command's words (after /jd ...)."""
-    action: ActionHandler
-    """A button's argument (after cr:<tool>:)."""
-    text: TextHandler
-    """Text (typed, or read from a file) while the tool's `InCareer` session waits for it."""
-    file_label: str | None = None
-    """The i18n key of its "what is this file?" button when a sent file may be this tool's input (a file
-    arriving while no tool waits for text); None: files are not for this tool."""
-
-
 TOOLS: dict[str, Tool] = {}
+"""Each tool by name: its module's `TOOL`."""
 
 
 async def command(cmd: c.CareerCommand, deps: Deps, user: User) -> list[Reply]:
