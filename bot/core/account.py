@@ -59,6 +59,9 @@ async def export_data(cmd: c.ExportData, deps: Deps, user: User) -> list[Reply]:
         "review_items": [x.model_dump(mode="json") for x in await store.list_review_items(user.id)],
         "reminders": [x.model_dump(mode="json") for x in await store.list_reminders(user.id)],
         "mock_interviews": [x.model_dump(mode="json") for x in await store.list_mocks(user.id)],
+        "job_descriptions": [x.model_dump(mode="json") for x in await store.list_jds(user.id)],
+        "notebook": [x.model_dump(mode="json") for x in await store.list_notes(user.id)],
+        "applications": [x.model_dump(mode="json") for x in await store.list_applications(user.id)],
     }
     limits = deps.limits.upload_limits
     limit = min((limits[p] for p, _ in identities if p in limits), default=None)

@@ -374,8 +374,10 @@ MESSAGES.update(GUIDANCE_MESSAGES)
 MESSAGES.update(CONSOLE_MESSAGES)
 MESSAGES.update(MOCK_MESSAGES)
 MESSAGES.update(CAREER_MESSAGES)
-for _lang in ("en", "zh"):  # /mock's line at the end of /help, kept with the mock's messages
-    MESSAGES["help"][_lang] += MOCK_MESSAGES["help.mock"][_lang]
+for _lang in ("en", "zh"):  # each tool's lines at the end of /help, kept with the tool's messages
+    for _key in ("help.mock", "help.jd", "help.notes", "help.apps", "help.debrief"):
+        if _key in MESSAGES:
+            MESSAGES["help"][_lang] += MESSAGES[_key][_lang]
 LIST_SEPARATOR = {"en": ", ", "zh": "、"}
 
 
