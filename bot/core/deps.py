@@ -8,7 +8,16 @@ from datetime import datetime
 
 from bot.core.bank import Bank
 from bot.core.models import Lang, Question
-from bot.core.ports import ChartRenderer, Clock, Grader, MockChartRenderer, RubricWriter, StarWriter, Transcriber
+from bot.core.ports import (
+    ChartRenderer,
+    Clock,
+    Grader,
+    JdReader,
+    MockChartRenderer,
+    RubricWriter,
+    StarWriter,
+    Transcriber,
+)
 from bot.core.store_ports import Store
 from bot.core.timeutil import has_clock_time, parse_fixed_formats, parse_hhmm
 
@@ -58,6 +67,8 @@ class Deps:
     star_writer: StarWriter | None = None
     """With an LLM: the mock interview's STAR rewrite of a case answer; without one, the offline STAR check only."""
     """Draws the mock interview's debrief as a PNG; without one, the debrief is text only."""
+    jd_reader: JdReader | None = None
+    """With an LLM: reads a job description's skills and writes JD-specific questions (/jd)."""
     read_document: Callable[[bytes, str], str] | None = None
     """The text of a sent file (.txt, .md, .pdf: bot/documents.py); raises DocumentError (bot/core/ports.py)
     when it has none. Without one, files are refused with a word to paste the text."""

@@ -73,6 +73,27 @@ class StarWriter(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class JdReading:
+    """What an LLM read from a job description (/jd)."""
+
+    skills: list[str]
+    """The skills it asks for, in its own words, most important first."""
+    subtopics: list[str]
+    """Of the bank's subtopics offered, those the skills need."""
+    questions: list[str]
+    """Up to 5 interview questions specific to this job, in the language asked for."""
+    tokens: int = 0
+
+
+class JdReader(Protocol):
+    """Reads a job description with an LLM (structured output); the offline path matches the bank instead."""
+
+    async def read(self, text: str, lang: Lang, subtopics: Sequence[str]) -> JdReading | None:
+        """The reading, or None when it cannot now (the LLM failed or answered out of schema)."""
+        ...
+
+
 class MockChartRenderer(Protocol):
     """Draws a mock interview's debrief as a PNG (bot/core/mock_report.MockChartData). Synchronous: called in
     a worker thread."""
