@@ -7,7 +7,7 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from bot.core import commands as c
-from bot.core import render, srs
+from bot.core import focus, render, srs
 from bot.core.deps import Deps
 from bot.core.grading_chain import follow_up_question, grade_answer
 from bot.core.i18n import t, tn
@@ -29,7 +29,8 @@ def show_question(q: Question, card: Card, user: User, tag: str) -> list[Reply]:
 
 
 async def pick_next(deps: Deps, user: User, now: datetime) -> tuple[Card, Question, str] | None:
-    """Design section 5: due cards first (most overdue first), then new ones up to the daily limit."""
+    """Design section 5: due cards first (most overdue first), then new ones up to the daily limit, leaning
+    to an active job description's subtopics (bot/core/focus.py)."""
     store = deps.store
     for _ in range(3):
         card = await store.next_due_card(user.id, now)
@@ -47,7 +48,8 @@ async def pick_next(deps: Deps, user: User, now: datetime) -> tuple[Card, Questi
     candidates = deps.bank.new_candidates(user.topics, user.level, have)
     if not candidates:
         return None
-    q = candidates[0]
+    lean = focus.subtopics(await store.active_jd(user.id, now))  # a /jd focus weights the new ones
+    q = focus.weighted(candidates, lean, user.level, introduced)[0]
     card = await store.create_card(user.id, q.id, srs.new_state(now), now, False, now)
     return card, q, "new"
 

@@ -5,10 +5,11 @@ from engineer level up, when the pool has them), in the order an interviewer wou
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot.core import focus
 from bot.core.deps import Deps
 from bot.core.mock_models import DEFAULT_LENGTH, FocusKind
 from bot.core.models import LEVELS, Card, Level, Question, QuestionType, User
@@ -97,9 +98,15 @@ async def _pool(deps: Deps, user: User, setup: Setup) -> tuple[list[Question], s
 
 
 def _ranked(
-    pool: Iterable[Question], cards: dict[str, Card], level: Level, first: set[str], now: datetime
+    pool: Iterable[Question],
+    cards: dict[str, Card],
+    level: Level,
+    first: set[str],
+    now: datetime,
+    lean: Sequence[str] = (),
 ) -> list[Question]:
-    """Due cards (most overdue first) and new questions (the level's, easier first) taken in turn, then the rest."""
+    """Due cards (most overdue first) and new questions (the level's, easier first, leaning to an active job
+    description's subtopics `lean`: bot/core/focus.py) taken in turn, then the rest."""
     rank = LEVELS.index(level)
 
     def fit(q: Question) -> tuple[int, int, str]:
@@ -115,7 +122,7 @@ def _ranked(
         else:
             rest.append(q)
     due.sort(key=lambda q: (cards[q.id].due, q.id))
-    new.sort(key=fit)
+    new = focus.weighted(sorted(new, key=fit), lean, level)
     rest.sort(key=lambda q: (fit(q)[0], cards[q.id].due, q.id))
     mixed = [q for pair in _zip_longest(due, new) for q in pair]
     ordered = mixed + rest
@@ -166,4 +173,5 @@ async def plan(deps: Deps, user: User, setup: Setup, now: datetime) -> list[Ques
     pool, first = await _pool(deps, user, setup)
     cards = {c.question_id: c for c in await deps.store.list_cards(user.id)}
     pool = [q for q in pool if q.rubric.key_points and not (q.id in cards and cards[q.id].suspended)]
-    return choose(_ranked(pool, cards, setup.level, first, now), setup.length, setup.level)
+    lean = focus.subtopics(await deps.store.active_jd(user.id, now))
+    return choose(_ranked(pool, cards, setup.level, first, now, lean), setup.length, setup.level)
