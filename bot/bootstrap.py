@@ -23,6 +23,7 @@ from bot.delivery import NotifierRouter
 from bot.documents import read_document
 from bot.grading.factory import llm_grader
 from bot.grading.feedback import follow_up_for_points
+from bot.grading.jd_reader import LLMJdReader
 from bot.grading.offline import OfflineGrader
 from bot.grading.prompts import PromptError, load_prompts
 from bot.grading.rubric_writer import LLMRubricWriter
@@ -146,6 +147,7 @@ async def build_app(
         estimator=estimator or (offline if llm else None),
         rubric_writer=LLMRubricWriter(llm) if llm else None,
         star_writer=LLMStarWriter(llm) if llm else None,
+        jd_reader=LLMJdReader(llm) if llm else None,
         natural_dates=parse_natural,
         read_document=read_document,
         transcriber=transcriber,

@@ -100,16 +100,23 @@ class LLMGrader:
         return {"type": "json_object"}
 
     async def complete(
-        self, messages: list[dict[str, str]], schema: dict[str, Any], max_tokens: int, n: int = 1, name: str = "grade"
+        self,
+        messages: list[dict[str, str]],
+        schema: dict[str, Any],
+        max_tokens: int,
+        n: int = 1,
+        name: str = "grade",
+        temperature: float | None = None,
     ) -> tuple[list[str], int]:
-        """One chat completion; returns (the contents of its choices, tokens used).
+        """One chat completion; returns (the contents of its choices, tokens used). Temperature 0 (or, when
+        gradings are averaged over samples, the sampling one) unless `temperature` is given.
 
         Raises GraderUnavailable (the provider failed) or InvalidOutput (the reply cannot be used)."""
         for _ in range(2):
             request: dict[str, Any] = {
                 "model": self.model,
                 "messages": messages,
-                "temperature": 0 if self.samples == 1 else SAMPLE_TEMPERATURE,
+                "temperature": (0 if self.samples == 1 else SAMPLE_TEMPERATURE) if temperature is None else temperature,
                 "max_tokens": min(max_tokens, self.max_tokens),
                 "response_format": self._response_format(schema, name),
             }
