@@ -8,15 +8,6 @@ depend on the machine.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-# Like bench/card_queue.py: keep this folder off the path (its card_queue module shadows nothing, but
-# aiosqlite imports the stdlib `queue`), and import card_queue's populate from it by file.
-HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0]).resolve() == HERE:
-    sys.path.pop(0)
-
 import argparse
 import asyncio
 import importlib.util
@@ -27,11 +18,13 @@ import statistics
 import tempfile
 import time
 from datetime import timedelta
+from pathlib import Path
 
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
 
+HERE = Path(__file__).resolve().parent
 _spec = importlib.util.spec_from_file_location("card_queue_bench", HERE / "card_queue.py")
 assert _spec is not None and _spec.loader is not None
 card_queue = importlib.util.module_from_spec(_spec)

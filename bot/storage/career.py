@@ -57,6 +57,11 @@ class _Rows(SqlBase):
         return await self.engines.write(_unit)
 
 
+_ACTIVE_JD = (  # built once: /drill and the daily push read it whenever they pick a new question
+    _by_user(T.job_descriptions, _J.active_until.desc()).where(_J.active_until > sa.bindparam("now")).limit(1)
+)
+
+
 class SqlJobs(_Rows):
     """Mixed into SqlStore: the JobsPort (bot/core/store_ports.py)."""
 
@@ -96,8 +101,7 @@ class SqlJobs(_Rows):
         return await self.engines.write(_unit)
 
     async def active_jd(self, user_id: int, now: datetime) -> JobDescription | None:
-        query = sa.select(T.job_descriptions).where(_J.user_id == user_id, _J.active_until > now)
-        found = await self._one(query.order_by(_J.active_until.desc()).limit(1))
+        found = await self._one(_ACTIVE_JD, {"user_id": user_id, "now": now})
         return _record(JobDescription, _JD_FIXED, found) if found else None
 
     async def delete_jd(self, user_id: int, jd_id: int) -> bool:
