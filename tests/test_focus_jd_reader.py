@@ -5,10 +5,15 @@ temperature 0), what a reply becomes, and None whenever the LLM cannot give a re
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+from bot.bootstrap import build_app
+from bot.config import LLMSettings, Settings
+from bot.core.bank import Bank
 from bot.core.ports import JdReader
 from bot.grading.jd_reader import MAX_QUESTIONS, TAG, LLMJdReader, jd_schema
+from tests.conftest import make_question
 from tests.fake_openai import FakeOpenAI, Fault
 from tests.test_llm_grader import make_grader
 
@@ -109,3 +114,18 @@ async def test_with_no_subtopics_offered_none_can_be_named(server: FakeOpenAI) -
     assert reading is not None and reading.subtopics == [] and reading.skills
     schema = server.chat_requests()[0]["response_format"]["json_schema"]["schema"]
     assert schema["properties"]["subtopics"]["maxItems"] == 0
+
+
+async def test_the_app_reads_job_descriptions_with_the_llm_only_when_one_is_configured(
+    server: FakeOpenAI, tmp_path: Path
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    llm = LLMSettings(base_url=server.base_url, model="fake-model")
+    for settings, wired in ((Settings(database_url=url, llm=llm, _env_file=None), True),  # type: ignore[call-arg]
+                            (Settings(database_url=url, _env_file=None), False)):  # type: ignore[call-arg]  # fmt: skip
+        app = await build_app(settings, bank=Bank([make_question("q1")]), fuzz=False)
+        try:
+            assert isinstance(app.service.deps.jd_reader, LLMJdReader) is wired
+            assert (app.service.deps.jd_reader is None) is not wired
+        finally:
+            await app.close()
