@@ -83,7 +83,7 @@ async def measure(url: str, users: int, samples: int) -> dict[str, float]:
         card = await store.next_due_card(uid, NOW)
         t1 = time.perf_counter()
         assert card is not None
-        state, due = srs.review(card.fsrs, Rating.GOOD, NOW)
+        state, due = srs.review(card.fsrs, Rating.GOOD, NOW, 0.9, False)
         t2 = time.perf_counter()
         attempt = await store.add_attempt(
             Attempt(id=0, user_id=uid, card_id=card.id, question_id=card.question_id, answer="x" * 800,
