@@ -119,7 +119,6 @@ class JdMatcher:
         for (phrase, subtopic), weight in weights.items():
             if subtopic in bank:
                 by_phrase[phrase].append((subtopic, weight))
-        self._phrases: list[_Phrase] = []
         made = [_phrase(phrase, tuple(sorted(targets))) for phrase, targets in by_phrase.items()]
         made += [_phrase(phrase, (), skill) for skill, phrases in UNCOVERED_SKILLS.items() for phrase in phrases]
         self._phrases: list[_Phrase] = [p for p in made if p is not None]
