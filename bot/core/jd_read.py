@@ -5,6 +5,7 @@ and buttons choosing how many days the JD focuses the practice."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -13,7 +14,7 @@ from bot.core import llm_budget, srs
 from bot.core.career_models import JobDescription
 from bot.core.deps import Deps
 from bot.core.i18n import listing, t, tn
-from bot.core.jd_match import JdMatch, matcher_for
+from bot.core.jd_match import JdMatch, matcher_for, read_offline
 from bot.core.models import Lang, Question, Rubric, Text, User
 from bot.core.progress import Mastery, mastery_by_subtopic, reviewed
 from bot.core.render import subtopic_name
@@ -53,7 +54,7 @@ def title_of(text: str, lang: Lang) -> str:
 async def read(text: str, deps: Deps, user: User) -> Reading:
     """The LLM's reading when there is a reader and the budget allows, else (or when it fails) the offline one."""
     now, lang = deps.clock.now(), user.language
-    offline = matcher_for(deps.bank).match(text)
+    offline = await asyncio.to_thread(read_offline, deps.bank, text)  # a long text takes a tenth of a second or so
     fallback = Reading(offline.skills, offline.subtopics, offline.uncovered)
     if deps.jd_reader is None:
         return fallback
