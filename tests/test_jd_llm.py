@@ -16,7 +16,8 @@ from bot.core.ports import JdReading
 from bot.core.replies import Reply
 from bot.core.service import Service
 from bot.core.session import Idle
-from tests.fakes import FakeClock, FakeRubricWriter, FakeStore
+from bot.storage.store import SqlStore
+from tests.fakes import FakeClock, FakeGrader, FakeRubricWriter, FakeStore
 from tests.test_jd_flows import EN_JD, ZH_JD, jd_bank
 from tests.test_service import new_user
 
@@ -157,3 +158,23 @@ async def test_a_reading_with_no_bank_subtopic_and_no_question_is_not_kept(
     r = await say(llm, uid, "/jd Run our clusters on Kubernetes")
     assert "ones the bank does not cover: Kubernetes" in r.text and await store.list_jds(uid) == []
     assert isinstance(await store.get_session(uid), Idle)
+
+
+async def test_the_whole_llm_path_on_the_sql_store(sql: SqlStore) -> None:
+    """Kept, generated cards and the focus on SQLite (and PostgreSQL when configured), as on the fake."""
+    clock = FakeClock()
+    deps = Deps(
+        store=sql, bank=jd_bank(), grader=FakeGrader(), clock=clock, limits=Limits(fuzz=False),
+        jd_reader=FakeJdReader(), rubric_writer=FakeRubricWriter(),
+    )  # fmt: skip
+    service = Service(deps)
+    uid = await new_user(service)
+    r = await say(service, uid, "/jd " + EN_JD)
+    (jd,) = await sql.list_jds(uid)
+    assert jd.subtopics == ["parallelism", "rlhf"] and len(jd.generated) == 5 and "I wrote 5 questions" in r.text
+    q = await sql.get_personal_question(jd.generated[4])
+    assert q is not None and q.sources == [f"generated:jd:{jd.id}"] and q.generated_rubric
+    assert {c.question_id for c in await sql.list_cards(uid)} == set(jd.generated)
+    (focus,) = await service.handle_action(uid, f"cr:jd:on:{jd.id}:7")
+    active = await sql.active_jd(uid, clock.now())
+    assert active is not None and active.id == jd.id and "Focus set on" in focus.text
