@@ -131,7 +131,7 @@ async def _listing(deps: Deps, user: User) -> str:
 
 def _names(jd: JobDescription, lang: Lang) -> str:
     names = [subtopic_name(s, lang) for s in jd.subtopics[:NAMED_SUBTOPICS]]
-    return listing(lang, names) + ("…" if len(jd.subtopics) > NAMED_SUBTOPICS else "")
+    return (listing(lang, names) or "-") + ("…" if len(jd.subtopics) > NAMED_SUBTOPICS else "")
 
 
 def _day(moment: datetime, user: User) -> str:

@@ -26,7 +26,8 @@ FOCUS_DAYS = (7, 14, 30)  # the buttons after a reading
 TITLE_CHARS = 60
 SHOWN_SUBTOPICS = 12  # lines of the reply; the rest are counted
 SHOWN_SKILLS = 12
-SKILL_CHARS = 60  # one skill as the LLM wrote it, at most
+SKILL_CHARS = 60  # one skill as the LLM wrote it, at most ...
+MAX_SKILLS = 40  # ... and how many of them are kept
 GENERATED_SOURCE = "generated:jd"
 """The source of a question written for a job description (with the JD's id after a colon)."""
 
@@ -68,7 +69,7 @@ async def read(text: str, deps: Deps, user: User) -> Reading:
     if reading is None:
         fallback.note = "jd.llm_failed"
         return fallback
-    skills = list(dict.fromkeys(" ".join(s.split())[:SKILL_CHARS] for s in reading.skills if s.strip()))
+    skills = list(dict.fromkeys(" ".join(s.split())[:SKILL_CHARS] for s in reading.skills if s.strip()))[:MAX_SKILLS]
     return Reading(
         skills=skills,
         subtopics=[s for s in dict.fromkeys(reading.subtopics) if s in bank],
