@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from unittest.mock import patch
 
 import pytest
 
@@ -48,9 +49,10 @@ class RecordingTool:
 @pytest.fixture
 def tool() -> Iterator[RecordingTool]:
     rec = RecordingTool()
-    TOOLS["rec"] = Tool(rec.command, rec.action, rec.text, file_label="career.file_for.jd")
-    yield rec
-    del TOOLS["rec"]
+    with patch.dict(
+        TOOLS, {"rec": Tool(rec.command, rec.action, rec.text, file_label="career.file_for.jd")}, clear=True
+    ):
+        yield rec  # the only tool: the real ones are tested in their own files
 
 
 def reader(text: str | None = None, reason: str = "empty"):  # type: ignore[no-untyped-def]

@@ -49,9 +49,9 @@ def parse_line(user_id: int, line: str) -> c.Command:
     text = line.strip()
     if not text.startswith("/"):
         return c.FreeText(user_id, line)
-    head, _, rest = text.partition(" ")
+    head, *tail = text.split(None, 1)  # the command ends at a space or a line break ("/jd\n<pasted text>")
     name = head[1:].split("@", 1)[0].lower()
-    rest = rest.strip()
+    rest = tail[0].strip() if tail else ""
     simple: dict[str, type[c.Command]] = {
         "start": c.StartUser,
         "help": c.ShowHelp,

@@ -18,6 +18,7 @@ COMMANDS = {
     "answer",
     "mock",
     "review",
+    "jd",
     "interview",
     "stats",
     "company",

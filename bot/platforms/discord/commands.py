@@ -146,6 +146,24 @@ def register(tree: app_commands.CommandTree[discord.Client]) -> None:
 
         await bridge.respond(interaction, work)
 
+    @tree.command(name=loc("cmd.jd"), description=loc("cmd.jd.desc"))
+    @app_commands.rename(text=loc("opt.jd_text"), file=loc("opt.jd_file"))
+    @app_commands.describe(text=loc("opt.jd_text.desc"), file=loc("opt.jd_file.desc"))
+    async def jd(
+        interaction: discord.Interaction,
+        text: Range[str, 1, 6000] | None = None,
+        file: discord.Attachment | None = None,
+    ) -> None:
+        bridge = bridge_of(interaction)
+
+        async def work(user: User) -> list[Reply]:
+            if file is None:
+                return await bridge.service.handle(c.CareerCommand(user.id, "jd", text or ""))
+            await bridge.service.handle(c.CareerCommand(user.id, "jd", ""))  # /jd waits for the text: the file is it
+            return await bridge.document(user, file)
+
+        await bridge.respond(interaction, work)
+
     @tree.command(name=loc("cmd.interview"), description=loc("cmd.interview.desc"))
     @app_commands.rename(company=loc("opt.company"), when=loc("opt.when"), role=loc("opt.role"))
     @app_commands.describe(company=loc("opt.company.desc"), when=loc("opt.when.desc"), role=loc("opt.role.desc"))
@@ -304,4 +322,4 @@ def register(tree: app_commands.CommandTree[discord.Client]) -> None:
 
         await bridge.in_server(interaction, work)
 
-    _ = (answer, mock, review, interview, company, settings, lang, help_, leaderboard, setup)
+    _ = (answer, mock, review, jd, interview, company, settings, lang, help_, leaderboard, setup)

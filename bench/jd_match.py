@@ -1,0 +1,62 @@
+"""How well /jd reads a job description offline (bot/core/jd_match.py): the bank subtopics it finds in the
+hand-written JDs of tests/data/jds/ against those a reader expects there (`expected_subtopics`).
+
+Usage: python bench/jd_match.py [-v]
+
+Micro precision and recall over all JDs (each found subtopic a reader expects is a true positive), and per
+JD with what was missed and what was extra (-v also shows the skills read and those the bank does not
+cover). The last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from bot.content.loader import load_bank
+from bot.core.bank import Bank
+from bot.core.jd_match import JdMatcher
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "jds"
+TARGET_PRECISION = 0.8
+TARGET_RECALL = 0.8
+
+
+def load_jds(folder: Path = DATA) -> list[dict[str, Any]]:
+    return [
+        {"name": path.stem, **yaml.safe_load(path.read_text(encoding="utf-8"))}
+        for path in sorted(folder.glob("*.yaml"))
+    ]
+
+
+def evaluate(matcher: JdMatcher, jds: list[dict[str, Any]], verbose: bool = False) -> dict[str, Any]:
+    tp = fp = fn = 0
+    for jd in jds:
+        found = matcher.match(jd["text"])
+        expected, got = set(jd["expected_subtopics"]), set(found.subtopics)
+        tp, fp, fn = tp + len(expected & got), fp + len(got - expected), fn + len(expected - got)
+        print(f"{jd['name']:16} missed={sorted(expected - got)} extra={sorted(got - expected)}")
+        if verbose:
+            print(
+                f"{'':16} subtopics={found.subtopics}\n{'':16} skills={found.skills}\n{'':16} uncovered={found.uncovered}"
+            )
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    return {"jds": len(jds), "precision": round(precision, 3), "recall": round(recall, 3), "tp": tp, "fp": fp, "fn": fn}
+
+
+def main() -> int:
+    jds = load_jds()
+    result = evaluate(JdMatcher(Bank(load_bank().questions).all()), jds, "-v" in sys.argv)
+    ok = result["precision"] >= TARGET_PRECISION and result["recall"] >= TARGET_RECALL
+    summary = {"bench": "jd_match", **result, "target_precision": TARGET_PRECISION, "target_recall": TARGET_RECALL}
+    print(json.dumps({**summary, "ok": ok}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
