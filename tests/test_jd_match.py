@@ -97,3 +97,9 @@ def test_a_subtopic_not_in_the_bank_is_never_named() -> None:
     q = example_question()
     found = JdMatcher([q]).match("FSDP, RLHF and NaN loss debugging")
     assert found.subtopics == [q.subtopic] == ["nan-loss"]
+
+
+def test_nan_named_alone_is_the_nan_loss_subtopic_but_not_inside_a_word(matcher: JdMatcher) -> None:
+    assert "nan-loss" in matcher.match("排查 loss spike 与 NaN").subtopics
+    assert "nan-loss" in matcher.match("Debug NaN and Inf in bf16 runs.").subtopics
+    assert matcher.match("Office in Nanjing, nano-scale team.").subtopics == []

@@ -97,7 +97,7 @@ SUBTOPIC_PHRASES: dict[str, tuple[str, ...]] = {
     "gradient-clipping": ("gradient clipping", "梯度裁剪"),
     "gradient-explosion": ("gradient explosion", "exploding gradients", "vanishing gradients", "梯度爆炸", "梯度消失"),
     "loss-spikes": ("loss spike", "loss spikes", "divergence", "z-loss", "qk-norm", "loss 尖峰", "loss 突刺", "loss 毛刺", "发散"),
-    "nan-loss": ("nan loss", "loss nan", "nan/inf", "loss 变 nan", "出现 nan"),
+    "nan-loss": ("nan loss", "loss nan", "nan", "nan/inf", "loss 变 nan", "出现 nan"),
     "attention-numerics": ("numerical stability", "attention logits", "数值稳定", "数值溢出"),
     "stability-metrics": ("training stability", "stable training", "训练稳定性", "训练的稳定性"),
     "stability-tradeoffs": ("local sgd", "diloco", "asynchronous sgd", "异步训练"),
