@@ -51,7 +51,7 @@ class Prepare:
     subtopics: list[Asked]
     questions: list[str]
     """Bank question ids, at most PREPARE: the subtopics asked most and held least first (times asked x
-    (1 - strength)), in each a due card first, then the weakest."""
+    (1 - strength)), in each a due card first, then the weakest (a question never practised before one held)."""
     from_company: bool = True
     """False when that company asked nothing logged yet and the subtopics are those asked everywhere."""
 
@@ -103,8 +103,8 @@ def next_round(apps: Sequence[Application], attached: Mapping[int, Attached], no
 def rank_questions(
     subtopics: Sequence[Asked], bank: Sequence[Question], cards: Mapping[str, Card], now: datetime, n: int = PREPARE
 ) -> list[str]:
-    """Up to `n` bank questions, one subtopic at a time in `subtopics` order (round after round): in each, a
-    due card first, then the reviewed card least likely recalled, then a question never seen."""
+    """Up to `n` bank questions, one subtopic at a time in `subtopics` order (round after round): in each, its
+    due cards first, then the weakest (a question never practised counts as recall 0, so before one held)."""
     queues: list[list[str]] = []
     for asked in subtopics:
         scored = []
@@ -114,11 +114,11 @@ def rank_questions(
             card = cards.get(q.id)
             if card is not None and card.suspended:
                 continue
+            due = 0 if card is not None and card.due <= now else 1
             if card is None or card.fsrs.get("last_review") is None:
-                scored.append((2, 0.0, q.id))
+                scored.append((due, 0.0, q.id))  # never practised: the weakest of all
             else:
-                recall = srs.average_recall(card.fsrs, now, 0.9, RECALL_DAYS)
-                scored.append((0 if card.due <= now else 1, recall, q.id))
+                scored.append((due, srs.average_recall(card.fsrs, now, 0.9, RECALL_DAYS), q.id))
         queues.append([qid for _, _, qid in sorted(scored)])
     picked: list[str] = []
     while len(picked) < n and any(queues):
