@@ -94,8 +94,13 @@ async def test_notes_are_dated_and_limited_in_size_and_number(service: Service, 
 
 async def test_at_most_200_applications_with_a_clear_reply(service: Service, store: FakeStore) -> None:
     uid = await new_user(service)
-    for i in range(apps.MAX_APPS):
-        await say(service, uid, f"/apps add Company {i}")
+    await say(service, uid, "/apps add Company 0")
+    first = await only_app(store, uid)
+    for i in range(1, apps.MAX_APPS - 1):
+        await store.add_application(first.model_copy(update={"id": 0, "company": f"Company {i}", "number": i + 1}))
+    assert "Added #200 Company 199" in await say(
+        service, uid, "/apps add Company 199"
+    )  # the last one there is room for
     assert await store.count_applications(uid) == apps.MAX_APPS
     assert "Your board is full (the limit is 200)" in await say(service, uid, "/apps add One More")
     assert "Your board is full" in await say(service, uid, "/apps add")  # the step-by-step flow does not start
@@ -116,6 +121,11 @@ async def test_bad_input_gets_clear_replies(service: Service) -> None:
     assert "from 1 to 90" in await say(service, uid, "/apps 1 remind 400")
     (r,) = await service.handle_action(uid, "cr:apps:show:notanumber")
     assert "No such application" in r.text
+    app_id = (await service.deps.store.list_applications(uid))[0].id
+    for forged in (f"mv:{app_id}:promoted:0", f"mv:{app_id}:technical:99999", f"zap:{app_id}", "show:" + "9" * 40):
+        (r,) = await service.handle_action(uid, "cr:apps:" + forged)
+        assert "No such application" in r.text, forged
+    assert (await service.deps.store.list_applications(uid))[0].history[-1].stage == "applied"
 
 
 async def test_another_users_application_is_not_found(service: Service, store: FakeStore) -> None:

@@ -12,14 +12,14 @@ from __future__ import annotations
 import re
 
 from bot.core import apps_data
-from bot.core.apps_board import by_number, display_number, move, next_number, next_stage, parse_stage
+from bot.core.apps_board import MAX_ROUND, by_number, display_number, move, next_number, next_stage, parse_stage
 from bot.core.apps_view import app_text, stage_label
 from bot.core.career_models import CLOSED_STAGES, STAGES, Application, AppNote, StageChange
 from bot.core.career_tool import Tool
 from bot.core.companies import company_name
 from bot.core.deps import Deps
 from bot.core.i18n import t
-from bot.core.models import Lang, User
+from bot.core.models import Lang, Reminder, User
 from bot.core.parsing import split_fields
 from bot.core.replies import Button, Reply
 from bot.core.session import Idle, InCareer
@@ -84,10 +84,12 @@ async def show(app: Application, deps: Deps, user: User) -> list[Reply]:
     return [Reply(text, app_buttons(user.language, app))]
 
 
-def _pending_for(reminder: object, app: Application) -> bool:
-    kind, state = getattr(reminder, "kind", ""), getattr(reminder, "state", "")
-    payload = getattr(reminder, "payload", {})
-    return kind == apps_data.FOLLOW_UP and state == "pending" and payload.get("app_id") == app.id
+def _pending_for(reminder: Reminder, app: Application) -> bool:
+    return (
+        reminder.kind == apps_data.FOLLOW_UP
+        and reminder.state == "pending"
+        and reminder.payload.get("app_id") == app.id
+    )
 
 
 def app_buttons(lang: Lang, app: Application) -> list[list[Button]]:
@@ -115,20 +117,16 @@ def app_buttons(lang: Lang, app: Application) -> list[list[Button]]:
 
 async def move_to(app: Application, stage: str, round_: int, deps: Deps, user: User) -> list[Reply]:
     lang = user.language
-    if stage not in STAGES:
+    if stage not in STAGES or (stage == "technical" and not 1 <= round_ <= MAX_ROUND):
         return [_not_found(lang)]
     moved = move(app, stage, round_, deps.clock.now())
     if moved is None:
         return [Reply(t(lang, "apps.already", stage=stage_label(lang, app.stage, app.round)))]
     await deps.store.save_application(moved)
     key = "apps.closed_now" if moved.stage in CLOSED_STAGES else "apps.moved"
-    text = t(lang, key, number=_number(app, await deps.store.list_applications(user.id)),
+    text = t(lang, key, number=display_number(app, await deps.store.list_applications(user.id)),
              company=company_name(app.company, lang), stage=stage_label(lang, moved.stage, moved.round))  # fmt: skip
     return [Reply(text, app_buttons(lang, moved))]
-
-
-def _number(app: Application, apps: list[Application]) -> int:
-    return display_number(app, apps)
 
 
 async def add_note(app: Application, text: str, deps: Deps, user: User) -> list[Reply]:
