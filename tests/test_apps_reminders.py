@@ -48,6 +48,7 @@ async def test_chinese_words_and_the_buttons(service: Service, store: FakeStore)
     assert r.text.startswith("3 天后（") and "提醒你跟进 阿里巴巴" in r.text
     (r,) = await service.handle_action(uid, f"cr:apps:rem:{app_.id}")
     assert r.actions() == [f"cr:apps:rem:{app_.id}:{n}" for n in (3, 7, 14)]
+    assert [b.label for b in r.buttons[0]] == ["3 天后", "7 天后", "14 天后"]
     await service.handle_action(uid, f"cr:apps:rem:{app_.id}:14")
     assert sorted(r.payload["days"] for r in await follow_ups(store, uid)) == [3, 14]  # type: ignore[type-var]
     await service.handle_text(uid, "/apps 1 remind")  # no number: the default week

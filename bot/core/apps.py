@@ -18,7 +18,7 @@ from bot.core.career_models import CLOSED_STAGES, STAGES, Application, AppNote, 
 from bot.core.career_tool import Tool
 from bot.core.companies import company_name
 from bot.core.deps import Deps
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import Lang, Reminder, User
 from bot.core.parsing import split_fields
 from bot.core.replies import Button, Reply
@@ -222,7 +222,8 @@ async def action(arg: str, deps: Deps, user: User) -> list[Reply]:
     if verb == "rem":
         if extra.isdigit():
             return await remind(app, int(extra), deps, user)
-        days = [Button(t(lang, "apps.btn.days", n=n), f"cr:apps:rem:{app.id}:{n}") for n in apps_data.REMIND_CHOICES]
+        days = [Button(t(lang, "apps.btn.days", days=tn(lang, "count.day", n)), f"cr:apps:rem:{app.id}:{n}")
+                for n in apps_data.REMIND_CHOICES]  # fmt: skip
         return [Reply(t(lang, "apps.ask_days", company=company_name(app.company, lang)), [days])]
     if verb == "del":
         return [_confirm_delete(lang, app)]

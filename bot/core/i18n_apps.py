@@ -156,5 +156,5 @@ APPS_MESSAGES: dict[str, dict[str, str]] = {
     "apps.btn.delete": {"en": "Delete", "zh": "删除"},
     "apps.btn.delete_yes": {"en": "Yes, delete", "zh": "确认删除"},
     "apps.btn.skip": {"en": "Skip", "zh": "跳过"},
-    "apps.btn.days": {"en": "In {n} d", "zh": "{n} 天后"},
+    "apps.btn.days": {"en": "In {days}", "zh": "{days}后"},
 }
