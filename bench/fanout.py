@@ -48,7 +48,7 @@ async def make_db(path: Path, users: int) -> str:
     con.executemany(
         "INSERT INTO users (id, language, timezone, daily_time, level, topics, new_per_day, desired_retention,"
         " paused, onboarded, created_at, weekly_day, dm_opt_in) VALUES (?, 'en', 'UTC', '00:00', 'engineer',"
-        " '[\"stability\", \"pipeline\"]', 5, 0.9, 0, 1, ?, NULL, 1)",
+        ' \'["stability", "pipeline"]\', 5, 0.9, 0, 1, ?, NULL, 1)',
         [(u, created) for u in range(1, users + 1)],
     )
     con.executemany(

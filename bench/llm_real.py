@@ -36,7 +36,12 @@ from bot.grading.local_server import LOCAL_SETTINGS, llama_server  # noqa: E402
 from bot.grading.offline import OfflineGrader  # noqa: E402
 
 DEV_SET = Path(__file__).resolve().parents[1] / "tests" / "data" / "grading_dev.yaml"
-TWELVE_QUESTIONS = ("stab-nan-debug-001", "pipe-lora-rank-alpha-001", "stab-clip-norm-value-001", "pipe-mem-activation-001")
+TWELVE_QUESTIONS = (
+    "stab-nan-debug-001",
+    "pipe-lora-rank-alpha-001",
+    "stab-clip-norm-value-001",
+    "pipe-mem-activation-001",
+)
 TWELVE_KINDS = ("strong", "partial", "wrong_keyworded")
 TARGET_MEDIAN_COMPLETION = 250
 
@@ -113,7 +118,9 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         "max_completion_tokens": max(completion) if completion else None,
         "target_median_completion_tokens": TARGET_MEDIAN_COMPLETION,
         "spearman_llm": round(spearman([float(r["score"]) for r in graded], labels), 3) if len(graded) > 2 else None,  # type: ignore[arg-type]
-        "spearman_offline": round(spearman([float(r["offline"]) for r in graded], labels), 3) if len(graded) > 2 else None,  # type: ignore[arg-type]
+        "spearman_offline": round(spearman([float(r["offline"]) for r in graded], labels), 3)
+        if len(graded) > 2
+        else None,  # type: ignore[arg-type]
         "mean_score_by_kind": per_kind,
         "ok": not fallbacks and median_completion is not None and median_completion <= TARGET_MEDIAN_COMPLETION,
     }

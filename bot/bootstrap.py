@@ -14,7 +14,15 @@ from bot.content.loader import DEFAULT_CONTENT_DIR, BankMissing, check_present, 
 from bot.core.bank import Bank
 from bot.core.deps import Deps, Limits
 from bot.core.models import Question
-from bot.core.ports import ChartRenderer, Clock, Grader, MockChartRenderer, QuestionMatcher, Transcriber
+from bot.core.ports import (
+    AppsChartRenderer,
+    ChartRenderer,
+    Clock,
+    Grader,
+    MockChartRenderer,
+    QuestionMatcher,
+    Transcriber,
+)
 from bot.core.regrade import regrade_pending
 from bot.core.service import Service
 from bot.core.timeutil import SystemClock
@@ -92,6 +100,13 @@ def default_mock_charts() -> MockChartRenderer:
     return MatplotlibMockChart()
 
 
+def default_apps_charts() -> AppsChartRenderer:
+    """The application board's chart renderer, imported here for the same reason as `default_charts`."""
+    from bot.charts import MatplotlibAppsChart
+
+    return MatplotlibAppsChart()
+
+
 def default_charts() -> ChartRenderer:
     """The matplotlib chart renderer, imported here: matplotlib is slow to import and only /stats needs it."""
     from bot.charts import MatplotlibChartRenderer
@@ -154,6 +169,7 @@ async def build_app(
         charts=charts or default_charts(),
         follow_up_chooser=follow_up_for_points,
         mock_charts=mock_charts or default_mock_charts(),
+        apps_charts=default_apps_charts(),
     )
     if llm:
         log.info("grading with %s (offline estimate as fallback)", llm.id)

@@ -65,6 +65,13 @@ class StageChange(BaseModel):
     at: datetime
 
 
+class AppNote(BaseModel):
+    """One dated note on an application (/apps N note ...)."""
+
+    text: str
+    at: datetime
+
+
 class Application(BaseModel):
     """A job application on the board: its stage (technical rounds numbered 1..n) and the stages it went through."""
 
@@ -76,5 +83,9 @@ class Application(BaseModel):
     round: int = 0
     notes: str = ""
     history: list[StageChange] = Field(default_factory=list)
+    number: int = 0
+    """The user's own number for it on the board (1, 2, ...; kept when another is deleted); 0: not given."""
+    note_log: list[AppNote] = Field(default_factory=list)
+    """Dated notes, oldest first (`notes` is a free text kept as given)."""
     created_at: datetime
     updated_at: datetime

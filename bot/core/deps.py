@@ -9,6 +9,7 @@ from datetime import datetime
 from bot.core.bank import Bank
 from bot.core.models import Lang, Question
 from bot.core.ports import (
+    AppsChartRenderer,
     ChartRenderer,
     Clock,
     Grader,
@@ -67,6 +68,8 @@ class Deps:
     star_writer: StarWriter | None = None
     """With an LLM: the mock interview's STAR rewrite of a case answer; without one, the offline STAR check only."""
     """Draws the mock interview's debrief as a PNG; without one, the debrief is text only."""
+    apps_charts: AppsChartRenderer | None = None
+    """Draws the application board (/apps) as a PNG; without one, the board is text only."""
     jd_reader: JdReader | None = None
     """With an LLM: reads a job description's skills and writes JD-specific questions (/jd)."""
     read_document: Callable[[bytes, str], str] | None = None

@@ -8,6 +8,7 @@ from datetime import datetime
 from enum import Enum
 from typing import Protocol
 
+from bot.core.apps_board import BoardData
 from bot.core.mock_chart_data import MockChartData
 from bot.core.models import Grade, Lang, Level, Question
 from bot.core.progress import ProgressData
@@ -99,6 +100,12 @@ class MockChartRenderer(Protocol):
     a worker thread."""
 
     def render_mock(self, data: MockChartData) -> bytes: ...
+
+
+class AppsChartRenderer(Protocol):
+    """Draws the application board (/apps) as a PNG, one column per stage. Synchronous: called in a worker thread."""
+
+    def render_board(self, data: BoardData) -> bytes: ...
 
 
 class WriteFailed(Exception):

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Protocol
 
-from bot.core import drill
+from bot.core import apps_data, drill
 from bot.core.deps import Deps
 from bot.core.i18n import t, tn
-from bot.core.models import User
+from bot.core.models import Reminder, User
 from bot.core.progress_report import build_progress, chart_attachment
 from bot.core.render import subtopic_name
 from bot.core.replies import Button, Reply
@@ -114,6 +114,13 @@ async def post_interview(deps: Deps, user: User, payload: dict[str, Any], second
             return None
         return [Reply(t(user.language, "post_interview_again", company=company))]
     return [Reply(t(user.language, "post_interview", company=company))]
+
+
+async def reminder_replies(deps: Deps, user: User, reminder: Reminder) -> list[Reply] | None:
+    """A due reminder as its message, by kind: an application's follow-up (/apps), else after an interview."""
+    if reminder.kind == apps_data.FOLLOW_UP:
+        return await apps_data.follow_up_push(deps, user, reminder.payload)
+    return await post_interview(deps, user, reminder.payload, reminder.kind == "post_interview_again")
 
 
 @dataclass(frozen=True)

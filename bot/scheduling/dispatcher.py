@@ -167,10 +167,9 @@ class Dispatcher:
             if user is None or user.paused:
                 await self.pushes.mark_reminder(reminder.id, "failed")
                 continue
-            second = reminder.kind == "post_interview_again"
 
-            async def build(user=user, reminder=reminder, second=second) -> list[Reply] | None:  # type: ignore[no-untyped-def]
-                return await push_rules.post_interview(self.deps, user, reminder.payload, second)
+            async def build(user=user, reminder=reminder) -> list[Reply] | None:  # type: ignore[no-untyped-def]
+                return await push_rules.reminder_replies(self.deps, user, reminder)
 
             await queue.put(Job(None, user.id, reminder.kind, build=build, reminder_id=reminder.id))
 

@@ -17,6 +17,7 @@ COMMANDS = {
     "drill",
     "answer",
     "mock",
+    "apps",
     "review",
     "jd",
     "interview",

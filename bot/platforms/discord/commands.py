@@ -128,6 +128,17 @@ def register(tree: app_commands.CommandTree[discord.Client]) -> None:
 
         await bridge.respond(interaction, work, private=not shared)
 
+    @tree.command(name=loc("cmd.apps"), description=loc("cmd.apps.desc"))
+    @app_commands.rename(action=loc("opt.action"))
+    @app_commands.describe(action=loc("opt.action.desc"))
+    async def apps(interaction: discord.Interaction, action: Range[str, 1, 2000] | None = None) -> None:
+        bridge = bridge_of(interaction)
+
+        async def work(user: User) -> list[Reply]:
+            return await bridge.service.handle(c.CareerCommand(user.id, "apps", action or ""))
+
+        await bridge.respond(interaction, work)
+
     @tree.command(name=loc("cmd.review"), description=loc("cmd.review.desc"))
     @app_commands.rename(company=loc("opt.company"), question=loc("opt.question"), answer=loc("opt.your_answer"))
     @app_commands.describe(
@@ -322,4 +333,4 @@ def register(tree: app_commands.CommandTree[discord.Client]) -> None:
 
         await bridge.in_server(interaction, work)
 
-    _ = (answer, mock, review, jd, interview, company, settings, lang, help_, leaderboard, setup)
+    _ = (answer, mock, apps, review, jd, interview, company, settings, lang, help_, leaderboard, setup)
