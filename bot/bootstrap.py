@@ -21,6 +21,7 @@ from bot.core.timeutil import SystemClock
 from bot.dates import parse_natural
 from bot.delivery import NotifierRouter
 from bot.documents import read_document
+from bot.grading.debrief_splitter import LLMDebriefSplitter
 from bot.grading.factory import llm_grader
 from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
@@ -146,6 +147,7 @@ async def build_app(
         estimator=estimator or (offline if llm else None),
         rubric_writer=LLMRubricWriter(llm) if llm else None,
         star_writer=LLMStarWriter(llm) if llm else None,
+        debrief_splitter=LLMDebriefSplitter(llm) if llm else None,
         natural_dates=parse_natural,
         read_document=read_document,
         transcriber=transcriber,

@@ -11,6 +11,7 @@ import asyncio
 import logging
 
 from bot.core import commands as c
+from bot.core import debrief
 from bot.core.career_tool import Tool
 from bot.core.deps import Deps
 from bot.core.i18n import t, tn
@@ -21,7 +22,7 @@ from bot.core.session import Idle, InCareer
 
 log = logging.getLogger(__name__)
 
-TOOLS: dict[str, Tool] = {}
+TOOLS: dict[str, Tool] = {"debrief": debrief.TOOL}
 """Each tool by name: its module's `TOOL`."""
 
 
