@@ -48,9 +48,12 @@ class RecordingTool:
 @pytest.fixture
 def tool() -> Iterator[RecordingTool]:
     rec = RecordingTool()
+    registered = dict(TOOLS)  # the real tools step aside: the router is tested with this one alone
+    TOOLS.clear()
     TOOLS["rec"] = Tool(rec.command, rec.action, rec.text, file_label="career.file_for.jd")
     yield rec
-    del TOOLS["rec"]
+    TOOLS.clear()
+    TOOLS.update(registered)
 
 
 def reader(text: str | None = None, reason: str = "empty"):  # type: ignore[no-untyped-def]

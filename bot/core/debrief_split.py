@@ -59,7 +59,7 @@ _INLINE_REPLY = re.compile(  # "...? A: ...", "...？答：...": the answer on t
 _QMARK = re.compile(r"[?？]")
 _SENTENCE = re.compile(r"(?<=[?？!！。])|(?<=[.])(?=\s)")
 ASKING = re.compile(  # an interviewer turn with no question mark that still asks something
-    r"^(?:so,?\s+|and\s+|now,?\s+|ok(?:ay)?,?\s+|next,?\s+)*(?:tell me|describe|explain|walk me through|talk (?:me )?"
+    r"^(?:(?:so|and|now|ok|okay|next|um+|uh+|well|right|alright|great)\b[,.]?\s+)*(?:tell me|describe|explain|walk me through|talk (?:me )?"
     r"(?:about|through)|how|what|why|which|when|where|can you|could you|would you|do you|did you|have you|compare|"
     r"design|implement|write|give me|let'?s (?:talk|discuss)|suppose|imagine)\b"
     r"|为什么|怎么|如何|(?<!没)(?<!没有)什么|哪些|哪个|哪里|多少|是否|能不能|可不可以|吗|讲一下|讲讲|说说|说一下|介绍|解释|谈谈|聊聊|描述|"
