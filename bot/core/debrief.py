@@ -64,8 +64,9 @@ def _cancel_row(lang: Lang) -> list[Button]:
 
 
 async def command(args: str, deps: Deps, user: User) -> list[Reply]:
-    """`/debrief [company]`, or `/debrief company | notes` (Discord's text option) for all in one go."""
-    company, _, notes = args.partition("|")
+    """`/debrief [company]`, or `/debrief company | notes` (Discord's text option) or the notes on the lines
+    after `/debrief company`, for all in one go."""
+    company, _, notes = args.partition("|" if "|" in args.split("\n", 1)[0] else "\n")
     company, notes = company.strip(), notes.strip()
     if len(company) > deps.limits.max_field_chars:
         return [Reply(t(user.language, "debrief.company_too_long", limit=deps.limits.max_field_chars), kind="error")]

@@ -56,6 +56,10 @@ _BULLET = re.compile(r"^(?:#{1,6}\s+|[-*•·●▪]\s+|\*\*|__)")
 _INLINE_REPLY = re.compile(  # "...? A: ...", "...？答：...": the answer on the question's line
     rf"(?<=[?？.。!！])\s*(?=(?:{_REPLY_LABEL}){_WHO}[:：])", re.I
 )
+_INLINE_TURN = re.compile(  # in notes flattened to one line: "... Interviewer: ...", "... Q2: ..."
+    rf"(?<=[?？.。!！])\s*(?=(?:{_ASK_LABEL}|{_REPLY_LABEL}){_WHO}[:：]|(?:q|question|问题)\s*\d{{1,2}}\s*[:：.])", re.I
+)
+_INLINE_NUMBER = re.compile(r"(?:^|(?<=\s))(\d{1,2})\s*[.．、)）](?!\d)\s")
 _QMARK = re.compile(r"[?？]")
 _SENTENCE = re.compile(r"(?<=[?？!！。])|(?<=[.])(?=\s)")
 ASKING = re.compile(  # an interviewer turn with no question mark that still asks something
@@ -79,11 +83,25 @@ def _number(value: str) -> int:
     return digits[0] * 10 + (digits[2] if len(digits) > 2 else 0)  # 二十, 二十一
 
 
+def _unflatten(text: str) -> str:
+    """Notes that lost their line breaks (a Discord command option keeps none): a line again before each
+    speaker label and each number of a 1, 2, 3 ... run."""
+    text = _INLINE_TURN.sub("\n", text)
+    starts = [m for m in _INLINE_NUMBER.finditer(text)]
+    run = [m for i, m in enumerate(starts) if int(m.group(1)) == i + 1]
+    if len(run) >= 2 and len(run) == len(starts):
+        for m in reversed(run):
+            text = text[: m.start()] + "\n" + text[m.start() :]
+    return text
+
+
 def _clean_lines(text: str) -> list[str]:
     """Lines without timestamps, bullets, heading marks or blank lines; an answer given on its question's
     line ("...? A: ...") moved to its own line."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u3000", " ")
     text = re.sub(r"[\u200b-\u200f\ufeff]", "", text)
+    if "\n" not in text.strip():
+        text = _unflatten(text)
     lines: list[str] = []
     for raw in text.split("\n"):
         line = raw.strip()

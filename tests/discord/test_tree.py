@@ -18,6 +18,7 @@ COMMANDS = {
     "answer",
     "mock",
     "review",
+    "debrief",
     "interview",
     "stats",
     "company",
