@@ -6,8 +6,13 @@ offline split, which the reply names."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+from pydantic import SecretStr
+
+from bot.bootstrap import build_app
+from bot.config import LLMSettings, Settings
 from bot.core.bank import Bank
 from bot.core.debrief import MAX_DATA_CHARS
 from bot.core.deps import Deps, Limits
@@ -143,3 +148,22 @@ async def test_the_llms_questions_are_bounded_like_the_offline_ones() -> None:
     assert "I kept the first 30; 10 questions after them were left out." in text
     (state,) = store.sessions.values()
     assert len(state.data["items"]) <= MAX_DATA_CHARS  # the list kept while the user checks it is bounded
+
+
+async def test_the_app_wires_the_splitter_to_the_llm_and_debrief_uses_it(server: FakeOpenAI, tmp_path: Path) -> None:
+    server.grade_fn = reply_with([{"question": "How would you debug a NaN loss?", "answer_from": 4, "answer_to": 5}])
+    llm = LLMSettings(base_url=server.base_url, api_key=SecretStr("k"), model="fake-model", retries=0)
+    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", llm=llm, _env_file=None)  # type: ignore[call-arg]
+    app = await build_app(settings, clock=FakeClock(), bank=Bank([NAN]), fuzz=False)
+    try:
+        assert isinstance(app.service.deps.debrief_splitter, LLMDebriefSplitter)
+        uid = (await app.service.user_for("test", "u1", "en")).id
+        await app.service.handle_text(uid, "/debrief Acme")
+        (reply,) = await app.service.handle_text(uid, TRANSCRIPT)
+        assert reply.text.split("\n")[1:3] == [
+            "(The LLM split your notes; the answers are your own lines.)",
+            "1. How would you debug a NaN loss?",
+        ]
+        assert any("<interview_notes>" in r["messages"][-1]["content"] for r in server.chat_requests())
+    finally:
+        await app.close()
