@@ -14,11 +14,13 @@ from bot.core import commands as c
 from bot.core.bank import Bank
 from bot.core.debrief_log import SOURCE
 from bot.core.deps import Deps, Limits
+from bot.core.i18n import t
 from bot.core.models import InterviewLog, Question, ReviewItem
 from bot.core.ports import WriteFailed
 from bot.core.replies import Reply
 from bot.core.service import Service
 from bot.core.session import Idle, InCareer
+from bot.storage.store import SqlStore
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 
@@ -363,3 +365,31 @@ async def test_the_whole_flow_in_chinese(service: Service, store: FakeStore) -> 
         "1. 64/100 训练中 loss 变成 NaN 怎么排查？",
     ]
     assert len(store.review_items) == 2
+
+
+async def test_the_list_survives_in_the_sql_store_and_is_logged_from_it(sql: SqlStore, clock: FakeClock) -> None:
+    bank = Bank([NAN, ZERO], KeywordMatcher({"nan": NAN, "zero": ZERO}))  # type: ignore[arg-type]
+    service = Service(Deps(store=sql, bank=bank, grader=FakeGrader(score=64), clock=clock, limits=Limits(fuzz=False)))
+    uid = await user(service)
+    long_answer = "因为" * 2500  # a long recalled answer in the session's data, in Chinese
+    await listed(service, uid, NOTES + "5. Why is pre-LN stable?\n" + long_answer)
+    state = await sql.get_session(uid)
+    assert isinstance(state, InCareer) and state.step == "confirm" and long_answer in state.data["items"]
+    (done,) = await service.handle_action(uid, "cr:debrief:log")
+    assert done.text.startswith("Logged 5 questions from Acme")
+    items = await sql.list_review_items(uid)
+    assert items[-1].answer_text == long_answer and [a.source for a in await sql.list_attempts(uid)] == [SOURCE] * 2
+
+
+async def test_the_company_given_by_the_command_takes_the_notes_kept_for_it(service: Service) -> None:
+    uid = await user(service)
+    await service.handle_text(uid, "/debrief | " + NOTES.replace("\n", " "))  # Discord: notes, no company
+    (reply,) = await service.handle_text(uid, "/debrief Acme")
+    assert reply.text.startswith("Acme: I found 4 questions")
+    (reply,) = await service.handle_text(uid, "/debrief Beta\n" + NOTES)  # the notes on the lines after
+    assert reply.text.startswith("Beta: I found 4 questions")
+
+
+def test_help_lists_debrief_in_both_languages() -> None:
+    assert "\n/debrief [company] - after a real interview" in t("en", "help")
+    assert "\n/debrief [公司] - 面试结束后" in t("zh", "help")

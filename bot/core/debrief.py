@@ -70,6 +70,10 @@ async def command(args: str, deps: Deps, user: User) -> list[Reply]:
     company, notes = company.strip(), notes.strip()
     if len(company) > deps.limits.max_field_chars:
         return [Reply(t(user.language, "debrief.company_too_long", limit=deps.limits.max_field_chars), kind="error")]
+    if company and not notes:  # notes sent before, waiting for their interview (a Discord server cannot type it)
+        state = await deps.store.get_session(user.id)
+        if isinstance(state, InCareer) and state.tool == TOOL_NAME and state.step == "company":
+            notes = state.data.get("text", "")
     if company and notes:
         return await _take_notes(deps, user, {"company": company}, notes)
     if company:
