@@ -32,9 +32,11 @@ class KeywordMatcher:
     questions: dict[str, Question]
     sure: float = 0.6
     unsure: float = 0.4
+    maybe: dict[str, Question] | None = None  # keywords that make a question only likely the same (0.5)
 
     def candidates(self, text: str, limit: int = 3) -> list[tuple[Question, float]]:
         hits = [(q, 0.9) for word, q in self.questions.items() if word in text.lower()]
+        hits += [(q, 0.5) for word, q in (self.maybe or {}).items() if word in text.lower()]
         return hits[:limit]
 
 
@@ -393,3 +395,20 @@ async def test_the_company_given_by_the_command_takes_the_notes_kept_for_it(serv
 def test_help_lists_debrief_in_both_languages() -> None:
     assert "\n/debrief [company] - after a real interview" in t("en", "help")
     assert "\n/debrief [公司] - 面试结束后" in t("zh", "help")
+
+
+async def test_a_likely_match_is_logged_as_the_bank_question_unless_kept_as_own(service: Service, deps: Deps) -> None:
+    deps.bank = Bank([NAN, ZERO], KeywordMatcher({}, maybe={"nan": NAN, "zero": ZERO}))  # type: ignore[arg-type]
+    uid = await user(service)
+    reply = await listed(service, uid, "1. How would you debug a NaN loss?\n2. What does ZeRO stage 3 shard?")
+    assert "    → likely bank: Your loss becomes NaN: how do you debug it? (“own 1” keeps it as your own)" in reply.text
+    assert reply.text.endswith("type “own 2” to log question 2 as your own instead (“bank 2” undoes it).")
+    (after,) = await service.handle_text(uid, "own 2")
+    assert "2. What does ZeRO stage 3 shard?\n    → new personal question" in after.text
+    await service.handle_text(uid, "bank 2")
+    (after,) = await service.handle_text(uid, "own 2")
+    (done,) = await service.handle_action(uid, "cr:debrief:log")
+    assert "Matched to a bank question: 1; filed as your own: 1." in done.text
+    items = await deps.store.list_review_items(uid)
+    assert (items[0].question_id, items[0].matched_bank) == ("stab-nan", True)
+    assert items[1].matched_bank is False and items[1].question_id != "pipe-zero"

@@ -34,7 +34,10 @@ RECENT_INTERVIEWS = 5  # buttons offered at "which interview?"
 DROP_BUTTONS = 15  # questions with a Drop button (Discord shows 25 buttons at most); past them: typed
 MAX_DATA_CHARS = 60_000  # the list kept in the session while the user checks it
 LOG_WORDS = YES | {"log", "log all", "all", "记录", "全部记录"}
-_DROP = re.compile(r"^(?:drop|remove|delete|删除?|去掉|不要)\s*((?:\d+[\s,，、]*)+)$", re.I)
+_NUMBERS = r"\s*((?:\d+[\s,，、]*)+)$"
+_DROP = re.compile(r"^(?:drop|remove|delete|删除?|去掉|不要)" + _NUMBERS, re.I)
+_OWN = re.compile(r"^(?:own|mine|自己|个人)" + _NUMBERS, re.I)
+_BANK = re.compile(r"^(?:bank|题库)" + _NUMBERS, re.I)
 _SHOWN_QUESTION, _SHOWN_TITLE = 160, 60
 
 
@@ -45,7 +48,13 @@ class Item:
     q: str
     a: str = ""
     m: str = ""
+    u: bool = False  # the match is likely, not sure: logged as the bank question unless the user says "own"
+    o: bool = False  # kept as the user's own question
     x: bool = False  # dropped
+
+    def bank_id(self) -> str:
+        """The bank question it is logged as ("": a personal question)."""
+        return "" if self.u and self.o else self.m
 
 
 def _pack(items: list[Item]) -> str:
@@ -121,7 +130,7 @@ async def action(arg: str, deps: Deps, user: User) -> list[Reply]:
     if state.step == "confirm" and arg == "log":
         return await _log(deps, user, state)
     if state.step == "confirm" and arg.startswith("drop:"):
-        return await _drop(deps, user, state, arg.removeprefix("drop:").split())
+        return await _change(deps, user, state, arg.removeprefix("drop:").split(), {"x": True})
     return [Reply(t(lang, "career.expired"))]
 
 
@@ -178,11 +187,14 @@ async def _take_notes(deps: Deps, user: User, data: dict[str, str], notes: str) 
     if not asked:
         await deps.store.set_session(user.id, InCareer(tool=TOOL_NAME, step="paste", data={"company": company}))
         return [Reply(t(lang, "debrief.none_found"), [_cancel_row(lang)], kind="error", ask_text=True)]
-    sure, _ = deps.bank.bars()
+    sure, unsure = deps.bank.bars()
     items = []
     for a in asked:
-        best = deps.bank.candidates(a.question, 1)
-        items.append(Item(a.question, a.answer, best[0][0].id if best and best[0][1] >= sure else ""))
+        best = next(iter(deps.bank.candidates(a.question, 1)), None)
+        if best is None or best[1] < unsure:
+            items.append(Item(a.question, a.answer))
+        else:
+            items.append(Item(a.question, a.answer, best[0].id, u=best[1] < sure))
     data = {"company": company, "text": notes, "how": how, "more": str(more), "items": _pack(_bounded(items))}
     await deps.store.set_session(user.id, InCareer(tool=TOOL_NAME, step="confirm", data=data))
     return [_listing(deps, user, data)]
@@ -226,12 +238,10 @@ def _listing(deps: Deps, user: User, data: dict[str, str]) -> Reply:
         if item.x:
             lines.append(f"{n}. {t(lang, 'debrief.dropped')} {question}")
             continue
-        bank = deps.bank.get(item.m) if item.m else None
-        match = (
-            t(lang, "debrief.match_bank", title=_short(bank.prompt.get(lang), _SHOWN_TITLE))
-            if bank
-            else t(lang, "debrief.match_new")
-        )
+        bank = deps.bank.get(item.bank_id()) if item.bank_id() else None
+        title = _short(bank.prompt.get(lang), _SHOWN_TITLE) if bank else ""
+        key = "debrief.match_new" if bank is None else "debrief.match_likely" if item.u else "debrief.match_bank"
+        match = t(lang, key, title=title, n=n) if bank else t(lang, key)
         said = tn(lang, "count.character", len(item.a))
         answer = t(lang, "debrief.answer_yes", chars=said) if item.a else t(lang, "debrief.answer_no")
         lines.append(f"{n}. {question}\n    → {match} · {answer}")
@@ -242,6 +252,8 @@ def _listing(deps: Deps, user: User, data: dict[str, str]) -> Reply:
     if more:
         parts.append(t(lang, "debrief.more", limit=MAX_QUESTIONS, more=tn(lang, "count.question", more)))
     parts.append(t(lang, "debrief.confirm") if kept else t(lang, "debrief.all_dropped"))
+    if any(i.u and not i.x for i in items):
+        parts.append(t(lang, "debrief.confirm_own"))
     drops = [Button(t(lang, "debrief.btn.drop", n=n), f"cr:debrief:drop:{n}") for n in kept if n <= DROP_BUTTONS]
     rows = [drops[i : i + 5] for i in range(0, len(drops), 5)]
     last = [Button(t(lang, "debrief.btn.log"), "cr:debrief:log")] if kept else []
@@ -256,9 +268,10 @@ def _short(value: str, limit: int) -> str:
 
 async def _confirm_text(deps: Deps, user: User, state: InCareer, value: str) -> list[Reply]:
     """Typed at the list: "drop 2 5", "log" (or yes), more notes (several lines, a question, or long)."""
-    m = _DROP.match(normalise(value))
-    if m:
-        return await _drop(deps, user, state, re.findall(r"\d+", m.group(1)))
+    typed = normalise(value)
+    for pattern, change in ((_DROP, {"x": True}), (_OWN, {"o": True}), (_BANK, {"o": False})):
+        if m := pattern.match(typed):
+            return await _change(deps, user, state, re.findall(r"\d+", m.group(1)), change)
     if is_yes(value, LOG_WORDS):
         return await _log(deps, user, state)
     if _looks_like_notes(value, deps):  # a long paste arrives in several messages on Telegram
@@ -270,14 +283,16 @@ async def _confirm_text(deps: Deps, user: User, state: InCareer, value: str) -> 
     return [Reply(t(user.language, "debrief.confirm_help"), [_cancel_row(user.language)])]
 
 
-async def _drop(deps: Deps, user: User, state: InCareer, numbers: list[str]) -> list[Reply]:
+async def _change(deps: Deps, user: User, state: InCareer, numbers: list[str], change: dict[str, bool]) -> list[Reply]:
+    """Drop questions (`{"x": True}`), or keep likely matches as the user's own (`{"o": ...}`), by number."""
     items = _unpack(state.data.get("items", "[]"))
     for raw in numbers:
         if not raw.isdigit() or not 1 <= int(raw) <= len(items):
             reply = t(user.language, "debrief.drop_bad", count=len(items), value=raw[:8])
             return [Reply(reply, kind="error")]
     for raw in numbers:
-        items[int(raw) - 1].x = True
+        for name, value in change.items():
+            setattr(items[int(raw) - 1], name, value)
     data = {**state.data, "items": _pack(items)}
     await deps.store.set_session(user.id, state.model_copy(update={"data": data}))
     return [_listing(deps, user, data)]
@@ -290,7 +305,8 @@ async def _log(deps: Deps, user: User, state: InCareer) -> list[Reply]:
     kept = [(n, Item(**asdict(i))) for n, i in enumerate(items, 1) if not i.x]
     if not kept:
         return [_listing(deps, user, dict(state.data))]
-    result = await debrief_log.log_items(deps, user, state.data["company"], [(n, i.q, i.a) for n, i in kept])
+    asked = [(n, i.q, i.a, i.bank_id()) for n, i in kept]
+    result = await debrief_log.log_items(deps, user, state.data["company"], asked)
     if result.failed_at is not None:
         left = [i for n, i in kept if n not in result.logged_numbers]
         data = {**state.data, "items": _pack(left)}

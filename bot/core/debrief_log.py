@@ -43,18 +43,20 @@ class Logged:
     failed_at: int | None = None
 
 
-async def log_items(deps: Deps, user: User, company: str, items: list[tuple[int, str, str]]) -> Logged:
-    """Log (number, question, recalled answer) in order, as many as the caps allow."""
+async def log_items(deps: Deps, user: User, company: str, items: list[tuple[int, str, str, str]]) -> Logged:
+    """Log (number, question, recalled answer, the bank question confirmed or "") in order, as many as the
+    caps allow."""
     company = company.strip()[: deps.limits.max_field_chars] or "-"
     result = Logged()
-    for index, (n, question, answer) in enumerate(items):
+    for index, (n, question, answer, bank_id) in enumerate(items):
         now = deps.clock.now()
         reached = await cap_reached(deps, user, "review", now)
         if reached is not None:
-            result.cap, result.not_logged = reached, [m for m, _, _ in items[index:]]
+            result.cap, result.not_logged = reached, [item[0] for item in items[index:]]
             break
         try:
-            filed = await file_review(deps, user, company, question, answer)
+            chosen = deps.bank.get(bank_id) if bank_id else None
+            filed = await file_review(deps, user, company, question, answer, chosen)
         except Exception:
             log.exception("debrief: logging question %d of user %s failed", n, user.id)
             result.failed_at = n

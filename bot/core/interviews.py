@@ -152,10 +152,15 @@ class Filed:
     offered: list[Question]
 
 
-async def file_review(deps: Deps, user: User, company: str, question_text: str, answer: str) -> Filed:
+async def file_review(
+    deps: Deps, user: User, company: str, question_text: str, answer: str, chosen: Question | None = None
+) -> Filed:
     """Match a real interview question to the bank and write it (no checks: the caller checks size and caps):
-    as the bank question when the best candidate is sure, else as a personal question, with the candidates
-    close enough to offer (/review and /debrief)."""
+    as the bank question when the best candidate is sure (or is `chosen`, a bank question the user confirmed),
+    else as a personal question, with the candidates close enough to offer (/review and /debrief)."""
+    if chosen is not None:
+        item, question = await _file_review(deps, user, company, question_text, answer, chosen, chosen)
+        return Filed(item, question, True, [])
     candidates = deps.bank.candidates(question_text, 3)
     sure, unsure = deps.bank.bars()
     best = candidates[0] if candidates else None
