@@ -412,3 +412,19 @@ async def test_a_likely_match_is_logged_as_the_bank_question_unless_kept_as_own(
     items = await deps.store.list_review_items(uid)
     assert (items[0].question_id, items[0].matched_bank) == ("stab-nan", True)
     assert items[1].matched_bank is False and items[1].question_id != "pipe-zero"
+
+
+async def test_oversized_notes_at_any_step_are_refused_and_the_step_stays(service: Service, store: FakeStore) -> None:
+    uid = await user(service)
+    huge = "1. Why? " * 6250
+    (r,) = await service.handle_text(uid, "/debrief Acme | " + huge)
+    assert r.kind == "error" and r.text.startswith("That text is 49999 characters; I take up to 20000.")
+    assert await store.get_session(uid) == InCareer(tool="debrief", step="paste", data={"company": "Acme"})
+    await service.handle_text(uid, "/debrief")
+    (r,) = await service.handle_text(uid, huge)  # at "which interview?"
+    assert r.kind == "error" and r.text.startswith("That text is 49999 characters; I take up to 20000.")
+    await listed(service, uid)
+    (r,) = await service.handle_text(uid, huge[:19_800])  # more notes, too long together with the first
+    assert r.kind == "error" and r.text.endswith("characters; I take up to 20000. Send the part that matters.")
+    (r,) = await service.handle_text(uid, "log")  # the list is still there
+    assert r.text.startswith("Logged 4 questions from Acme")

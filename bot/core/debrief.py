@@ -91,8 +91,11 @@ async def command(args: str, deps: Deps, user: User) -> list[Reply]:
 
 
 async def _ask_interview(deps: Deps, user: User, notes: str = "") -> list[Reply]:
-    """Which interview: the user's latest logged ones as buttons (typing a company works too)."""
+    """Which interview: the user's latest logged ones as buttons (typing a company works too); `notes` sent
+    before it are kept for it, when they are within the limit."""
     lang, now = user.language, deps.clock.now()
+    if len(notes) > deps.limits.max_document_chars:
+        return [_too_long(user, deps, len(notes))]
     logs = await deps.store.list_interviews(user.id)
     held = [i for i in logs if i.at <= now + timedelta(days=1)] or logs
     recent = sorted(held, key=lambda i: i.at, reverse=True)[:RECENT_INTERVIEWS]
@@ -140,7 +143,7 @@ async def text(value: str, deps: Deps, user: User, state: InCareer) -> list[Repl
     lang = user.language
     if state.step in ("file", "company") and _looks_like_notes(value, deps):
         kept = (state.data.get("text", "") + "\n" + value).strip()
-        if len(kept) > deps.limits.max_document_chars:
+        if len(kept) > deps.limits.max_document_chars and len(value) <= deps.limits.max_document_chars:
             kept = value.strip()  # earlier notes and these are too long together: the newer ones stand
         return await _ask_interview(deps, user, kept)
     if is_no(value):
@@ -156,6 +159,12 @@ async def text(value: str, deps: Deps, user: User, state: InCareer) -> list[Repl
     if state.step == "confirm":
         return await _confirm_text(deps, user, state, value)
     return await _ask_interview(deps, user, value if state.step == "file" else "")
+
+
+def _too_long(user: User, deps: Deps, length: int) -> Reply:
+    limit = deps.limits.max_document_chars
+    reply = t(user.language, "career.file_too_long", length=length, limit=limit)
+    return Reply(reply, [_cancel_row(user.language)], kind="error", ask_text=True)
 
 
 def _looks_like_notes(value: str, deps: Deps) -> bool:
@@ -178,14 +187,15 @@ async def _take_notes(deps: Deps, user: User, data: dict[str, str], notes: str) 
     with why, and the step waits for them again."""
     lang, lim = user.language, deps.limits
     company = data["company"]
-    if not notes.strip():
+    waiting = InCareer(tool=TOOL_NAME, step="paste", data={"company": company})
+    if not notes.strip() or len(notes) > lim.max_document_chars:
+        await deps.store.set_session(user.id, waiting)
+        if notes.strip():
+            return [_too_long(user, deps, len(notes))]
         return [Reply(t(lang, "debrief.empty"), [_cancel_row(lang)], kind="error", ask_text=True)]
-    if len(notes) > lim.max_document_chars:
-        reply = t(lang, "career.file_too_long", length=len(notes), limit=lim.max_document_chars)
-        return [Reply(reply, [_cancel_row(lang)], kind="error", ask_text=True)]
     asked, more, how = await _split(deps, user, notes)
     if not asked:
-        await deps.store.set_session(user.id, InCareer(tool=TOOL_NAME, step="paste", data={"company": company}))
+        await deps.store.set_session(user.id, waiting)
         return [Reply(t(lang, "debrief.none_found"), [_cancel_row(lang)], kind="error", ask_text=True)]
     sure, unsure = deps.bank.bars()
     items = []
@@ -276,6 +286,8 @@ async def _confirm_text(deps: Deps, user: User, state: InCareer, value: str) -> 
         return await _log(deps, user, state)
     if _looks_like_notes(value, deps):  # a long paste arrives in several messages on Telegram
         notes = state.data.get("text", "") + "\n" + value
+        if len(notes) > deps.limits.max_document_chars:  # the list stays as it is
+            return [_too_long(user, deps, len(notes))]
         replies = await _take_notes(deps, user, {"company": state.data["company"]}, notes)
         if replies and replies[0].kind != "error":
             return [Reply(t(user.language, "debrief.added")), *replies]
