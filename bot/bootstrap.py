@@ -29,6 +29,7 @@ from bot.core.timeutil import SystemClock
 from bot.dates import parse_natural
 from bot.delivery import NotifierRouter
 from bot.documents import read_document
+from bot.grading.debrief_splitter import LLMDebriefSplitter
 from bot.grading.factory import llm_grader
 from bot.grading.feedback import follow_up_for_points
 from bot.grading.jd_reader import LLMJdReader
@@ -163,6 +164,7 @@ async def build_app(
         rubric_writer=LLMRubricWriter(llm) if llm else None,
         star_writer=LLMStarWriter(llm) if llm else None,
         jd_reader=LLMJdReader(llm) if llm else None,
+        debrief_splitter=LLMDebriefSplitter(llm) if llm else None,
         natural_dates=parse_natural,
         read_document=read_document,
         transcriber=transcriber,

@@ -12,6 +12,7 @@ from bot.core.ports import (
     AppsChartRenderer,
     ChartRenderer,
     Clock,
+    DebriefSplitter,
     Grader,
     JdReader,
     MockChartRenderer,
@@ -72,6 +73,8 @@ class Deps:
     """Draws the application board (/apps) as a PNG; without one, the board is text only."""
     jd_reader: JdReader | None = None
     """With an LLM: reads a job description's skills and writes JD-specific questions (/jd)."""
+    debrief_splitter: DebriefSplitter | None = None
+    """With an LLM: splits interview notes into the questions asked (/debrief); without one, the offline split."""
     read_document: Callable[[bytes, str], str] | None = None
     """The text of a sent file (.txt, .md, .pdf: bot/documents.py); raises DocumentError (bot/core/ports.py)
     when it has none. Without one, files are refused with a word to paste the text."""

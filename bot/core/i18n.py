@@ -8,6 +8,7 @@ from typing import Any
 from bot.core.i18n_apps import APPS_MESSAGES
 from bot.core.i18n_career import CAREER_MESSAGES
 from bot.core.i18n_counts import PLURALS
+from bot.core.i18n_debrief import DEBRIEF_MESSAGES
 from bot.core.i18n_features import CONSOLE_MESSAGES, FEATURE_MESSAGES
 from bot.core.i18n_guidance import GUIDANCE_MESSAGES
 from bot.core.i18n_jd import JD_MESSAGES
@@ -378,6 +379,7 @@ MESSAGES.update(MOCK_MESSAGES)
 MESSAGES.update(CAREER_MESSAGES)
 MESSAGES.update(JD_MESSAGES)
 MESSAGES.update(APPS_MESSAGES)
+MESSAGES.update(DEBRIEF_MESSAGES)
 for _lang in ("en", "zh"):  # each tool's lines at the end of /help, kept with the tool's messages
     for _key in ("help.mock", "help.jd", "help.notes", "help.apps", "help.debrief"):
         if _key in MESSAGES:

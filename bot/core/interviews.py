@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
@@ -42,19 +43,27 @@ def _too_long(deps: Deps, user: User, *fields: str) -> Reply | None:
     return None
 
 
-async def over_cap(deps: Deps, user: User, kind: Literal["review", "interview"], now: datetime) -> Reply | None:
+async def cap_reached(
+    deps: Deps, user: User, kind: Literal["review", "interview"], now: datetime
+) -> tuple[Literal["total", "day"], int] | None:
     """The caps on what one user logs (their /export must stay small enough to send): None while the user
-    may log one more `kind` now, else the reply saying which cap was reached; nothing is saved past one."""
+    may log one more `kind` now, else which cap was reached and its limit; nothing is saved past one."""
     lim, store = deps.limits, deps.store
     if kind == "review":
         count, total, per_day = store.count_review_items, lim.max_reviews, lim.max_reviews_per_day
     else:
         count, total, per_day = store.count_interviews, lim.max_interviews, lim.max_interviews_per_day
     if await count(user.id) >= total:
-        return _cap_reply(user.language, kind, "total", total)
+        return "total", total
     if await count(user.id, start_of_local_day(now, user.timezone)) >= per_day:
-        return _cap_reply(user.language, kind, "day", per_day)
+        return "day", per_day
     return None
+
+
+async def over_cap(deps: Deps, user: User, kind: Literal["review", "interview"], now: datetime) -> Reply | None:
+    """None while the user may log one more `kind` now, else the reply saying which cap was reached."""
+    reached = await cap_reached(deps, user, kind, now)
+    return None if reached is None else _cap_reply(user.language, kind, *reached)
 
 
 def _cap_reply(lang: Lang, kind: str, cap: str, limit: int) -> Reply:
@@ -118,16 +127,9 @@ async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:
     if problem is not None:
         return [problem]
     company = cmd.company.strip()[: deps.limits.max_field_chars] or "-"
-    candidates = deps.bank.candidates(question_text, 3)
-    sure, unsure = deps.bank.bars()
-    best = candidates[0] if candidates else None
-    if best is not None and best[1] >= sure:
-        item, question = await _file_review(deps, user, company, question_text, cmd.answer, best[0], best[0])
-        return [_filed_reply(lang, company, question, True)]
-    nearest = best[0] if best else None
-    item, question = await _file_review(deps, user, company, question_text, cmd.answer, None, nearest)
-    filed = _filed_reply(lang, company, question, False)
-    offered = [q for q, sim in candidates if sim >= unsure]
+    done = await file_review(deps, user, company, question_text, cmd.answer)
+    item, question, offered = done.item, done.question, done.offered
+    filed = _filed_reply(lang, company, question, done.matched)
     if not offered:
         return [filed]
     await deps.store.set_session(
@@ -137,6 +139,37 @@ async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:
     rows.append([Button(t(lang, "review.pick_none"), "rv:none")])
     listing = "\n".join(f"{i + 1}. {q.prompt.get(lang)}" for i, q in enumerate(offered))
     return [filed, Reply(t(lang, "review.pick", listing=listing), rows)]
+
+
+@dataclass(frozen=True)
+class Filed:
+    """A logged review: its entry, the question it was filed as, and the bank questions it may be instead."""
+
+    item: ReviewItem
+    question: Question
+    matched: bool
+    """Filed as the bank's question (the best candidate was sure); else as a personal question."""
+    offered: list[Question]
+
+
+async def file_review(
+    deps: Deps, user: User, company: str, question_text: str, answer: str, chosen: Question | None = None
+) -> Filed:
+    """Match a real interview question to the bank and write it (no checks: the caller checks size and caps):
+    as the bank question when the best candidate is sure (or is `chosen`, a bank question the user confirmed),
+    else as a personal question, with the candidates close enough to offer (/review and /debrief)."""
+    if chosen is not None:
+        item, question = await _file_review(deps, user, company, question_text, answer, chosen, chosen)
+        return Filed(item, question, True, [])
+    candidates = deps.bank.candidates(question_text, 3)
+    sure, unsure = deps.bank.bars()
+    best = candidates[0] if candidates else None
+    if best is not None and best[1] >= sure:
+        item, question = await _file_review(deps, user, company, question_text, answer, best[0], best[0])
+        return Filed(item, question, True, [])
+    nearest = best[0] if best else None
+    item, question = await _file_review(deps, user, company, question_text, answer, None, nearest)
+    return Filed(item, question, False, [q for q, sim in candidates if sim >= unsure])
 
 
 async def pick_review(cmd: c.PickReview, deps: Deps, user: User) -> list[Reply]:

@@ -95,6 +95,24 @@ class JdReader(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class DebriefSplit:
+    """What an LLM found in interview notes or a transcript (/debrief)."""
+
+    questions: list[tuple[str, str]]
+    """(a question asked, the user's recalled answer to it in their own words or ""), in the order asked."""
+    tokens: int = 0
+
+
+class DebriefSplitter(Protocol):
+    """Splits interview notes or a transcript into the questions asked with an LLM (structured output); the
+    offline path splits by numbering, question marks and speaker turns (bot/core/debrief_split.py)."""
+
+    async def split(self, text: str) -> DebriefSplit | None:
+        """The split, or None when it cannot now (the LLM failed or answered out of schema)."""
+        ...
+
+
 class MockChartRenderer(Protocol):
     """Draws a mock interview's debrief as a PNG (bot/core/mock_report.MockChartData). Synchronous: called in
     a worker thread."""

@@ -38,6 +38,7 @@ PLACEHOLDERS = {  # every template's placeholders, exactly: a typo ({mistake}) w
     "review_rubric.txt": frozenset(("language_name", "question")),
     "star_rewrite.txt": frozenset(("answer", "language_name", "question")),
     "jd_read.txt": frozenset(("job_description", "language_name", "subtopics")),
+    "debrief_split.txt": frozenset(("notes",)),
     "system.txt": frozenset(),
     **{f"types/{t}.txt": frozenset() for t in QUESTION_TYPES},
 }
@@ -73,6 +74,7 @@ class PromptSet:
     review_rubric: str
     star_rewrite: str = ""  # the mock interview's STAR rewrite of a case answer (bot/grading/star_writer.py)
     jd_read: str = ""  # reading a job description for /jd (bot/grading/jd_reader.py)
+    debrief_split: str = ""  # interview notes split into the questions asked (bot/grading/debrief_splitter.py)
 
     def static_prefix(self, qtype: str) -> str:
         return self.system.strip() + "\n\n" + self.types[qtype].split(EXAMPLE, 1)[0].strip()
@@ -157,4 +159,5 @@ def load_prompts(root: Path = PROMPTS_DIR) -> PromptSet:
         review_rubric=read("review_rubric.txt"),
         star_rewrite=read("star_rewrite.txt"),
         jd_read=read("jd_read.txt"),
+        debrief_split=read("debrief_split.txt"),
     )

@@ -20,6 +20,7 @@ COMMANDS = {
     "apps",
     "review",
     "jd",
+    "debrief",
     "interview",
     "stats",
     "company",

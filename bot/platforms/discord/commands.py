@@ -175,6 +175,27 @@ def register(tree: app_commands.CommandTree[discord.Client]) -> None:
 
         await bridge.respond(interaction, work)
 
+    @tree.command(name=loc("cmd.debrief"), description=loc("cmd.debrief.desc"))
+    @app_commands.rename(company=loc("opt.company"), text=loc("opt.notes_text"), file=loc("opt.notes_file"))
+    @app_commands.describe(company=loc("opt.debrief_company.desc"), text=loc("opt.notes_text.desc"),
+                           file=loc("opt.notes_file.desc"))  # fmt: skip
+    async def debrief(
+        interaction: discord.Interaction,
+        company: Range[str, 1, 200] | None = None,
+        text: Range[str, 1, 6000] | None = None,
+        file: discord.Attachment | None = None,
+    ) -> None:
+        bridge, name = bridge_of(interaction), (company or "").replace("|", "/")
+
+        async def work(user: User) -> list[Reply]:
+            args = f"{name} | {text}" if text and file is None else name  # /debrief company | notes
+            replies = await bridge.service.handle(c.CareerCommand(user.id, "debrief", args))
+            if file is None or any(r.kind == "error" for r in replies):
+                return replies
+            return await bridge.document(user, file)  # the notes the command has just asked for
+
+        await bridge.respond(interaction, work)
+
     @tree.command(name=loc("cmd.interview"), description=loc("cmd.interview.desc"))
     @app_commands.rename(company=loc("opt.company"), when=loc("opt.when"), role=loc("opt.role"))
     @app_commands.describe(company=loc("opt.company.desc"), when=loc("opt.when.desc"), role=loc("opt.role.desc"))
@@ -333,4 +354,4 @@ def register(tree: app_commands.CommandTree[discord.Client]) -> None:
 
         await bridge.in_server(interaction, work)
 
-    _ = (answer, mock, apps, review, jd, interview, company, settings, lang, help_, leaderboard, setup)
+    _ = (answer, mock, apps, review, jd, debrief, interview, company, settings, lang, help_, leaderboard, setup)

@@ -1,0 +1,82 @@
+"""Interview notes or a transcript split into the questions asked, by the LLM (/debrief).
+
+The notes go in numbered lines inside a delimiter; the reply names each question and the line range of the
+candidate's answer, so the answer graded later is the user's own text, cut from their notes, never words
+the model wrote. Its own bounded schema (built per request: line numbers up to the notes' last line) and
+the grader's deadline: a slow or broken provider gives no split (the offline one is used), never a hang."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from bot.core.debrief_split import MAX_QUESTIONS, REPLY_TURN
+from bot.core.ports import DebriefSplit, GraderUnavailable
+from bot.grading.delimiters import escape_answer
+from bot.grading.llm import InvalidOutput, LLMGrader
+from bot.grading.llm_reply import ReplyError, token_bound, validated
+from bot.grading.prompts import fill
+
+log = logging.getLogger(__name__)
+TAG = "interview_notes"
+MAX_QUESTION_CHARS = 300
+
+
+def split_schema(lines: int) -> dict[str, Any]:
+    """The reply's schema for notes of `lines` numbered lines."""
+    line = {"type": "integer", "minimum": 0, "maximum": lines}
+    item = {
+        "type": "object", "additionalProperties": False, "required": ["question", "answer_from", "answer_to"],
+        "properties": {"question": {"type": "string", "minLength": 3, "maxLength": MAX_QUESTION_CHARS},
+                       "answer_from": line, "answer_to": line},
+    }  # fmt: skip
+    return {
+        "type": "object", "additionalProperties": False, "required": ["questions"],
+        "properties": {"questions": {"type": "array", "minItems": 0, "maxItems": MAX_QUESTIONS, "items": item}},
+    }  # fmt: skip
+
+
+def numbered(text: str) -> list[str]:
+    """The notes' non-blank lines, stripped: line N of the prompt is `numbered(text)[N - 1]`."""
+    return [x.strip() for x in text.replace("\r\n", "\n").split("\n") if x.strip()]
+
+
+def answer_between(lines: list[str], first: int, last: int) -> str:
+    """The candidate's answer: lines `first`..`last` (1-based) of the notes, without "Me:"-style labels;
+    "" for 0, or for a range that is not one."""
+    if not 1 <= first <= last <= len(lines):
+        return ""
+    said = []
+    for line in lines[first - 1 : last]:
+        label = REPLY_TURN.match(line)
+        said.append(line[label.end() :] if label else line)
+    return "\n".join(x for x in said if x.strip())
+
+
+class LLMDebriefSplitter:
+    def __init__(self, grader: LLMGrader) -> None:
+        self.grader = grader
+
+    async def split(self, text: str) -> DebriefSplit | None:
+        """The questions with the user's answers cut from their notes, or None when the LLM cannot now."""
+        lines = numbered(text)
+        if not lines:
+            return None
+        body = "\n".join(f"L{i}: {line}" for i, line in enumerate(lines, 1))
+        prompt = fill(self.grader.prompts.debrief_split, notes=escape_answer(body, TAG))
+        schema = split_schema(len(lines))
+        try:
+            async with asyncio.timeout(self.grader.deadline):
+                (raw, *_), tokens = await self.grader.complete(
+                    [{"role": "user", "content": prompt}], schema, token_bound(schema, "en"), name="debrief"
+                )
+            data = validated(raw, schema)
+        except (GraderUnavailable, InvalidOutput, ReplyError, TimeoutError) as exc:
+            log.info("debrief split failed: %s", type(exc).__name__)
+            return None
+        found = [
+            (" ".join(q["question"].split()), answer_between(lines, q["answer_from"], q["answer_to"]))
+            for q in data["questions"]
+        ]
+        return DebriefSplit([(q, a) for q, a in found if q], tokens)
