@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 CAREER_MESSAGES: dict[str, dict[str, str]] = {
+    "menu.debrief": {"en": "Log an interview's questions from your notes", "zh": "从面试记录里整理出被问到的题"},
+    "menu.jd": {"en": "Tailor practice to a job description", "zh": "按职位描述（JD）调整练习重点"},
+    "menu.notes": {"en": "Your answer notebook: versions of your answers", "zh": "答案笔记本：保存和比较你的回答版本"},
+    "menu.apps": {"en": "Your application board and its insights", "zh": "投递看板和面试规律"},
     "career.file_too_big": {
         "en": "That file is {size} MB; I take files up to {limit} MB. Paste the text instead, or send a shorter file.",
         "zh": "这个文件有 {size} MB，我最多接收 {limit} MB。请直接粘贴文字，或发一个更小的文件。",
