@@ -15,13 +15,16 @@ from bot.core.career_tool import Tool
 from bot.core.deps import Deps
 from bot.core.i18n import t, tn
 from bot.core.models import User
+from bot.core.notebook import TOOL as NOTES
 from bot.core.ports import DocumentError
 from bot.core.replies import Button, Reply
 from bot.core.session import Idle, InCareer
 
 log = logging.getLogger(__name__)
 
-TOOLS: dict[str, Tool] = {}
+TOOLS: dict[str, Tool] = {
+    "notes": NOTES,
+}
 """Each tool by name: its module's `TOOL`."""
 
 

@@ -16,6 +16,7 @@ from bot.core.ports import (
     MockChartRenderer,
     RubricWriter,
     StarWriter,
+    Tightener,
     Transcriber,
 )
 from bot.core.store_ports import Store
@@ -67,6 +68,8 @@ class Deps:
     star_writer: StarWriter | None = None
     """With an LLM: the mock interview's STAR rewrite of a case answer; without one, the offline STAR check only."""
     """Draws the mock interview's debrief as a PNG; without one, the debrief is text only."""
+    tightener: Tightener | None = None
+    """With an LLM: "Tighten to 2 minutes" in the answer notebook (/notes); without one, no such button."""
     jd_reader: JdReader | None = None
     """With an LLM: reads a job description's skills and writes JD-specific questions (/jd)."""
     read_document: Callable[[bytes, str], str] | None = None

@@ -11,6 +11,7 @@ from bot.core.i18n_features import CONSOLE_MESSAGES, FEATURE_MESSAGES
 from bot.core.i18n_guidance import GUIDANCE_MESSAGES
 from bot.core.i18n_mock import MOCK_MESSAGES
 from bot.core.i18n_names import NAMES
+from bot.core.i18n_notes import NOTES_MESSAGES, NOTES_PLURALS
 from bot.core.i18n_records import RECORD_MESSAGES
 from bot.core.models import Lang
 
@@ -374,6 +375,8 @@ MESSAGES.update(GUIDANCE_MESSAGES)
 MESSAGES.update(CONSOLE_MESSAGES)
 MESSAGES.update(MOCK_MESSAGES)
 MESSAGES.update(CAREER_MESSAGES)
+MESSAGES.update(NOTES_MESSAGES)
+PLURALS.update(NOTES_PLURALS)
 for _lang in ("en", "zh"):  # each tool's lines at the end of /help, kept with the tool's messages
     for _key in ("help.mock", "help.jd", "help.notes", "help.apps", "help.debrief"):
         if _key in MESSAGES:

@@ -38,6 +38,7 @@ PLACEHOLDERS = {  # every template's placeholders, exactly: a typo ({mistake}) w
     "review_rubric.txt": frozenset(("language_name", "question")),
     "star_rewrite.txt": frozenset(("answer", "language_name", "question")),
     "system.txt": frozenset(),
+    "tighten.txt": frozenset(("answer", "language_name", "question")),
     **{f"types/{t}.txt": frozenset() for t in QUESTION_TYPES},
 }
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
@@ -71,6 +72,7 @@ class PromptSet:
     repair: str
     review_rubric: str
     star_rewrite: str = ""  # the mock interview's STAR rewrite of a case answer (bot/grading/star_writer.py)
+    tighten: str = ""  # the notebook's two-minute version of an answer (bot/grading/tightener.py)
 
     def static_prefix(self, qtype: str) -> str:
         return self.system.strip() + "\n\n" + self.types[qtype].split(EXAMPLE, 1)[0].strip()
@@ -154,4 +156,5 @@ def load_prompts(root: Path = PROMPTS_DIR) -> PromptSet:
         repair=read("repair.txt"),
         review_rubric=read("review_rubric.txt"),
         star_rewrite=read("star_rewrite.txt"),
+        tighten=read("tighten.txt"),
     )
