@@ -44,7 +44,7 @@ async def test_every_grade_offers_save_and_saving_keeps_the_answer_with_its_grad
     uid = await user(service)
     grade, reply = await saved(service, uid)
     attempt_id = int(action(grade, "cr:notes:save:").rsplit(":", 1)[1])
-    assert reply.text.startswith("Saved as version 1 of \"") and "(70/100)" in reply.text
+    assert reply.text.startswith('Saved as version 1 of "') and "(70/100)" in reply.text
     (note,) = store.notes.values()
     assert (note.user_id, note.version, note.text, note.score, note.origin) == (uid, 1, ANSWER, 70, "graded")
     assert note.attempt_id == attempt_id and note.grader == "fake"

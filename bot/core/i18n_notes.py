@@ -10,7 +10,7 @@ NOTES_PLURALS: dict[str, dict[str, dict[str, str]]] = {
 NOTES_MESSAGES: dict[str, dict[str, str]] = {
     "help.notes": {
         "en": "\n/notes - your answer notebook: answers you saved after a grade, side by side "
-        "(/notes 2 or /notes <words> opens one question, /notes export gives a Markdown file)",
+        "(/notes 2, or /notes and words of a question, opens one; /notes export gives a Markdown file)",
         "zh": "\n/notes - 答案本：评分后保存下来的回答，按题对比各个版本"
         "（/notes 2 或 /notes 关键词 打开某道题，/notes export 导出 Markdown 文件）",
     },
@@ -59,11 +59,11 @@ NOTES_MESSAGES: dict[str, dict[str, str]] = {
     },
     "notes.list.best": {"en": "best {score}", "zh": "最高 {score} 分"},
     "notes.list.more": {
-        "en": "…and {n} more: /notes <words> finds one.",
+        "en": "…and {n} more: /notes and words of the question finds one.",
         "zh": "……还有 {n} 道，用 /notes 关键词 查找。",
     },
     "notes.list.hint": {
-        "en": "/notes <number> shows that question's versions side by side.",
+        "en": "Send /notes and a number to see that question's versions side by side.",
         "zh": "发送 /notes 编号，查看这道题各个版本的对比。",
     },
     "notes.compare.title": {"en": "Your versions of: {prompt}", "zh": "这道题的各个版本：{prompt}"},
@@ -142,8 +142,8 @@ NOTES_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "请发送公司名，或发送“-”去掉标注。",
     },
     "notes.tag.too_long": {
-        "en": "That name is too long (up to {limit} characters). Send a shorter one.",
-        "zh": "公司名太长了（最多 {limit} 个字符），请发短一点的。",
+        "en": "That name is too long (up to {chars}). Send a shorter one.",
+        "zh": "公司名太长了（最多 {chars}），请发短一点的。",
     },
     "notes.tag.done": {"en": "Version {n} is tagged for {company}.", "zh": "第 {n} 版已标注为面向{company}。"},
     "notes.tag.cleared": {"en": "Version {n} has no company tag now.", "zh": "第 {n} 版的公司标注已去掉。"},

@@ -15,7 +15,7 @@ from bot.core.career_models import NoteEntry
 from bot.core.career_tool import Tool
 from bot.core.companies import company_name
 from bot.core.deps import Deps
-from bot.core.i18n import t
+from bot.core.i18n import t, tn
 from bot.core.models import Question, User
 from bot.core.notebook_versions import add_version, discard, keep, propose, save_attempt
 from bot.core.notebook_view import Group, compare_page, export, grouped, list_page, short, version_page
@@ -219,7 +219,12 @@ async def _tag(value: str, deps: Deps, user: User, state: InCareer) -> list[Repl
     if not name:
         return [Reply(t(lang, "notes.tag.empty"), kind="error")]
     if len(name) > deps.limits.max_field_chars:
-        return [Reply(t(lang, "notes.tag.too_long", limit=deps.limits.max_field_chars), kind="error")]
+        return [
+            Reply(
+                t(lang, "notes.tag.too_long", chars=tn(lang, "count.character", deps.limits.max_field_chars)),
+                kind="error",
+            )
+        ]
     note = await _own(deps, user, state.data.get("note_id", ""))
     await deps.store.set_session(user.id, Idle())
     if note is None:

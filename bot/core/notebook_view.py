@@ -126,7 +126,7 @@ def compare_page(group: Group, user: User) -> Reply:
     if not group.notes:
         lines.append(t(lang, "notes.compare.none"))
     for n in group.notes:
-        lines += ["", version_head(n, user), "> " + short(n.text, lang, EXCERPT_CHARS[lang]), *coverage(n, q, lang)]
+        lines += ["", version_head(n, user), "  " + short(n.text, lang, EXCERPT_CHARS[lang]), *coverage(n, q, lang)]
     if q is not None and group.notes and not q.rubric.key_points:
         lines += ["", t(lang, "notes.compare.no_points")]
     opens = [Button(f"v{n.version}" + (" ★" if n.best else ""), f"cr:notes:open:{n.id}") for n in group.notes]
