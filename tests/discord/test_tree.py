@@ -17,6 +17,7 @@ COMMANDS = {
     "drill",
     "answer",
     "mock",
+    "notes",
     "review",
     "interview",
     "stats",
