@@ -82,3 +82,15 @@ async def test_the_notebook_on_the_sql_store(sql: SqlStore, bank: Bank) -> None:
     assert (two.version, two.best, two.origin, two.attempt_id) == (2, False, "hand", None)
     (page,) = await service.handle_text(uid, "/notes 1")
     assert "v1 ★ · " in page.text and "for Tencent" in page.text
+
+
+async def test_a_hand_written_version_the_grader_fails_on_is_kept_and_says_so(
+    service: Service, store: FakeStore, grader: FakeGrader
+) -> None:
+    uid = await user(service)
+    grader.fail = True
+    await service.handle_action(uid, "cr:notes:write:pipe-q-001")
+    (r,) = await service.handle_text(uid, "A version while the grader is down.")
+    assert "(not graded)" in r.text and "could not grade it just now" in r.text
+    (note,) = store.notes.values()
+    assert (note.score, note.grader, note.origin) == (None, None, "hand")

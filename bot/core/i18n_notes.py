@@ -129,6 +129,10 @@ NOTES_MESSAGES: dict[str, dict[str, str]] = {
         "en": "That version is {length} characters; a version can be up to {limit}. Send a shorter one.",
         "zh": "这个版本有 {length} 个字符，上限是 {limit}。请发一个更短的。",
     },
+    "notes.grade_failed": {
+        "en": "I could not grade it just now, so it is kept without a score.",
+        "zh": "暂时没能评分，这个版本先不带分数保存。",
+    },
     "notes.best.done": {
         "en": 'Version {n} is now your best answer to "{prompt}".',
         "zh": "第 {n} 版已设为“{prompt}”的最佳回答。",

@@ -122,7 +122,7 @@ async def add_version(deps: Deps, user: User, q: Question, text: str, origin: No
     grade = None
     if q.rubric.key_points or q.reference_answer.get(lang).strip():
         outcome = await grade_answer(deps, q, text.strip(), user, now)
-        grade, notice = outcome.grade, outcome.notice
+        grade, notice = outcome.grade, outcome.notice or (None if outcome.grade else "notes.grade_failed")
     note = await deps.store.add_note(
         NoteEntry(
             user_id=user.id,

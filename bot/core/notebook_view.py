@@ -154,7 +154,7 @@ def version_page(n: NoteEntry, q: Question | None, user: User, star: bool, tight
     if llm:
         buttons.append(llm)
     buttons.append([Button(t(lang, "notes.btn.all"), f"cr:notes:view:{n.id}")])
-    return Reply("\n".join(line for line in lines), buttons)
+    return Reply("\n".join(lines), buttons)
 
 
 def _quoted(text: str) -> str:
