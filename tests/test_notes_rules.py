@@ -94,3 +94,18 @@ async def test_a_hand_written_version_the_grader_fails_on_is_kept_and_says_so(
     assert "(not graded)" in r.text and "could not grade it just now" in r.text
     (note,) = store.notes.values()
     assert (note.score, note.grader, note.origin) == (None, None, "hand")
+
+
+async def test_the_mock_debrief_offers_to_save_each_graded_answer() -> None:
+    from tests.mock_helpers import answer_all, mock_deps
+
+    store, clock = FakeStore(), FakeClock()
+    service = Service(mock_deps(store, FakeGrader(score=70), clock))
+    uid = (await service.user_for("console", "local", "en")).id
+    await service.handle_text(uid, "/mock stability engineer 3")
+    replies = await answer_all(service, uid, clock)
+    (last,) = [r for r in replies if r.buttons and r.kind == "report"]
+    mains = sorted(a.id for a in store.attempts.values() if not a.is_follow_up)
+    assert last.actions() == [f"cr:notes:save:{i}" for i in mains] and last.buttons[0][0].label == "Save Q1"
+    (saved_reply,) = await service.handle_action(uid, f"cr:notes:save:{mains[0]}")
+    assert "Saved as version 1" in saved_reply.text and len(store.notes) == 1

@@ -25,6 +25,7 @@ NOTES_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "列表里的编号，或题目中的词（填 export 导出 Markdown 文件）",
     },
     "notes.btn.save": {"en": "Save to notebook", "zh": "存入答案本"},
+    "notes.btn.save_q": {"en": "Save Q{n}", "zh": "保存第 {n} 题"},
     "notes.btn.tag": {"en": "Tag a company", "zh": "标注公司"},
     "notes.btn.best": {"en": "Mark as best", "zh": "设为最佳"},
     "notes.btn.open": {"en": "Open notebook", "zh": "打开答案本"},
