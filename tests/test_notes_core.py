@@ -238,7 +238,7 @@ async def test_export_is_markdown_one_section_per_question_best_first(service: S
     (two,) = [s for s in md.split("\n## ")[1:] if "### v2" in s]  # the question with two versions
     assert two.index("### v1 ★") < two.index("### v2 · ")  # the best version first
     assert f"> {ANSWER}" in md and "> The second, hand-written version." in md
-    assert "- Covered: point 0, point 2" in md
+    assert "- Covered:\n  - point 0\n  - point 2\n- Missed:\n  - point 1\n  - point 3" in md
 
 
 async def test_chinese_user_sees_the_notebook_in_chinese(service: Service, store: FakeStore) -> None:

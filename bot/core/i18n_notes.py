@@ -49,6 +49,9 @@ NOTES_MESSAGES: dict[str, dict[str, str]] = {
     "notes.kp.hit": {"en": "Covered: {points}", "zh": "已覆盖：{points}"},
     "notes.kp.partial": {"en": "Partly: {points}", "zh": "部分覆盖：{points}"},
     "notes.kp.missed": {"en": "Missed: {points}", "zh": "遗漏：{points}"},
+    "notes.md.hit": {"en": "Covered:", "zh": "已覆盖："},
+    "notes.md.partial": {"en": "Partly covered:", "zh": "部分覆盖："},
+    "notes.md.missed": {"en": "Missed:", "zh": "遗漏："},
     "notes.empty": {
         "en": 'Your notebook is empty. After a graded answer, press "Save to notebook" to keep it here as a '
         "version you can compare and improve.",

@@ -5,6 +5,7 @@ the store and checks ownership."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -13,11 +14,12 @@ from bot.core.career_models import NoteEntry
 from bot.core.companies import company_name
 from bot.core.i18n import listing, t, tn
 from bot.core.mock_report import clause_cut
-from bot.core.models import Lang, Question, User
+from bot.core.models import KeyPoint, Lang, Question, User
 from bot.core.replies import Attachment, Button, Reply
 from bot.core.timeutil import fmt_local
 
 PROMPT_CHARS = {"en": 70, "zh": 36}  # a question in the list: about one line
+POINT_CHARS = {"en": 60, "zh": 30}  # a key point's name in the side-by-side view
 EXCERPT_CHARS = {"en": 220, "zh": 110}  # a version's text in the side-by-side view
 LIST_SHOWN = 20  # questions listed by /notes; /notes <words> finds the others
 LIST_BUTTONS = 10  # ...of which the first ones get a button
@@ -68,10 +70,20 @@ def prompt_of(group_or_q: Question | None, question_id: str, lang: Lang) -> str:
     return group_or_q.prompt.get(lang) if group_or_q is not None else question_id
 
 
-def point_names(q: Question | None, ids: Sequence[str], lang: Lang) -> list[str]:
-    """Key points by their text in `lang` (an id the rubric no longer has is left out)."""
-    texts = {k.id: k.text.get(lang) for k in q.rubric.key_points} if q else {}
-    return [texts[i] for i in ids if i in texts]
+def point_names(q: Question | None, ids: Sequence[str], lang: Lang, full: bool = False) -> list[str]:
+    """Key points by their short name in `lang` (`full`: their whole text); an id the rubric no longer has is
+    left out."""
+    points = {k.id: k for k in q.rubric.key_points} if q else {}
+    return [points[i].text.get(lang) if full else point_name(points[i], lang) for i in ids if i in points]
+
+
+def point_name(point: KeyPoint, lang: Lang) -> str:
+    """A key point's short name: its text up to the first colon (when that says enough), on about half a line."""
+    text = point.text.get(lang) or point.text.en
+    head = re.split(r"[:：]", text, maxsplit=1)[0].strip()
+    if len(head) < (6 if lang == "zh" else 16):  # "Caveat:", "Data first:": the name alone says too little
+        head = text.strip()
+    return short(head, lang, POINT_CHARS[lang])
 
 
 def version_head(n: NoteEntry, user: User) -> str:
@@ -86,12 +98,15 @@ def version_head(n: NoteEntry, user: User) -> str:
     return " · ".join(parts)
 
 
-def coverage(n: NoteEntry, q: Question | None, lang: Lang) -> list[str]:
-    """The key points this version covered, partly covered and missed (none for a question without key points)."""
+def coverage(n: NoteEntry, q: Question | None, lang: Lang, full: bool = False) -> list[str]:
+    """The key points this version covered, partly covered and missed, a line each (`full`: a heading line and
+    the points' whole texts below it, for the Markdown file); none for a question without key points."""
     lines = []
     for verdict, ids in (("hit", n.hit), ("partial", n.partial), ("missed", n.missed)):
-        names = point_names(q, ids, lang)
-        if names:
+        names = point_names(q, ids, lang, full)
+        if names and full:
+            lines.append("\n".join([f"- {t(lang, f'notes.md.{verdict}')}", *(f"  - {name}" for name in names)]))
+        elif names:
             lines.append(t(lang, f"notes.kp.{verdict}", points=listing(lang, names)))
     return lines
 
@@ -172,6 +187,6 @@ def export(groups: Sequence[Group], user: User, now: datetime) -> Attachment:
     for g in groups:
         blocks.append(f"## {' '.join(prompt_of(g.question, g.question_id, lang).split())}\n")
         for n in sorted(g.notes, key=lambda n: (not n.best, -n.version)):
-            points = "".join(f"\n- {line}" for line in coverage(n, g.question, lang))
+            points = "".join(f"\n{block}" for block in coverage(n, g.question, lang, full=True))
             blocks.append(f"### {version_head(n, user)}\n\n{_quoted(n.text)}\n{points}\n")
     return Attachment(f"notebook-{now:%Y%m%d}.md", "\n".join(blocks).encode("utf-8"), MD_MIME)
