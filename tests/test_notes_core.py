@@ -251,3 +251,12 @@ async def test_chinese_user_sees_the_notebook_in_chinese(service: Service, store
     assert "70 分 · 来自练习" in page.text and "已覆盖：要点0、要点2" in page.text and "遗漏：要点1、要点3" in page.text
     (r,) = await service.handle_text(uid, "/notes 导出")
     assert r.file is not None and "# 答案本，" in r.file.data.decode()
+
+
+async def test_words_that_match_several_questions_ask_which_one(service: Service, store: FakeStore) -> None:
+    uid = await user(service)
+    await saved(service, uid)
+    await saved(service, uid)
+    (r,) = await service.handle_text(uid, "/notes question")
+    assert r.text.startswith("Several questions match") and "1. Question " in r.text and "2. Question " in r.text
+    assert sorted(r.actions()) == sorted(f"cr:notes:view:{i}" for i in store.notes)
