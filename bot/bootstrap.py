@@ -37,6 +37,7 @@ from bot.grading.offline import OfflineGrader
 from bot.grading.prompts import PromptError, load_prompts
 from bot.grading.rubric_writer import LLMRubricWriter
 from bot.grading.star_writer import LLMStarWriter
+from bot.grading.tightener import LLMTightener
 from bot.platforms.base import UPLOAD_LIMITS
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.scheduler import Scheduler
@@ -165,6 +166,7 @@ async def build_app(
         star_writer=LLMStarWriter(llm) if llm else None,
         jd_reader=LLMJdReader(llm) if llm else None,
         debrief_splitter=LLMDebriefSplitter(llm) if llm else None,
+        tightener=LLMTightener(llm) if llm else None,
         natural_dates=parse_natural,
         read_document=read_document,
         transcriber=transcriber,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.core import apps, debrief, jd
+from bot.core import apps, debrief, jd, notebook
 from bot.core import commands as c
 from bot.core.career_tool import Tool
 from bot.core.deps import Deps
@@ -22,7 +22,7 @@ from bot.core.session import Idle, InCareer
 
 log = logging.getLogger(__name__)
 
-TOOLS: dict[str, Tool] = {"jd": jd.TOOL, "apps": apps.TOOL, "debrief": debrief.TOOL}
+TOOLS: dict[str, Tool] = {"jd": jd.TOOL, "apps": apps.TOOL, "debrief": debrief.TOOL, "notes": notebook.TOOL}
 """Each tool by name: its module's `TOOL`."""
 
 

@@ -18,6 +18,7 @@ from bot.core.ports import (
     MockChartRenderer,
     RubricWriter,
     StarWriter,
+    Tightener,
     Transcriber,
 )
 from bot.core.store_ports import Store
@@ -71,6 +72,8 @@ class Deps:
     """Draws the mock interview's debrief as a PNG; without one, the debrief is text only."""
     apps_charts: AppsChartRenderer | None = None
     """Draws the application board (/apps) as a PNG; without one, the board is text only."""
+    tightener: Tightener | None = None
+    """With an LLM: "Tighten to 2 minutes" in the answer notebook (/notes); without one, no such button."""
     jd_reader: JdReader | None = None
     """With an LLM: reads a job description's skills and writes JD-specific questions (/jd)."""
     debrief_splitter: DebriefSplitter | None = None

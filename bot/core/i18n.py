@@ -14,6 +14,7 @@ from bot.core.i18n_guidance import GUIDANCE_MESSAGES
 from bot.core.i18n_jd import JD_MESSAGES
 from bot.core.i18n_mock import MOCK_MESSAGES
 from bot.core.i18n_names import NAMES
+from bot.core.i18n_notes import NOTES_MESSAGES, NOTES_PLURALS
 from bot.core.i18n_records import RECORD_MESSAGES
 from bot.core.models import Lang
 
@@ -380,6 +381,8 @@ MESSAGES.update(CAREER_MESSAGES)
 MESSAGES.update(JD_MESSAGES)
 MESSAGES.update(APPS_MESSAGES)
 MESSAGES.update(DEBRIEF_MESSAGES)
+MESSAGES.update(NOTES_MESSAGES)
+PLURALS.update(NOTES_PLURALS)
 for _lang in ("en", "zh"):  # each tool's lines at the end of /help, kept with the tool's messages
     for _key in ("help.mock", "help.jd", "help.notes", "help.apps", "help.debrief"):
         if _key in MESSAGES:

@@ -6,7 +6,7 @@ the previous mock. Computed from the stored attempts, so a restart changes nothi
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -14,7 +14,7 @@ from bot.core.i18n import t
 from bot.core.mock_chart_data import MockChartData
 from bot.core.mock_models import MockItem, MockSession, MockSummary
 from bot.core.models import DIMENSIONS, Attempt, KeyPoint, Lang, Question
-from bot.core.replies import Reply
+from bot.core.replies import Button, Reply
 from bot.core.speaking import analyse, render_insights
 
 # Verdict bands on the overall score (the mean of the answered questions' scores), highest first.
@@ -335,7 +335,12 @@ def report(
         out.append(head)
     out += _grouped([_question_block(r, lang) for r in rows])
     out.append(_strengths_and_gaps(rows, lang) + "\n\n" + t(lang, "mock.report.srs"))
-    return [Reply(text, kind="report") for text in out if text.strip()]
+    replies = [Reply(text, kind="report") for text in out if text.strip()]
+    saves = [Button(t(lang, "notes.btn.save_q", n=r.index), f"cr:notes:save:{r.main.id}")
+             for r in rows if r.main is not None and r.main.grade is not None]  # fmt: skip
+    if replies and saves:  # each graded answer may be kept in the answer notebook (/notes)
+        replies[-1] = replace(replies[-1], buttons=[saves])
+    return replies
 
 
 def chart_data(

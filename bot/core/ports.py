@@ -74,6 +74,14 @@ class StarWriter(Protocol):
         ...
 
 
+class Tightener(Protocol):
+    """Tightens an answer to about two minutes of speech from the candidate's own facts (an LLM; /notes)."""
+
+    async def tighten(self, question: str, answer: str, lang: Lang) -> tuple[str | None, int]:
+        """(the tightened answer, tokens used), or (None, 0) when it cannot now."""
+        ...
+
+
 @dataclass(frozen=True)
 class JdReading:
     """What an LLM read from a job description (/jd)."""

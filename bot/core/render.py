@@ -70,4 +70,4 @@ def grade_buttons(attempt_id: int, lang: Lang, has_follow_up: bool) -> list[list
     if has_follow_up:
         first.append(Button(t(lang, "btn.follow_up"), f"fu:{attempt_id}"))
     first.append(Button(t(lang, "btn.next"), "next"))
-    return [first, rating_buttons(attempt_id, lang)]
+    return [first, rating_buttons(attempt_id, lang), [Button(t(lang, "notes.btn.save"), f"cr:notes:save:{attempt_id}")]]

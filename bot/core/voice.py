@@ -12,19 +12,20 @@ import asyncio
 import logging
 from dataclasses import replace
 
+from bot.core import career_router, mock_turn
 from bot.core import commands as c
-from bot.core import mock_turn
 from bot.core.deps import Deps, Limits
 from bot.core.drill import submit_answer
 from bot.core.i18n import t, tn
 from bot.core.models import Lang, User
 from bot.core.ports import TranscriberUnavailable, TranscriptionError
 from bot.core.replies import Reply
-from bot.core.session import InMock, open_card_id
+from bot.core.session import InCareer, InMock, open_card_id
 from bot.core.speaking import analyse, render_insights
 from bot.core.text_input import clean_text
 
 log = logging.getLogger(__name__)
+VOICE_STEPS = frozenset({("notes", "write")})  # career tool steps (tool, step) that take a spoken text
 
 
 def _too_long(seconds: float, lang: Lang, lim: Limits) -> Reply:
@@ -37,7 +38,8 @@ async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User) -> list[Reply
         return [Reply(t(lang, "voice_unavailable"), kind="error")]
     session = await deps.store.get_session(user.id)
     in_mock = isinstance(session, InMock)  # a mock interview's answer: graded quietly by mock_turn
-    if open_card_id(session) is None and not in_mock:
+    writing = isinstance(session, InCareer) and (session.tool, session.step) in VOICE_STEPS
+    if open_card_id(session) is None and not in_mock and not writing:
         return [Reply(t(lang, "no_open_question"))]
     if not cmd.audio:
         return [Reply(t(lang, "voice_empty"), kind="error")]
@@ -69,6 +71,8 @@ async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User) -> list[Reply
         return [Reply(t(lang, "voice_silent"), kind="error")]
     duration = result.duration or seconds
     shown = Reply(t(lang, "transcript", text=transcript), kind="transcript")
+    if isinstance(session, InCareer) and writing:  # a notebook version spoken: the tool takes the transcript
+        return [shown, *await career_router.text(transcript, deps, user, session)]
     answer = mock_turn.submit if in_mock else submit_answer
     graded = await answer(
         c.SubmitAnswer(

@@ -40,6 +40,7 @@ PLACEHOLDERS = {  # every template's placeholders, exactly: a typo ({mistake}) w
     "jd_read.txt": frozenset(("job_description", "language_name", "subtopics")),
     "debrief_split.txt": frozenset(("notes",)),
     "system.txt": frozenset(),
+    "tighten.txt": frozenset(("answer", "language_name", "question")),
     **{f"types/{t}.txt": frozenset() for t in QUESTION_TYPES},
 }
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
@@ -75,6 +76,7 @@ class PromptSet:
     star_rewrite: str = ""  # the mock interview's STAR rewrite of a case answer (bot/grading/star_writer.py)
     jd_read: str = ""  # reading a job description for /jd (bot/grading/jd_reader.py)
     debrief_split: str = ""  # interview notes split into the questions asked (bot/grading/debrief_splitter.py)
+    tighten: str = ""  # the notebook's two-minute version of an answer (bot/grading/tightener.py)
 
     def static_prefix(self, qtype: str) -> str:
         return self.system.strip() + "\n\n" + self.types[qtype].split(EXAMPLE, 1)[0].strip()
@@ -160,4 +162,5 @@ def load_prompts(root: Path = PROMPTS_DIR) -> PromptSet:
         star_rewrite=read("star_rewrite.txt"),
         jd_read=read("jd_read.txt"),
         debrief_split=read("debrief_split.txt"),
+        tighten=read("tighten.txt"),
     )

@@ -18,6 +18,7 @@ COMMANDS = {
     "answer",
     "mock",
     "apps",
+    "notes",
     "review",
     "jd",
     "debrief",

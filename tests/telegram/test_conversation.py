@@ -48,7 +48,9 @@ async def test_drill_answer_and_every_button(tg: Harness) -> None:
     (grade,) = await tg.say(CHAT, "First I check the data, then the gradient norm per layer.")
     assert "Score: 70/100 (Good)" in grade.text
     attempt = int(grade.actions[0].split(":")[1])
-    assert grade.actions == [f"ref:{attempt}", f"fu:{attempt}", "next"] + [f"rate:{attempt}:{r}" for r in (1, 2, 3, 4)]
+    assert grade.actions == [f"ref:{attempt}", f"fu:{attempt}", "next"] + [
+        f"rate:{attempt}:{r}" for r in (1, 2, 3, 4)
+    ] + [f"cr:notes:save:{attempt}"]
     assert [label for label, _ in grade.buttons[1]] == ["Again", "Hard", "Good", "Easy"]
 
     (reference,) = await tg.press(CHAT, f"ref:{attempt}")

@@ -139,6 +139,17 @@ def register(tree: app_commands.CommandTree[discord.Client]) -> None:
 
         await bridge.respond(interaction, work)
 
+    @tree.command(name=loc("cmd.notes"), description=loc("cmd.notes.desc"))
+    @app_commands.rename(question=loc("opt.notes_question"))
+    @app_commands.describe(question=loc("opt.notes_question.desc"))
+    async def notes(interaction: discord.Interaction, question: Range[str, 1, 200] | None = None) -> None:
+        bridge = bridge_of(interaction)
+
+        async def work(user: User) -> list[Reply]:
+            return await bridge.service.handle(c.CareerCommand(user.id, "notes", question or ""))
+
+        await bridge.respond(interaction, work)  # private: ephemeral in a server
+
     @tree.command(name=loc("cmd.review"), description=loc("cmd.review.desc"))
     @app_commands.rename(company=loc("opt.company"), question=loc("opt.question"), answer=loc("opt.your_answer"))
     @app_commands.describe(
@@ -354,4 +365,4 @@ def register(tree: app_commands.CommandTree[discord.Client]) -> None:
 
         await bridge.in_server(interaction, work)
 
-    _ = (answer, mock, apps, review, jd, debrief, interview, company, settings, lang, help_, leaderboard, setup)
+    _ = (answer, mock, apps, notes, review, jd, debrief, interview, company, settings, lang, help_, leaderboard, setup)

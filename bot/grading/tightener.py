@@ -1,0 +1,50 @@
+"""The answer notebook's "Tighten to 2 minutes": the LLM rewrites one of the user's answers to about two
+minutes of speech (about 300 words; about 550 characters in Chinese) from the candidate's own facts (a
+number that would help and is missing is left as a bracketed prompt, never invented). Its own bounded
+schema and the grader's deadline: a slow or broken provider gives no proposal, never a hang."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from bot.core.models import Lang
+from bot.core.ports import GraderUnavailable
+from bot.grading.delimiters import escape_answer
+from bot.grading.llm import InvalidOutput, LLMGrader
+from bot.grading.llm_reply import ReplyError, token_bound, validated
+from bot.grading.prompts import LANGUAGE_NAMES, fill
+
+log = logging.getLogger(__name__)
+TIGHTEN_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["answer"],
+    "properties": {"answer": {"type": "string", "minLength": 20, "maxLength": 2400}},
+}
+
+
+class LLMTightener:
+    def __init__(self, grader: LLMGrader) -> None:
+        self.grader = grader
+
+    async def tighten(self, question: str, answer: str, lang: Lang) -> tuple[str | None, int]:
+        """(the two-minute answer, tokens), or (None, 0) when the LLM cannot give one now."""
+        prompt = fill(self.grader.prompts.tighten, language_name=LANGUAGE_NAMES[lang])
+        prompt = prompt.replace("{question}", question.replace("</question>", "</ question>"))
+        prompt = prompt.replace("{answer}", escape_answer(answer, "candidate_answer"))
+        try:
+            async with asyncio.timeout(self.grader.deadline):
+                (raw, *_), tokens = await self.grader.complete(
+                    [{"role": "user", "content": prompt}],
+                    TIGHTEN_SCHEMA,
+                    token_bound(TIGHTEN_SCHEMA, lang),
+                    name="tighten",
+                )
+            data = validated(raw, TIGHTEN_SCHEMA)
+        except (GraderUnavailable, InvalidOutput, ReplyError, TimeoutError) as exc:
+            log.info("tightening failed: %s", type(exc).__name__)
+            return None, 0
+        text = "\n".join(" ".join(line.split()) for line in str(data["answer"]).splitlines() if line.strip())
+        return text, tokens
