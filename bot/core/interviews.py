@@ -7,10 +7,11 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from bot.core import commands as c
-from bot.core import llm_budget, srs
+from bot.core import srs
 from bot.core.deps import Deps
 from bot.core.i18n import t, tn
-from bot.core.models import InterviewLog, Lang, Question, Reminder, ReviewItem, Rubric, Text, User
+from bot.core.models import InterviewLog, Lang, Question, Reminder, ReviewItem, User
+from bot.core.personal_questions import personal_question
 from bot.core.render import subtopic_name
 from bot.core.replies import Button, Reply
 from bot.core.session import Idle, InFlow, PickingReview
@@ -227,28 +228,11 @@ async def _file_review(
 ) -> tuple[ReviewItem, Question]:
     """Write the review: the matched bank question's card, or a personal question under `nearest`'s subtopic
     (a written rubric keeps its own subtopic when it is one of the bank's)."""
-    lang, now, store = user.language, deps.clock.now(), deps.store
+    now, store = deps.clock.now(), deps.store
     personal: Question | None = None
     if matched is None:
         topic, subtopic = (nearest.topic, nearest.subtopic) if nearest else ("other", "interview")
-        written = None
-        if deps.rubric_writer is not None and await llm_budget.refusal(deps, user, now) is None:
-            written, tokens = await deps.rubric_writer.write(question_text, lang, user.level)
-            await llm_budget.spend(deps, user.id, "rubric", tokens, now)
-        if written is not None and nearest is not None and written.subtopic not in deps.bank.subtopics():
-            written = written.model_copy(update={"topic": topic, "subtopic": subtopic})
-        personal = written or Question(
-            id="pending",
-            topic=topic,
-            subtopic=subtopic,
-            type="open",
-            level=user.level,
-            difficulty=3,
-            prompt=Text.same(question_text),
-            rubric=Rubric(),
-            reference_answer=Text.same(""),
-            personal=True,
-        )
+        personal = await personal_question(question_text, topic, subtopic, deps, user, now, refile=nearest is not None)
     target = matched or personal
     assert target is not None
     item = ReviewItem(

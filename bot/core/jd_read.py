@@ -15,7 +15,8 @@ from bot.core.career_models import JobDescription
 from bot.core.deps import Deps
 from bot.core.i18n import listing, t, tn
 from bot.core.jd_match import JdMatch, matcher_for, read_offline
-from bot.core.models import Lang, Question, Rubric, Text, User
+from bot.core.models import Lang, User
+from bot.core.personal_questions import personal_question
 from bot.core.progress import Mastery, mastery_by_subtopic, reviewed
 from bot.core.render import subtopic_name
 from bot.core.replies import Button, Reply
@@ -118,23 +119,7 @@ async def _add_question(text: str, jd: JobDescription, deps: Deps, user: User, n
     text = text[: deps.limits.max_question_chars]
     subtopic = jd.subtopics[0] if jd.subtopics else "interview"
     topic = next((q.topic for q in deps.bank.all() if q.subtopic == subtopic), "other")
-    written = None
-    if deps.rubric_writer is not None and await llm_budget.refusal(deps, user, now) is None:
-        written, tokens = await deps.rubric_writer.write(text, user.language, user.level)
-        await llm_budget.spend(deps, user.id, "rubric", tokens, now)
-    if written is not None and written.subtopic not in deps.bank.subtopics():
-        written = written.model_copy(update={"topic": topic, "subtopic": subtopic})
-    question = written or Question(
-        id="pending",
-        topic=topic,
-        subtopic=subtopic,
-        type="open",
-        level=user.level,
-        difficulty=3,
-        prompt=Text.same(text),
-        rubric=Rubric(),
-        reference_answer=Text.same(""),
-    )
+    question = await personal_question(text, topic, subtopic, deps, user, now)
     question = question.model_copy(update={"personal": True, "sources": [f"{GENERATED_SOURCE}:{jd.id}"]})
     saved = await deps.store.add_personal_question(user.id, question)
     await deps.store.create_card(user.id, saved.id, srs.new_state(now), now, True, now)
