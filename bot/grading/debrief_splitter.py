@@ -7,15 +7,13 @@ the grader's deadline: a slow or broken provider gives no split (the offline one
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
 from bot.core.debrief_split import MAX_QUESTIONS, REPLY_TURN
-from bot.core.ports import DebriefSplit, GraderUnavailable
+from bot.core.ports import DebriefSplit
 from bot.grading.delimiters import escape_answer
-from bot.grading.llm import InvalidOutput, LLMGrader
-from bot.grading.llm_reply import ReplyError, token_bound, validated
+from bot.grading.llm import LLMGrader
 from bot.grading.prompts import fill
 
 log = logging.getLogger(__name__)
@@ -66,14 +64,8 @@ class LLMDebriefSplitter:
         body = "\n".join(f"L{i}: {line}" for i, line in enumerate(lines, 1))
         prompt = fill(self.grader.prompts.debrief_split, notes=escape_answer(body, TAG))
         schema = split_schema(len(lines))
-        try:
-            async with asyncio.timeout(self.grader.deadline):
-                (raw, *_), tokens = await self.grader.complete(
-                    [{"role": "user", "content": prompt}], schema, token_bound(schema, "en"), name="debrief"
-                )
-            data = validated(raw, schema)
-        except (GraderUnavailable, InvalidOutput, ReplyError, TimeoutError) as exc:
-            log.info("debrief split failed: %s", type(exc).__name__)
+        data, tokens = await self.grader.ask(prompt, schema, "en", "debrief")
+        if data is None:
             return None
         found = [
             (" ".join(q["question"].split()), answer_between(lines, q["answer_from"], q["answer_to"]))

@@ -11,16 +11,14 @@ such a subtopic is dropped and the questions past the fifth are cut, rather than
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Any
 
 from bot.core.models import Lang
-from bot.core.ports import GraderUnavailable, JdReading
+from bot.core.ports import JdReading
 from bot.grading.delimiters import escape_answer
-from bot.grading.llm import InvalidOutput, LLMGrader
-from bot.grading.llm_reply import ReplyError, token_bound, validated
+from bot.grading.llm import LLMGrader
 from bot.grading.prompts import LANGUAGE_NAMES, fill
 
 log = logging.getLogger(__name__)
@@ -92,17 +90,10 @@ class LLMJdReader:
     async def read(self, text: str, lang: Lang, subtopics: Sequence[str]) -> JdReading | None:
         """The reading, or None when the LLM cannot give one now (failed, too slow, or out of schema)."""
         schema = jd_schema(subtopics, lang)
-        try:
-            async with asyncio.timeout(self.grader.deadline):
-                (raw, *_), tokens = await self.grader.complete(
-                    [{"role": "user", "content": self.prompt(text, lang, subtopics)}],
-                    schema,
-                    token_bound(schema, lang),
-                    name="jd",
-                    temperature=0,
-                )
-            data = validated(raw, jd_schema(subtopics, lang, lenient=True))
-        except (GraderUnavailable, InvalidOutput, ReplyError, TimeoutError) as exc:
-            log.info("job description reading failed: %s", type(exc).__name__)
+        data, tokens = await self.grader.ask(
+            self.prompt(text, lang, subtopics), schema, lang, "jd", check=jd_schema(subtopics, lang, lenient=True),
+            temperature=0,
+        )  # fmt: skip
+        if data is None:
             return None
         return reading(data, subtopics, tokens)

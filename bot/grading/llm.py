@@ -23,7 +23,15 @@ from bot.core.ports import GraderUnavailable
 from bot.core.scoring import total_score
 from bot.grading.delimiters import new_tag
 from bot.grading.injection import strip_injections
-from bot.grading.llm_reply import MAX_REPLY_BYTES, Reply, ReplyError, parse_reply, reply_schema, token_bound
+from bot.grading.llm_reply import (
+    MAX_REPLY_BYTES,
+    Reply,
+    ReplyError,
+    parse_reply,
+    reply_schema,
+    token_bound,
+    validated,
+)
 from bot.grading.llm_verdicts import combine
 from bot.grading.prompts import PromptSet, fill, load_prompts
 
@@ -186,6 +194,30 @@ class LLMGrader:
             except (InvalidOutput, ReplyError) as second:
                 raise GraderUnavailable(f"invalid output after repair: {second}") from None
         return replies, tokens
+
+    async def ask(
+        self,
+        prompt: str,
+        schema: dict[str, Any],
+        lang: Lang,
+        name: str,
+        *,
+        check: dict[str, Any] | None = None,
+        temperature: float | None = None,
+    ) -> tuple[Any, int]:
+        """One structured request of the writers (rubric, STAR, tighten, /jd, /debrief) within the deadline:
+        (the reply validated against `check` or else `schema`, tokens), or (None, 0) when the LLM cannot give
+        one now (it failed, was too slow, or answered out of schema); the failure is logged by `name`."""
+        try:
+            async with asyncio.timeout(self.deadline):
+                (raw, *_), tokens = await self.complete(
+                    [{"role": "user", "content": prompt}], schema, token_bound(schema, lang), name=name,
+                    temperature=temperature,
+                )  # fmt: skip
+            return validated(raw, check or schema), tokens
+        except (GraderUnavailable, InvalidOutput, ReplyError, TimeoutError) as exc:
+            log.info("LLM %s failed: %s", name, type(exc).__name__)
+            return None, 0
 
     async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
         question = with_reference_point(question)

@@ -6,14 +6,11 @@ deadline: a slow or broken provider gives no rubric (the question is then self-r
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
 from bot.core.models import QUESTION_TYPES, KeyPoint, Lang, Level, Question, Rubric, Text, TextList
-from bot.core.ports import GraderUnavailable
-from bot.grading.llm import InvalidOutput, LLMGrader
-from bot.grading.llm_reply import ReplyError, token_bound, validated
+from bot.grading.llm import LLMGrader
 from bot.grading.prompts import LANGUAGE_NAMES, fill
 
 log = logging.getLogger(__name__)
@@ -53,17 +50,8 @@ class LLMRubricWriter:
         """(a personal question with a generated rubric, or None when the LLM cannot give one now; tokens)"""
         prompt = fill(self.grader.prompts.review_rubric, language_name=LANGUAGE_NAMES[lang])
         prompt = prompt.replace("{question}", question_text.replace("</interview_question>", "</interview-question>"))
-        try:
-            async with asyncio.timeout(self.grader.deadline):
-                (raw, *_), tokens = await self.grader.complete(
-                    [{"role": "user", "content": prompt}],
-                    RUBRIC_SCHEMA,
-                    token_bound(RUBRIC_SCHEMA, lang),
-                    name="rubric",
-                )
-            data = validated(raw, RUBRIC_SCHEMA)
-        except (GraderUnavailable, InvalidOutput, ReplyError, TimeoutError) as exc:
-            log.info("rubric generation failed: %s", type(exc).__name__)
+        data, tokens = await self.grader.ask(prompt, RUBRIC_SCHEMA, lang, "rubric")
+        if data is None:
             return None, 0
 
         def both(items: list[str]) -> TextList:

@@ -5,15 +5,12 @@ a hang."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
 from bot.core.models import Lang
-from bot.core.ports import GraderUnavailable
 from bot.grading.delimiters import escape_answer
-from bot.grading.llm import InvalidOutput, LLMGrader
-from bot.grading.llm_reply import ReplyError, token_bound, validated
+from bot.grading.llm import LLMGrader
 from bot.grading.prompts import LANGUAGE_NAMES, fill
 
 log = logging.getLogger(__name__)
@@ -35,13 +32,7 @@ class LLMStarWriter:
         prompt = fill(self.grader.prompts.star_rewrite, language_name=LANGUAGE_NAMES[lang])
         prompt = prompt.replace("{question}", question.replace("</case_question>", "</case-question>"))
         prompt = prompt.replace("{answer}", escape_answer(answer, "candidate_answer"))
-        try:
-            async with asyncio.timeout(self.grader.deadline):
-                (raw, *_), tokens = await self.grader.complete(
-                    [{"role": "user", "content": prompt}], STAR_SCHEMA, token_bound(STAR_SCHEMA, lang), name="star"
-                )
-            data = validated(raw, STAR_SCHEMA)
-        except (GraderUnavailable, InvalidOutput, ReplyError, TimeoutError) as exc:
-            log.info("STAR rewrite failed: %s", type(exc).__name__)
+        data, tokens = await self.grader.ask(prompt, STAR_SCHEMA, lang, "star")
+        if data is None:
             return None, 0
         return {p: " ".join(str(data[p]).split()) for p in PARTS}, tokens

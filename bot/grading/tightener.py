@@ -5,15 +5,12 @@ schema and the grader's deadline: a slow or broken provider gives no proposal, n
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
 from bot.core.models import Lang
-from bot.core.ports import GraderUnavailable
 from bot.grading.delimiters import escape_answer
-from bot.grading.llm import InvalidOutput, LLMGrader
-from bot.grading.llm_reply import ReplyError, token_bound, validated
+from bot.grading.llm import LLMGrader
 from bot.grading.prompts import LANGUAGE_NAMES, fill
 
 log = logging.getLogger(__name__)
@@ -34,17 +31,8 @@ class LLMTightener:
         prompt = fill(self.grader.prompts.tighten, language_name=LANGUAGE_NAMES[lang])
         prompt = prompt.replace("{question}", question.replace("</question>", "</ question>"))
         prompt = prompt.replace("{answer}", escape_answer(answer, "candidate_answer"))
-        try:
-            async with asyncio.timeout(self.grader.deadline):
-                (raw, *_), tokens = await self.grader.complete(
-                    [{"role": "user", "content": prompt}],
-                    TIGHTEN_SCHEMA,
-                    token_bound(TIGHTEN_SCHEMA, lang),
-                    name="tighten",
-                )
-            data = validated(raw, TIGHTEN_SCHEMA)
-        except (GraderUnavailable, InvalidOutput, ReplyError, TimeoutError) as exc:
-            log.info("tightening failed: %s", type(exc).__name__)
+        data, tokens = await self.grader.ask(prompt, TIGHTEN_SCHEMA, lang, "tighten")
+        if data is None:
             return None, 0
         text = "\n".join(" ".join(line.split()) for line in str(data["answer"]).splitlines() if line.strip())
         return text, tokens
