@@ -8,6 +8,7 @@ Three ways a question shows itself, tried in this order on the whole text:
 2. numbering: "1.", "1)", "(1)", "（1）", "一、" at the start of a line, in the style that comes first, when its
    numbers go up (numbers that start again at 1 are an answer's list, not questions).
 3. question marks: each sentence with "?" or "？" (consecutive ones on a line are one question).
+In a transcript with labels, an unlabelled numbered line that asks ("2. 为什么用 warmup？") is a question too.
 Everything after a question until the next one is the user's recalled answer (the candidate's turns, in a
 transcript with labels). Conservative: a line with no question mark, number or label is never a question.
 """
@@ -133,10 +134,14 @@ def _speaker_blocks(lines: list[str], replies_labelled: bool) -> list[_Block]:
     for line in lines:
         opened = NUMBERED_ASK.match(line) or ASK_TURN.match(line)
         reply = REPLY_TURN.match(line)
+        numbered = None if opened or reply else _numbered_question(line)
         if opened:
             rest = line[opened.end() :]
             strong = not re.match(r"(?i)interviewer|面试官|考官", line)  # "Q:" and "Q1:" always ask
             blocks.append(_Block([rest] if rest else [], [], strong))
+            turn = "ask"
+        elif numbered is not None:  # "2. How does ZeRO-3 ...?" between labelled turns: a question of its own
+            blocks.append(_Block([numbered], []))
             turn = "ask"
         elif reply and blocks:
             blocks[-1].answer.append(line[reply.end() :])
@@ -153,6 +158,17 @@ def _speaker_blocks(lines: list[str], replies_labelled: bool) -> list[_Block]:
         elif kept:  # small talk ("Interviewer: Mm-hm, go on."): the answer goes on
             kept[-1].answer.extend(block.answer)
     return kept
+
+
+def _numbered_question(line: str) -> str | None:
+    """An unlabelled numbered line that asks (a question mark, or words that ask), without its number; None
+    for anything else (an answer's numbered list: "1. check the data first")."""
+    for pattern in NUMBER_STYLES.values():
+        m = pattern.match(line)
+        if m:
+            rest = line[m.end() :].strip()
+            return rest if rest and (_QMARK.search(rest) or ASKING.search(rest)) else None
+    return None
 
 
 def _number_style(lines: list[str]) -> str | None:
