@@ -37,10 +37,10 @@ def evaluate(bank: Bank, rows: list[dict[str, object]], sure: float, unsure: flo
         cands = bank.candidates(str(r["text"]), 3)
         if cands and cands[0][0].id in ok:
             top1 += 1
-            at_once += cands[0][1] >= sure
-            offered += unsure <= cands[0][1] < sure
+            at_once += bank.is_sure(cands)
+            offered += cands[0][1] >= unsure and not bank.is_sure(cands)
         top3 += any(q.id in ok for q, _ in cands)
-    false_sure = sum(1 for r in outside if bank.candidates(str(r["text"]), 1)[0][1] >= sure)
+    false_sure = sum(1 for r in outside if bank.is_sure(bank.candidates(str(r["text"]), 3)))
     false_offer = sum(1 for r in outside if bank.candidates(str(r["text"]), 1)[0][1] >= unsure)
     n_in, n_out = len(inside), len(outside)
     return {

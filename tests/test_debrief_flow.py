@@ -32,6 +32,7 @@ class KeywordMatcher:
     questions: dict[str, Question]
     sure: float = 0.6
     unsure: float = 0.4
+    margin: float = 0.03
     maybe: dict[str, Question] | None = None  # keywords that make a question only likely the same (0.5)
 
     def candidates(self, text: str, limit: int = 3) -> list[tuple[Question, float]]:

@@ -53,10 +53,21 @@ def test_real_phrasings_match_and_out_of_bank_questions_do_not(matcher: Semantic
     assert false_sure == []
 
 
+def test_two_bank_questions_about_as_close_are_offered_not_taken(matcher: SemanticMatcher) -> None:
+    """ "为什么大模型预训练常用 warmup？" scores the continual-pretraining question a hair above the warmup one:
+    neither is taken at once."""
+    real = Bank(load_bank().questions, matcher)
+    close = real.candidates("为什么大模型预训练常用 warmup？", 3)
+    assert close[0][1] >= SURE and close[0][1] - close[1][1] < matcher.margin
+    assert "stab-warmup-adam-001" in [q.id for q, _ in close[:2]] and not real.is_sure(close)
+    clear = real.candidates("为什么要做学习率 warmup？", 3)
+    assert clear[0][0].id == "stab-warmup-adam-001" and real.is_sure(clear)
+
+
 class FixedMatcher:
     """A hand-written matcher that returns the scores a test sets."""
 
-    sure, unsure = 0.8, 0.5
+    sure, unsure, margin = 0.8, 0.5, 0.03
 
     def __init__(self, questions: list[Question]) -> None:
         self.questions = questions
@@ -91,6 +102,19 @@ async def test_a_sure_match_is_taken_at_once(svc: Service, fixed: FixedMatcher, 
     assert "matches a bank question" in r[0].text and "stab-a-001" not in r[0].text  # no raw id
     (item,) = store.review_items.values()
     assert item.matched_bank and item.question_id == "stab-a-001"
+
+
+async def test_a_sure_score_only_just_ahead_of_the_next_is_offered(
+    svc: Service, fixed: FixedMatcher, store: FakeStore
+) -> None:
+    uid = await new_user(svc)
+    await onboard(svc, uid)
+    fixed.scores = [0.85, 0.83]  # both over the sure bar, 0.02 apart: the user picks
+    r = await svc.handle_text(uid, "/review Acme | pre-LN or post-LN?")
+    assert "personal question" in r[0].text and [b.action for row in r[1].buttons for b in row][:2] == ["rv:0", "rv:1"]
+    fixed.scores = [0.85, 0.82]  # 0.03 ahead: taken at once
+    r = await svc.handle_text(uid, "/review Acme | pre-LN vs post-LN?")
+    assert "matches a bank question" in r[0].text
 
 
 async def test_an_unsure_match_is_logged_at_once_and_the_pick_relinks_it(

@@ -54,6 +54,14 @@ class Bank:
             return self.matcher.sure, self.matcher.unsure
         return MATCH_THRESHOLD, MATCH_THRESHOLD
 
+    def is_sure(self, candidates: list[tuple[Question, float]]) -> bool:
+        """Whether the best of `candidates` (from `candidates`, best first) is taken as the same question: at
+        the sure bar, and clearly ahead of the runner-up (two about as close are offered to choose from)."""
+        if not candidates or candidates[0][1] < self.bars()[0]:
+            return False
+        margin = self.matcher.margin if self.matcher is not None else 0.0
+        return len(candidates) < 2 or candidates[0][1] - candidates[1][1] >= margin
+
     def match(self, text: str) -> tuple[Question | None, float]:
         """The closest bank question to a free-text question, and its similarity (0-1)."""
         best = self.candidates(text, 1)

@@ -197,14 +197,15 @@ async def _take_notes(deps: Deps, user: User, data: dict[str, str], notes: str) 
     if not asked:
         await deps.store.set_session(user.id, waiting)
         return [Reply(t(lang, "debrief.none_found"), [_cancel_row(lang)], kind="error", ask_text=True)]
-    sure, unsure = deps.bank.bars()
+    unsure = deps.bank.bars()[1]
     items = []
     for a in asked:
-        best = next(iter(deps.bank.candidates(a.question, 1)), None)
+        candidates = deps.bank.candidates(a.question, 2)
+        best = next(iter(candidates), None)
         if best is None or best[1] < unsure:
             items.append(Item(a.question, a.answer))
         else:
-            items.append(Item(a.question, a.answer, best[0].id, u=best[1] < sure))
+            items.append(Item(a.question, a.answer, best[0].id, u=not deps.bank.is_sure(candidates)))
     data = {"company": company, "text": notes, "how": how, "more": str(more), "items": _pack(_bounded(items))}
     await deps.store.set_session(user.id, InCareer(tool=TOOL_NAME, step="confirm", data=data))
     return [_listing(deps, user, data)]

@@ -163,9 +163,9 @@ async def file_review(
         item, question = await _file_review(deps, user, company, question_text, answer, chosen, chosen)
         return Filed(item, question, True, [])
     candidates = deps.bank.candidates(question_text, 3)
-    sure, unsure = deps.bank.bars()
+    unsure = deps.bank.bars()[1]
     best = candidates[0] if candidates else None
-    if best is not None and best[1] >= sure:
+    if best is not None and deps.bank.is_sure(candidates):
         item, question = await _file_review(deps, user, company, question_text, answer, best[0], best[0])
         return Filed(item, question, True, [])
     nearest = best[0] if best else None

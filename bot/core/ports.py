@@ -153,11 +153,12 @@ class GraderUnavailable(Exception):
 class QuestionMatcher(Protocol):
     """Finds the bank questions closest to a free-text question (a real interview's), best first, 0-1.
 
-    `sure`: a score from which the best candidate is taken as the same question; `unsure`: from which
-    candidates are offered for the user to confirm."""
+    `sure`: a score from which the best candidate is taken as the same question, when it is at least `margin`
+    ahead of the runner-up; `unsure`: from which candidates are offered for the user to confirm."""
 
     sure: float
     unsure: float
+    margin: float
 
     def candidates(self, text: str, limit: int = 3) -> list[tuple[Question, float]]: ...
 

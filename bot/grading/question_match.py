@@ -28,6 +28,7 @@ _CASE = re.compile(
     r"tell me about|a time (?:you|when)|your (?:own )?experience|walk me through a|讲一次|讲讲你|经历|有没有遇到", re.I
 )
 SURE, UNSURE = 0.62, 0.42  # match at once / offer candidates to confirm / below: no match
+MARGIN = 0.03  # ... at once only this far ahead of the runner-up: two bank questions about as close are offered
 
 
 def _terms(text: str) -> frozenset[str]:
@@ -37,7 +38,7 @@ def _terms(text: str) -> frozenset[str]:
 class SemanticMatcher:
     """A `QuestionMatcher` over a fixed set of bank questions."""
 
-    sure, unsure = SURE, UNSURE
+    sure, unsure, margin = SURE, UNSURE, MARGIN
 
     def __init__(self, questions: Iterable[Question], embedder: Embedder, weights: TermWeights) -> None:
         self._questions = list(questions)
