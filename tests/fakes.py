@@ -26,6 +26,7 @@ from bot.core.models import (
 from bot.core.ports import Transcription, TranscriptionError, WriteFailed
 from bot.core.scoring import total_score
 from bot.core.session import Idle, Session, open_card_id
+from bot.core.store_ports import EventClaim
 
 
 class FakeClock:
@@ -85,6 +86,7 @@ class FakeStore:
         self.review_items: dict[int, ReviewItem] = {}
         self.reminders: dict[int, Reminder] = {}
         self.events: set[str] = set()
+        self.claims: dict[str, datetime] = {}  # begun, not finished (begin_event)
         self.guilds: dict[str, Guild] = {}
         self.mocks: dict[int, MockSession] = {}
         self.jds: dict[int, JobDescription] = {}
@@ -339,6 +341,19 @@ class FakeStore:
             return False
         self.events.add(key)
         return True
+
+    async def begin_event(self, key: str, now: datetime, stale_before: datetime) -> EventClaim:
+        key = key[:128]
+        if key in self.events and key not in self.claims:
+            return EventClaim.DONE
+        if key in self.claims and self.claims[key] >= stale_before:
+            return EventClaim.BUSY
+        self.events.add(key)
+        self.claims[key] = now
+        return EventClaim.NEW
+
+    async def finish_event(self, key: str) -> None:
+        self.claims.pop(key[:128], None)
 
     async def save_guild(self, guild: Guild) -> None:
         self.guilds[guild.id] = guild.model_copy()

@@ -229,6 +229,8 @@ processed_events = sa.Table(
     metadata,
     sa.Column("key", sa.String(128), primary_key=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("done", sa.Boolean, nullable=False, server_default=sa.true()),
+    # created_at is the claim's time; an update claimed but not done past a timeout is taken over (begin_event)
 )
 
 job_descriptions = sa.Table(
