@@ -1,14 +1,16 @@
 """The regrade worker: attempts that got only the offline estimate (or no grade) while the LLM
 was down are graded by the LLM once it answers again, and the user is sent the new grade.
 
-Each attempt is claimed (regrade -> regrading) by an atomic update first, so two workers on one
-database never grade the same attempt twice; a failure puts it back for a later round.
+Each attempt is claimed (regrade -> regrading, stamped) by an atomic update first, so two workers on one
+database (two replicas) never grade the same attempt twice; a failure puts it back for a later round, and
+a claim left by a worker that died (older than REGRADING_STALE_AFTER) is put back by the next round.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 
 from bot.core import llm_budget, mock_turn, render, srs
 from bot.core.deps import Deps
@@ -21,6 +23,7 @@ from bot.core.scoring import rating_from_score
 from bot.core.timeutil import fmt_local
 
 log = logging.getLogger(__name__)
+REGRADING_STALE_AFTER = timedelta(minutes=10)  # well past one grading's deadline with its retries
 Notify = Callable[[int, list[Reply]], Awaitable[Delivery]]
 
 
@@ -80,8 +83,11 @@ async def _rescheduled(deps: Deps, attempt: Attempt, grade: Grade, user: User) -
 async def regrade_pending(deps: Deps, notify: Notify | None = None, limit: int = 20) -> int:
     """Grade up to `limit` queued attempts with the LLM; returns how many were regraded."""
     store, done = deps.store, 0
+    requeued = await store.requeue_stale_attempts("regrading", "regrade", deps.clock.now() - REGRADING_STALE_AFTER)
+    if requeued:
+        log.warning("%d regrades were left claimed by a worker that stopped: queued again", requeued)
     for attempt in await store.attempts_with_status("regrade", limit):
-        if not await store.claim_attempt(attempt.id, "regrade", "regrading"):
+        if not await store.claim_attempt(attempt.id, "regrade", "regrading", deps.clock.now()):
             continue  # another worker has it
         user = await store.get_user(attempt.user_id)
         q = await _question_for(deps, attempt)

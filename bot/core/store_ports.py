@@ -124,8 +124,16 @@ class CardsPort(Protocol):
         """Everyone's attempts in `status`, oldest id first, at most `limit`."""
         ...
 
-    async def claim_attempt(self, attempt_id: int, from_status: str, to_status: str) -> bool:
-        """Move an attempt from `from_status` to `to_status` atomically; False if it was not in `from_status`."""
+    async def claim_attempt(
+        self, attempt_id: int, from_status: str, to_status: str, now: datetime | None = None
+    ) -> bool:
+        """Move an attempt from `from_status` to `to_status` atomically; False if it was not in `from_status`.
+        `now` stamps the claim (a worker taking it), for `requeue_stale_attempts`."""
+        ...
+
+    async def requeue_stale_attempts(self, status: str, back_to: str, before: datetime) -> int:
+        """Attempts left in `status` by a worker that died (claimed before `before`, or never stamped) go back
+        to `back_to`, for another worker to take; how many."""
         ...
 
 

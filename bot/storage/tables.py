@@ -106,6 +106,7 @@ attempts = sa.Table(
     sa.Column("source", sa.String(64), nullable=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("graded_at", UTCDateTime, nullable=True),
+    sa.Column("claimed_at", UTCDateTime, nullable=True),  # when a regrade worker took it (stale: requeued)
     sa.Index("ix_attempts_user_created", "user_id", "created_at"),
     sa.Index("ix_attempts_card", "card_id", "id"),
     sa.Index("ix_attempts_status", "status"),
