@@ -16,6 +16,7 @@ from bot.core import (
     interviews,
     mock,
     onboarding,
+    regrade,
     study_server,
     voice,
 )
@@ -201,8 +202,9 @@ class Service:
             return await mock.submit(c.SubmitAnswer(user.id, cmd.text), self.deps, user, session)
         if isinstance(session, Onboarding):
             return await onboarding.onboarding_text(cmd.text, self.deps, user, session.step)
-        if isinstance(session, Grading):
-            return [Reply(t(user.language, "already_grading"))]
+        if isinstance(session, Grading):  # graded now if the process grading it stopped (a replica that died)
+            interrupted = await regrade.interrupted_grading(self.deps, user, session.card_id)
+            return interrupted or [Reply(t(user.language, "already_grading"))]
         if isinstance(session, InFlow):
             return await flows.flow_text(cmd.text, self.deps, user, session)
         if isinstance(session, InCareer):
