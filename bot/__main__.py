@@ -196,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_transcribe(_settings(), args.file, args.lang, args.backend, args.model)
     from bot.logging_setup import configure_logging, level_of
+    from bot.storage.process_lock import DatabaseInUse, hold_database
     from bot.storage.sqlite_file import DatabaseUnavailable, check_writable
 
     settings = _settings()
@@ -207,7 +208,16 @@ def main(argv: list[str] | None = None) -> int:
     except DatabaseUnavailable as err:  # read-only, cannot be opened, not a database
         print(f"error: {err}", file=sys.stderr)
         return 2
-    return _serve(cmd, args, settings)
+    try:  # one process per SQLite file (run, chat); PostgreSQL takes several replicas
+        held = hold_database(settings.database_url) if cmd in ("run", "chat") else None
+    except DatabaseInUse as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    try:
+        return _serve(cmd, args, settings)
+    finally:
+        if held is not None:
+            held.close()
 
 
 def _serve(cmd: str, args: argparse.Namespace, settings: Settings) -> int:

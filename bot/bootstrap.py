@@ -46,6 +46,7 @@ from bot.storage.engine import Engines, make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.pushes import PushStore
 from bot.storage.store import SqlStore
+from bot.storage.user_lock import PgUserLocks
 
 log = logging.getLogger(__name__)
 REGRADE_EVERY_S = 60.0
@@ -62,8 +63,11 @@ class App:
     store: SqlStore
     bank: Bank
     service: Service
+    user_locks: PgUserLocks | None = None
 
     async def close(self) -> None:
+        if self.user_locks is not None:
+            await self.user_locks.close()
         await self.engines.dispose()
 
 
@@ -180,7 +184,8 @@ async def build_app(
     if transcriber:
         log.info("voice answers transcribed by %s", transcriber.id)
     log.info("bank: %d questions; database: %s", len(bank), engines.writer.url.render_as_string(hide_password=True))
-    return App(settings, engines, store, bank, Service(deps))
+    user_locks = None if engines.is_sqlite else PgUserLocks(settings.database_url)  # order across replicas
+    return App(settings, engines, store, bank, Service(deps, user_locks), user_locks)
 
 
 def build_scheduler(app: App, router: NotifierRouter, settings: Settings, *, pushes: bool) -> Scheduler:

@@ -26,6 +26,7 @@ from bot.core.models import (
 from bot.core.ports import Transcription, TranscriptionError, WriteFailed
 from bot.core.scoring import total_score
 from bot.core.session import Idle, Session, open_card_id
+from bot.core.store_ports import EventClaim
 
 
 class FakeClock:
@@ -85,6 +86,8 @@ class FakeStore:
         self.review_items: dict[int, ReviewItem] = {}
         self.reminders: dict[int, Reminder] = {}
         self.events: set[str] = set()
+        self.claims: dict[str, datetime] = {}  # begun, not finished (begin_event)
+        self.attempt_claims: dict[int, datetime] = {}  # claim_attempt's stamps
         self.guilds: dict[str, Guild] = {}
         self.mocks: dict[int, MockSession] = {}
         self.jds: dict[int, JobDescription] = {}
@@ -227,12 +230,26 @@ class FakeStore:
         rows = sorted((a for a in self.attempts.values() if a.status == status), key=lambda a: a.id)
         return [a.model_copy(deep=True) for a in rows[:limit]]
 
-    async def claim_attempt(self, attempt_id: int, from_status: str, to_status: str) -> bool:
+    async def claim_attempt(
+        self, attempt_id: int, from_status: str, to_status: str, now: datetime | None = None
+    ) -> bool:
         a = self.attempts.get(attempt_id)
         if a is None or a.status != from_status:
             return False
         self.attempts[attempt_id] = a.model_copy(update={"status": to_status})
+        if now is not None:
+            self.attempt_claims[attempt_id] = now
         return True
+
+    async def requeue_stale_attempts(self, status: str, back_to: str, before: datetime) -> int:
+        stale = [
+            a.id
+            for a in self.attempts.values()
+            if a.status == status and self.attempt_claims.get(a.id, before - timedelta(seconds=1)) < before
+        ]
+        for attempt_id in stale:
+            self.attempts[attempt_id] = self.attempts[attempt_id].model_copy(update={"status": back_to})
+        return len(stale)
 
     async def record_llm_call(self, user_id: int | None, kind: str, tokens: int, at: datetime) -> None:
         self.llm_calls.append((user_id, kind, max(0, tokens), at))
@@ -339,6 +356,19 @@ class FakeStore:
             return False
         self.events.add(key)
         return True
+
+    async def begin_event(self, key: str, now: datetime, stale_before: datetime) -> EventClaim:
+        key = key[:128]
+        if key in self.events and key not in self.claims:
+            return EventClaim.DONE
+        if key in self.claims and self.claims[key] >= stale_before:
+            return EventClaim.BUSY
+        self.events.add(key)
+        self.claims[key] = now
+        return EventClaim.NEW
+
+    async def finish_event(self, key: str) -> None:
+        self.claims.pop(key[:128], None)
 
     async def save_guild(self, guild: Guild) -> None:
         self.guilds[guild.id] = guild.model_copy()

@@ -77,10 +77,12 @@ class Recording:
         self.llm_calls.append((user_id, kind, tokens, at))
         await self.inner.record_llm_call(user_id, kind, tokens, at)
 
-    async def claim_attempt(self, attempt_id: int, from_status: str, to_status: str) -> bool:
+    async def claim_attempt(
+        self, attempt_id: int, from_status: str, to_status: str, now: datetime | None = None
+    ) -> bool:
         if attempt_id in self.taken:
             return False
-        return await self.inner.claim_attempt(attempt_id, from_status, to_status)
+        return await self.inner.claim_attempt(attempt_id, from_status, to_status, now)
 
 
 class Outbox:

@@ -1,14 +1,16 @@
 """The regrade worker: attempts that got only the offline estimate (or no grade) while the LLM
 was down are graded by the LLM once it answers again, and the user is sent the new grade.
 
-Each attempt is claimed (regrade -> regrading) by an atomic update first, so two workers on one
-database never grade the same attempt twice; a failure puts it back for a later round.
+Each attempt is claimed (regrade -> regrading, stamped) by an atomic update first, so two workers on one
+database (two replicas) never grade the same attempt twice; a failure puts it back for a later round, and
+a claim left by a worker that died (older than REGRADING_STALE_AFTER) is put back by the next round.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 
 from bot.core import llm_budget, mock_turn, render, srs
 from bot.core.deps import Deps
@@ -18,9 +20,11 @@ from bot.core.models import Attempt, Card, Grade, Rating, User
 from bot.core.ports import Delivery
 from bot.core.replies import Reply
 from bot.core.scoring import rating_from_score
+from bot.core.session import Idle
 from bot.core.timeutil import fmt_local
 
 log = logging.getLogger(__name__)
+REGRADING_STALE_AFTER = timedelta(minutes=10)  # well past one grading's deadline with its retries
 Notify = Callable[[int, list[Reply]], Awaitable[Delivery]]
 
 
@@ -80,44 +84,81 @@ async def _rescheduled(deps: Deps, attempt: Attempt, grade: Grade, user: User) -
 async def regrade_pending(deps: Deps, notify: Notify | None = None, limit: int = 20) -> int:
     """Grade up to `limit` queued attempts with the LLM; returns how many were regraded."""
     store, done = deps.store, 0
+    requeued = await store.requeue_stale_attempts("regrading", "regrade", deps.clock.now() - REGRADING_STALE_AFTER)
+    if requeued:
+        log.warning("%d regrades were left claimed by a worker that stopped: queued again", requeued)
     for attempt in await store.attempts_with_status("regrade", limit):
-        if not await store.claim_attempt(attempt.id, "regrade", "regrading"):
+        if not await store.claim_attempt(attempt.id, "regrade", "regrading", deps.clock.now()):
             continue  # another worker has it
         user = await store.get_user(attempt.user_id)
-        q = await _question_for(deps, attempt)
-        if user is None or q is None:
-            await store.claim_attempt(attempt.id, "regrading", "graded")
-            continue
         try:
-            grade = await deps.grader.grade(q, attempt.answer, user.language, user.level)
-            await llm_budget.spend(deps, user.id, "regrade", grade.tokens, deps.clock.now())
+            reply = await regrade_claimed(deps, attempt, user)
         except Exception as exc:
             log.info("regrade of attempt %d postponed: %s", attempt.id, type(exc).__name__)
             await store.claim_attempt(attempt.id, "regrading", "regrade")
             break  # the service is still down: try again next round
-        card = await _rescheduled(deps, attempt, grade, user)
-        rating = rating_from_score(grade.score)
-        updated = attempt.model_copy(
-            update={
-                "status": "graded", "grade": grade, "grader": grade.grader, "prompt_version": grade.prompt_version,
-                "tokens": attempt.tokens + grade.tokens, "rating": int(rating) if card or attempt.rating is None
-                else attempt.rating, "graded_at": attempt.graded_at or deps.clock.now(),
-            }
-        )  # fmt: skip
-        await store.finish_attempt(updated, card)
+        if reply is None or user is None:
+            continue
         done += 1
         mock = await mock_turn.mock_of(deps, attempt)
         if notify is not None and (mock is None or mock.state != "running"):  # a running mock stays quiet
-            lang = user.language
-            due = fmt_local(card.due, user.timezone) if card else "-"
-            head = t(lang, "regraded", prompt=q.prompt.get(lang)[:80])
-            overtaken = await _overtaken(deps, attempt)
-            shown = int(rating) if overtaken else updated.rating or int(rating)  # the rating this grade earns
-            body = render.grade_text(grade, q, lang, Rating(shown), due)
-            if overtaken:  # the card kept the schedule of the newer answer: say so, rather than a rating that clashes
-                body += "\n" + t(lang, "regraded.overtaken")
-            buttons = [] if attempt.is_follow_up else render.grade_buttons(attempt.id, lang, bool(grade.follow_up))
-            sent = await notify(user.id, [Reply(head + "\n" + body, buttons, kind="grade")])
+            sent = await notify(user.id, [reply])
             if sent is Delivery.UNREACHABLE and not user.paused:  # blocked the bot: no pushes until they are back
                 await store.save_user(user.model_copy(update={"paused": True}))
     return done
+
+
+async def regrade_claimed(deps: Deps, attempt: Attempt, user: User | None) -> Reply | None:
+    """Grade an attempt claimed as "regrading", store the grade (and the card's new schedule), and return the
+    reply that tells the user; None when its user or question is gone (then it leaves the queue). A grader
+    failure is raised, the attempt still claimed (the caller puts it back)."""
+    store = deps.store
+    q = await _question_for(deps, attempt)
+    if user is None or q is None:
+        await store.claim_attempt(attempt.id, "regrading", "graded")
+        return None
+    grade = await deps.grader.grade(q, attempt.answer, user.language, user.level)
+    await llm_budget.spend(deps, user.id, "regrade", grade.tokens, deps.clock.now())
+    card = await _rescheduled(deps, attempt, grade, user)
+    rating = rating_from_score(grade.score)
+    updated = attempt.model_copy(
+        update={
+            "status": "graded", "grade": grade, "grader": grade.grader, "prompt_version": grade.prompt_version,
+            "tokens": attempt.tokens + grade.tokens, "rating": int(rating) if card or attempt.rating is None
+            else attempt.rating, "graded_at": attempt.graded_at or deps.clock.now(),
+        }
+    )  # fmt: skip
+    await store.finish_attempt(updated, card)
+    lang = user.language
+    due = fmt_local(card.due, user.timezone) if card else "-"
+    head = t(lang, "regraded", prompt=q.prompt.get(lang)[:80])
+    overtaken = await _overtaken(deps, attempt)
+    shown = int(rating) if overtaken else updated.rating or int(rating)  # the rating this grade earns
+    body = render.grade_text(grade, q, lang, Rating(shown), due)
+    if overtaken:  # the card kept the schedule of the newer answer: say so, rather than a rating that clashes
+        body += "\n" + t(lang, "regraded.overtaken")
+    buttons = [] if attempt.is_follow_up else render.grade_buttons(attempt.id, lang, bool(grade.follow_up))
+    return Reply(head + "\n" + body, buttons, kind="grade")
+
+
+async def interrupted_grading(deps: Deps, user: User, card_id: int) -> list[Reply] | None:
+    """The drill's Grading session, when the process grading it stopped (a restart, a replica that died): its
+    attempt still "pending" past STUCK_AFTER. The attempt is claimed (one replica wins) and graded now, and
+    the session freed; None while the grading may still be under way (or another took it over)."""
+    store, now = deps.store, deps.clock.now()
+    latest = await store.latest_attempt_for_card(card_id)
+    if latest is None or latest.user_id != user.id or latest.status != "pending":
+        return None
+    if now - latest.created_at < mock_turn.STUCK_AFTER or not await store.claim_attempt(
+        latest.id, "pending", "regrading", now
+    ):
+        return None
+    log.warning("attempt %d was left pending by a stopped process: graded now", latest.id)
+    await store.set_session(user.id, Idle(last_attempt=latest.id))
+    try:
+        reply = await regrade_claimed(deps, latest, user)
+    except Exception:
+        log.exception("attempt %d: the interrupted grading failed again; queued for a regrade", latest.id)
+        await store.claim_attempt(latest.id, "regrading", "regrade")
+        return [Reply(t(user.language, "grading_failed"), kind="error")]
+    return [reply] if reply is not None else None

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import logging
-import weakref
-from asyncio import Lock
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from typing import Any
 
 from bot.core import (
@@ -17,6 +16,7 @@ from bot.core import (
     interviews,
     mock,
     onboarding,
+    regrade,
     study_server,
     voice,
 )
@@ -38,11 +38,16 @@ from bot.core.session import (
     PickingReview,
     open_card_id,
 )
+from bot.core.store_ports import EventClaim
 from bot.core.text_input import clean_text as clean_text  # re-exported: tests and older callers import it here
 from bot.core.text_input import cleaned
+from bot.core.user_lock import LocalUserLocks, UserLock
 from bot.core.yes_no import DELETE, is_number, is_yes
 
 log = logging.getLogger(__name__)
+UPDATE_STALE_AFTER = timedelta(minutes=3)
+"""An update claimed this long ago and not finished is taken over when redelivered: longer than any command
+(a voice note's transcription and an LLM grading with its retries), so a live worker is never overtaken."""
 Handler = Callable[[Any, Deps, User], Awaitable[list[Reply]]]
 
 HANDLERS: dict[type[c.Command], Handler] = {
@@ -80,9 +85,10 @@ HANDLERS: dict[type[c.Command], Handler] = {
 
 
 class Service:
-    def __init__(self, deps: Deps) -> None:
+    def __init__(self, deps: Deps, user_lock: UserLock | None = None) -> None:
         self.deps = deps
-        self._locks: weakref.WeakValueDictionary[int, Lock] = weakref.WeakValueDictionary()
+        self.user_lock: UserLock = user_lock or LocalUserLocks()
+        """A user's commands one at a time: in this process, or across replicas (bot/storage/user_lock.py)."""
         self._rate = RateLimiter(deps.limits.rate_per_minute, deps.limits.rate_burst)
 
     def admit(self, user: User, *, every_time: bool = False) -> list[Reply] | None:
@@ -127,6 +133,16 @@ class Service:
         """True the first time a platform event id is seen (redelivered events are dropped)."""
         return await self.deps.store.claim_event(event_key, self.deps.clock.now())
 
+    async def begin_update(self, event_key: str) -> EventClaim:
+        """Claim a platform update that is redelivered until acknowledged (a Telegram webhook's): NEW to handle
+        it (then `finish_update`), DONE to drop it, BUSY while another replica handles it (ask again later).
+        A claim older than UPDATE_STALE_AFTER and never finished (its replica died) is taken over."""
+        now = self.deps.clock.now()
+        return await self.deps.store.begin_event(event_key, now, now - UPDATE_STALE_AFTER)
+
+    async def finish_update(self, event_key: str) -> None:
+        await self.deps.store.finish_event(event_key)
+
     async def set_paused(self, user_id: int, paused: bool) -> None:
         """Pause pushes (a user who blocked the bot or closed DMs) or resume them."""
         user = await self.deps.store.get_user(user_id)
@@ -143,10 +159,7 @@ class Service:
         """Run one command. `user` may be passed when the caller has just loaded it (from `user_for`),
         which saves a read on the hot path; otherwise it is loaded here."""
         cmd = cleaned(cmd)
-        lock = self._locks.get(cmd.user_id)
-        if lock is None:
-            lock = self._locks[cmd.user_id] = Lock()
-        async with lock:
+        async with self.user_lock.hold(cmd.user_id):
             if user is None or user.id != cmd.user_id:
                 user = await self.deps.store.get_user(cmd.user_id)
             if user is None:  # deleted (/forget) while this command was on its way; the next message starts afresh
@@ -189,8 +202,9 @@ class Service:
             return await mock.submit(c.SubmitAnswer(user.id, cmd.text), self.deps, user, session)
         if isinstance(session, Onboarding):
             return await onboarding.onboarding_text(cmd.text, self.deps, user, session.step)
-        if isinstance(session, Grading):
-            return [Reply(t(user.language, "already_grading"))]
+        if isinstance(session, Grading):  # graded now if the process grading it stopped (a replica that died)
+            interrupted = await regrade.interrupted_grading(self.deps, user, session.card_id)
+            return interrupted or [Reply(t(user.language, "already_grading"))]
         if isinstance(session, InFlow):
             return await flows.flow_text(cmd.text, self.deps, user, session)
         if isinstance(session, InCareer):

@@ -7,12 +7,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum
 from typing import Any, Protocol
 
 from bot.core.career_models import Application, JobDescription, NoteEntry
 from bot.core.mock_models import MockSession
 from bot.core.models import Attempt, Card, Guild, InterviewLog, Question, Reminder, ReviewItem, User
 from bot.core.session import Session
+
+
+class EventClaim(Enum):
+    """What `begin_event` found for an event that may be redelivered (a Telegram update)."""
+
+    NEW = "new"
+    """Claimed: handle it (the first time, or taken over from a worker that claimed it and died)."""
+    DONE = "done"
+    """Handled already: drop it."""
+    BUSY = "busy"
+    """Claimed by another worker a moment ago and not finished: ask for it again later."""
 
 
 class UsersPort(Protocol):
@@ -43,6 +55,16 @@ class UsersPort(Protocol):
     async def set_session(self, user_id: int, state: Session) -> None: ...
     async def claim_event(self, key: str, now: datetime) -> bool:
         """True the first time `key` (a platform update or interaction id) is claimed, False after."""
+        ...
+
+    async def begin_event(self, key: str, now: datetime, stale_before: datetime) -> EventClaim:
+        """Claim an event its platform redelivers until it is acknowledged: NEW the first time, and again when
+        its claim was made before `stale_before` and never finished (its worker died); DONE once
+        `finish_event` marked it; BUSY while another worker's claim is fresh. Atomic across processes."""
+        ...
+
+    async def finish_event(self, key: str) -> None:
+        """The event claimed by `begin_event` was handled: DONE from now on."""
         ...
 
 
@@ -102,8 +124,16 @@ class CardsPort(Protocol):
         """Everyone's attempts in `status`, oldest id first, at most `limit`."""
         ...
 
-    async def claim_attempt(self, attempt_id: int, from_status: str, to_status: str) -> bool:
-        """Move an attempt from `from_status` to `to_status` atomically; False if it was not in `from_status`."""
+    async def claim_attempt(
+        self, attempt_id: int, from_status: str, to_status: str, now: datetime | None = None
+    ) -> bool:
+        """Move an attempt from `from_status` to `to_status` atomically; False if it was not in `from_status`.
+        `now` stamps the claim (a worker taking it), for `requeue_stale_attempts`."""
+        ...
+
+    async def requeue_stale_attempts(self, status: str, back_to: str, before: datetime) -> int:
+        """Attempts left in `status` by a worker that died (claimed before `before`, or never stamped) go back
+        to `back_to`, for another worker to take; how many."""
         ...
 
 

@@ -57,6 +57,13 @@ _CLAIM_ATTEMPT = (
     .where(_A.id == sa.bindparam("_id"), _A.status == sa.bindparam("_from"))
     .values(status=sa.bindparam("_to"))
 )
+_STAMPED_CLAIM = _CLAIM_ATTEMPT.values(claimed_at=sa.bindparam("_now"))
+_REQUEUE_STALE = (
+    T.attempts.update()
+    .where(_A.status == sa.bindparam("_status"))
+    .where(sa.or_(_A.claimed_at.is_(None), _A.claimed_at < sa.bindparam("_before")))
+    .values(status=sa.bindparam("_back"))
+)
 
 
 def _attempt_values(attempt: Attempt) -> dict[str, Any]:
@@ -171,11 +178,23 @@ class SqlCards(SqlBase):
         rows = await self._all(_WITH_STATUS, {"status": status, "limit": limit})
         return [Attempt.model_validate(r) for r in rows]
 
-    async def claim_attempt(self, attempt_id: int, from_status: str, to_status: str) -> bool:
+    async def claim_attempt(
+        self, attempt_id: int, from_status: str, to_status: str, now: datetime | None = None
+    ) -> bool:
         """Move an attempt between statuses atomically; False if it was not in `from_status`."""
+        stmt = _CLAIM_ATTEMPT if now is None else _STAMPED_CLAIM
+        params = {"_id": attempt_id, "_from": from_status, "_to": to_status, "_now": now}
 
         async def _unit(conn: AsyncConnection) -> Any:
-            result = await conn.execute(_CLAIM_ATTEMPT, {"_id": attempt_id, "_from": from_status, "_to": to_status})
+            result = await conn.execute(stmt, params)
             return bool(result.rowcount == 1)
+
+        return await self.engines.write(_unit)
+
+    async def requeue_stale_attempts(self, status: str, back_to: str, before: datetime) -> int:
+        params = {"_status": status, "_back": back_to, "_before": before}
+
+        async def _unit(conn: AsyncConnection) -> Any:
+            return int((await conn.execute(_REQUEUE_STALE, params)).rowcount or 0)
 
         return await self.engines.write(_unit)

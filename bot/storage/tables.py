@@ -106,6 +106,7 @@ attempts = sa.Table(
     sa.Column("source", sa.String(64), nullable=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("graded_at", UTCDateTime, nullable=True),
+    sa.Column("claimed_at", UTCDateTime, nullable=True),  # when a regrade worker took it (stale: requeued)
     sa.Index("ix_attempts_user_created", "user_id", "created_at"),
     sa.Index("ix_attempts_card", "card_id", "id"),
     sa.Index("ix_attempts_status", "status"),
@@ -229,6 +230,8 @@ processed_events = sa.Table(
     metadata,
     sa.Column("key", sa.String(128), primary_key=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("done", sa.Boolean, nullable=False, server_default=sa.true()),
+    # created_at is the claim's time; an update claimed but not done past a timeout is taken over (begin_event)
 )
 
 job_descriptions = sa.Table(

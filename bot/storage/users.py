@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.core.models import User
 from bot.core.session import Session, dump_session, parse_session
+from bot.core.store_ports import EventClaim
 from bot.storage import tables as T
 from bot.storage.base import SqlBase, insert_returning_id, update_by_id
 
@@ -25,6 +26,9 @@ _USER = sa.select(T.users).where(T.users.c.id == sa.bindparam("user_id"))
 _I = T.identities.c
 _IDENTITIES = sa.select(T.identities).where(_I.user_id == sa.bindparam("user_id")).order_by(_I.platform, _I.external_id)
 _SESSION = sa.select(T.sessions.c.state).where(T.sessions.c.user_id == sa.bindparam("user_id"))
+_E = T.processed_events.c
+_EVENT_DONE = sa.select(_E.done).where(_E.key == sa.bindparam("key"))
+_FINISH_EVENT = T.processed_events.update().where(_E.key == sa.bindparam("_key")).values(done=True)
 _UPDATE_SESSION = T.sessions.update().where(T.sessions.c.user_id == sa.bindparam("_user_id"))
 # The session's JSON compared as text (json type on PostgreSQL has no "="): both sides come from the same
 # serializer, given `dump_session`'s fixed field order, so the same state is the same text.
@@ -96,22 +100,55 @@ class SqlUsers(SqlBase):
         await self.engines.write(_unit)
 
     @cached_property
+    def _insert_event(self) -> Any:
+        return postgresql.insert if self.engines.writer.dialect.name == "postgresql" else sqlite.insert
+
+    @cached_property
     def _claim_event(self) -> sa.Insert:
-        insert = postgresql.insert if self.engines.writer.dialect.name == "postgresql" else sqlite.insert
-        return (
-            insert(T.processed_events)
+        stmt: sa.Insert = (
+            self._insert_event(T.processed_events)
             .on_conflict_do_nothing(index_elements=["key"])
             .returning(T.processed_events.c.key)
         )
+        return stmt
+
+    @cached_property
+    def _begin_event(self) -> sa.Insert:
+        """Insert a fresh claim, or take over one that is unfinished and older than `stale_before`."""
+        insert = self._insert_event(T.processed_events)
+        stmt: sa.Insert = insert.on_conflict_do_update(
+            index_elements=["key"],
+            set_={"created_at": insert.excluded.created_at},
+            where=(_E.done == sa.false()) & (_E.created_at < sa.bindparam("stale_before")),
+        ).returning(_E.key)
+        return stmt
 
     async def claim_event(self, key: str, now: datetime) -> bool:
         """Insert the event's key; False when it was already there (no exception, so batches stay whole)."""
-        stmt, params = self._claim_event, {"key": key[:128], "created_at": now}
+        stmt, params = self._claim_event, {"key": key[:128], "created_at": now, "done": True}
 
         async def _unit(conn: AsyncConnection) -> Any:
             return (await conn.execute(stmt, params)).first() is not None
 
         return bool(await self.engines.write(_unit))
+
+    async def begin_event(self, key: str, now: datetime, stale_before: datetime) -> EventClaim:
+        stmt = self._begin_event
+        params = {"key": key[:128], "created_at": now, "done": False, "stale_before": stale_before}
+
+        async def _unit(conn: AsyncConnection) -> EventClaim:
+            if (await conn.execute(stmt, params)).first() is not None:
+                return EventClaim.NEW
+            done = (await conn.execute(_EVENT_DONE, {"key": key[:128]})).scalar()
+            return EventClaim.DONE if done else EventClaim.BUSY
+
+        return await self.engines.write(_unit)
+
+    async def finish_event(self, key: str) -> None:
+        async def _unit(conn: AsyncConnection) -> Any:
+            await conn.execute(_FINISH_EVENT, {"_key": key[:128]})
+
+        await self.engines.write(_unit)
 
     async def forget_events_before(self, cutoff: datetime) -> int:
         async def _unit(conn: AsyncConnection) -> Any:

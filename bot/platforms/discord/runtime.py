@@ -10,7 +10,7 @@ import logging
 from bot.config import DiscordSettings
 from bot.core.service import Service
 from bot.platforms.discord.bridge import Bridge
-from bot.platforms.discord.client import DrillClient
+from bot.platforms.discord.client import make_client
 from bot.platforms.discord.notifier import DiscordNotifier
 
 log = logging.getLogger(__name__)
@@ -22,7 +22,7 @@ class DiscordRuntime:
     def __init__(self, service: Service, settings: DiscordSettings) -> None:
         self.settings = settings
         self.bridge = Bridge(service)
-        self.client = DrillClient(self.bridge, settings)
+        self.client = make_client(self.bridge, settings)
         self.notifier = DiscordNotifier(self.client)
         self.channels = self.notifier
         self._gateway: asyncio.Task[None] | None = None

@@ -1,6 +1,8 @@
 """Telegram updates -> core commands -> replies. Translation only: every rule lives in the core.
 
-One handler takes every update: a redelivered update is dropped (`Service.first_time`), a private
+One handler takes every update: it is claimed first (`Service.begin_update`), so a redelivered update that
+was handled is dropped, one another replica is handling is left for Telegram to deliver again (the
+webhook answers 503), and one whose replica died is taken over; then a private
 chat's text goes to `Service.handle_text` (commands included: the core parses them), a button to
 `handle_action`, a voice note to `SubmitVoice`. While the core works, the chat shows "typing",
 and after `progress_after` seconds a progress message that the first reply is edited into.
@@ -27,6 +29,7 @@ from bot.core.i18n import t
 from bot.core.models import Lang, User
 from bot.core.replies import Reply
 from bot.core.service import Service
+from bot.core.store_ports import EventClaim
 from bot.platforms.telegram.sender import TelegramSender
 
 log = logging.getLogger(__name__)
@@ -80,13 +83,37 @@ class TelegramHandlers:
         self.settings = settings
 
     async def on_update(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Every update; a failure outside the Service's own handling (the event claim, the user lookup, a
-        send) is logged and the user told, never left in silence."""
+        """Every polled update (see `handle`)."""
+        await self.handle(update)
+
+    async def handle(self, update: Update) -> bool:
+        """Handle an update once across replicas; False when it must be delivered again later (another replica
+        claimed it a moment ago and is still at it). A failure outside the Service's own handling (the claim,
+        the user lookup, a send) is logged and the user told, never left in silence; a cancelled update
+        (the process stopping) stays unfinished, so its redelivery is taken over once the claim is stale."""
+        key = f"{PLATFORM}:{update.update_id}"
+        try:
+            claim = await self.service.begin_update(key)
+        except Exception:
+            log.exception("telegram update %s could not be claimed", update.update_id)
+            await self._tell_failed(update)
+            return True
+        if claim is EventClaim.DONE:
+            log.info("telegram update %s seen before: dropped", update.update_id)
+            return True
+        if claim is EventClaim.BUSY:
+            log.info("telegram update %s is being handled elsewhere: asked again later", update.update_id)
+            return False
         try:
             await self._on_update(update)
         except Exception:
             log.exception("telegram update %s failed", update.update_id)
             await self._tell_failed(update)
+        try:
+            await self.service.finish_update(key)
+        except Exception:  # the work is done and answered; at worst a redelivery past the stale time repeats it
+            log.exception("telegram update %s could not be marked done", update.update_id)
+        return True
 
     async def _tell_failed(self, update: Update) -> None:
         chat, tg_user = update.effective_chat, update.effective_user
@@ -99,9 +126,6 @@ class TelegramHandlers:
             log.warning("telegram: could not tell chat %s about the failure: %s", chat.id, type(exc).__name__)
 
     async def _on_update(self, update: Update) -> None:
-        if not await self.service.first_time(f"{PLATFORM}:{update.update_id}"):
-            log.info("telegram update %s seen before: dropped", update.update_id)
-            return
         chat, tg_user = update.effective_chat, update.effective_user
         if chat is None or tg_user is None or chat.type != ChatType.PRIVATE:
             return  # private chats only

@@ -2,7 +2,9 @@
 
 The Application is initialised, started and stopped here by hand (PTB's "application_run_tip"),
 never by run_polling(), so Telegram shares one event loop with Discord, the scheduler and the
-regrade worker. Updates arrive by long polling, or by webhook when `webhook_url` is set. They are
+regrade worker. Updates arrive by long polling, or by webhook when `webhook_url` is set (our own server,
+webhook.py, which answers each update once it was handled, so several replicas behind a load balancer
+lose nothing when one dies). They are
 processed concurrently (`concurrent_updates`), each chat's in order (processor.py); outgoing
 requests pass PTB's AIORateLimiter, which also retries 429s after Telegram's retry_after, over an
 HTTP connection pool sized to the number of updates that may be sending at once.
@@ -11,7 +13,6 @@ HTTP connection pool sized to the number of updates that may be sending at once.
 from __future__ import annotations
 
 import logging
-import secrets
 from urllib.parse import urlsplit
 
 from telegram import BotCommand, Update
@@ -26,6 +27,7 @@ from bot.platforms.telegram.notifier import TelegramNotifier
 from bot.platforms.telegram.processor import PerChatUpdateProcessor
 from bot.platforms.telegram.request import AiohttpRequest
 from bot.platforms.telegram.sender import TelegramSender
+from bot.platforms.telegram.webhook import WebhookServer, shared_secret
 
 log = logging.getLogger(__name__)
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
@@ -97,6 +99,7 @@ class TelegramRuntime:
         processor.on_shed = self.handlers.on_shed
         self.application.add_handler(TypeHandler(Update, self.handlers.on_update))
         self.application.add_error_handler(self._on_error)
+        self.webhook: WebhookServer | None = None
 
     async def start(self) -> None:
         try:
@@ -113,14 +116,17 @@ class TelegramRuntime:
         assert app.updater is not None
         if s.webhook_url:
             path = s.webhook_path if s.webhook_path is not None else urlsplit(s.webhook_url).path.strip("/")
-            secret = s.webhook_secret.get_secret_value() if s.webhook_secret else secrets.token_urlsafe(32)
-            await app.updater.start_webhook(
-                listen=s.webhook_listen,
-                port=s.webhook_port,
-                url_path=path,
-                webhook_url=s.webhook_url,
+            token = s.token.get_secret_value() if s.token else ""
+            secret = s.webhook_secret.get_secret_value() if s.webhook_secret else shared_secret(token)
+            processor = app.update_processor
+            handle = self.handlers.handle
+            self.webhook = WebhookServer(app.bot, processor, handle, path, secret, s.webhook_listen, s.webhook_port)
+            await self.webhook.start()
+            await app.bot.set_webhook(
+                s.webhook_url,
                 secret_token=secret,
                 allowed_updates=ALLOWED_UPDATES,
+                max_connections=s.webhook_max_connections,
             )
             log.info("telegram: webhook on %s:%s/%s", s.webhook_listen, s.webhook_port, path)
         else:
@@ -129,6 +135,9 @@ class TelegramRuntime:
 
     async def stop(self) -> None:
         app = self.application
+        if self.webhook is not None:  # the webhook stays set: the other replicas go on serving it
+            await self.webhook.stop()
+            self.webhook = None
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
         if app.running:
