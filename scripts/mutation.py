@@ -84,6 +84,16 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ],
         ["tests/test_llm_reply.py", "tests/test_llm_chain.py", "tests/test_llm_grader.py"],
     ),
+    # the career tools' rules (/jd focus and matching, /debrief splitting, /apps attachment and insights, /notes
+    # versions) with their fast tests
+    "focus": (["bot/core/focus.py"], ["tests/test_focus_rule.py", "tests/test_focus_queue.py"]),
+    "jd_match": (["bot/core/jd_match.py"], ["tests/test_jd_match.py"]),
+    "debrief_split": (["bot/core/debrief_split.py"], ["tests/test_debrief_split.py"]),
+    "apps": (
+        ["bot/core/apps_attach.py", "bot/core/apps_insights.py", "bot/core/apps_data.py"],
+        ["tests/test_apps_attach.py", "tests/test_apps_insights.py", "tests/test_apps_board.py"],
+    ),
+    "notes": (["bot/core/notebook_versions.py"], ["tests/test_notes_core.py", "tests/test_notes_rules.py"]),
 }
 RESULT = re.compile(r"^\s*(([\w.]+)__mutmut_\d+): (\w+)", re.MULTILINE)
 
