@@ -60,12 +60,13 @@ class Harness:
     def _event(self, update_id: int) -> asyncio.Event:
         return self.done.setdefault(update_id, asyncio.Event())
 
-    async def deliver(self, *payloads: dict[str, Any]) -> list[Sent]:
-        """Push updates and wait until the bot has handled each; returns what it sent meanwhile."""
+    async def deliver(self, *payloads: dict[str, Any], within: float = 10) -> list[Sent]:
+        """Push updates and wait until the bot has handled each (a failure after `within` seconds, a bound
+        rather than a pause: a real transcription on a busy machine takes longer); returns what it sent."""
         before = len(self.server.sent)
         ids = self.server.push(*payloads)
         for update_id in ids:
-            await asyncio.wait_for(self._event(update_id).wait(), 10)
+            await asyncio.wait_for(self._event(update_id).wait(), within)
         return [s for s in self.server.sent[before:] if s.method != "sendChatAction"]
 
     async def say(self, chat_id: int, body: str, language_code: str = "en") -> list[Sent]:
