@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -69,6 +70,20 @@ class FakeGrader:
             grader="fake",
             estimate=False,
         )
+
+
+class HeldGrader(FakeGrader):
+    """Grades only once `gate` opens (`started` says a grading began), so another process or replica acts while
+    this one is grading."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate, self.started = asyncio.Event(), asyncio.Event()
+
+    async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
+        self.started.set()
+        await self.gate.wait()
+        return await super().grade(question, answer, lang, level)
 
 
 class FakeStore:

@@ -11,7 +11,6 @@ import pytest
 
 from bot.core.bank import Bank
 from bot.core.deps import Deps, Limits
-from bot.core.models import Grade, Lang, Level, Question
 from bot.core.service import Service
 from bot.core.user_lock import LocalUserLocks
 from bot.storage.engine import Engines, make_engines
@@ -19,23 +18,10 @@ from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
 from bot.storage.user_lock import PgUserLocks
 from tests.conftest import POSTGRES_URL, reset_postgres
-from tests.fakes import FakeClock, FakeGrader
+from tests.fakes import FakeClock, FakeGrader, HeldGrader
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 needs_pg = pytest.mark.skipif(POSTGRES_URL is None, reason="needs TEST_POSTGRES_URL")
-
-
-class HeldGrader(FakeGrader):
-    """Grades once `gate` opens; `started` says a grading began."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.gate, self.started = asyncio.Event(), asyncio.Event()
-
-    async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
-        self.started.set()
-        await self.gate.wait()
-        return await super().grade(question, answer, lang, level)
 
 
 @pytest.fixture

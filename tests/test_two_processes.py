@@ -11,28 +11,15 @@ import pytest
 
 from bot.core.bank import Bank
 from bot.core.deps import Deps, Limits
-from bot.core.models import Attempt, Card, Grade, Lang, Level, Question, User
+from bot.core.models import Attempt, Card, User
 from bot.core.service import Service
 from bot.core.session import Answering, Grading, Idle, Session
 from bot.storage.engine import Engines, make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
-from tests.fakes import FakeClock, FakeGrader
+from tests.fakes import FakeClock, FakeGrader, HeldGrader
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
-
-
-class HeldGrader(FakeGrader):
-    """Grades only once `gate` opens, so the other process answers while this one is grading."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.gate, self.started = asyncio.Event(), asyncio.Event()
-
-    async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
-        self.started.set()
-        await self.gate.wait()
-        return await super().grade(question, answer, lang, level)
 
 
 @pytest.fixture
