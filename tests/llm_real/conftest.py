@@ -1,7 +1,7 @@
 """A real llama.cpp server with a real small model, from the `llm-real` extra (installed by `.ci/run`).
 
 Nothing is installed or downloaded here: without the extra every test in this folder is skipped, and
-says why. The server is started once per test session on 127.0.0.1 and stopped at the end."""
+says why. The server is started once on 127.0.0.1 for the tests here and stopped after them."""
 
 from __future__ import annotations
 
@@ -28,8 +28,10 @@ MISSING = _missing()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"real-model tests need the llm-real extra: {MISSING}")
 
 
-@pytest_asyncio.fixture(scope="session", loop_scope="session")
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
 async def real_server() -> AsyncIterator[Running]:
+    """Stopped after this folder's tests: a server left running still finishes the generation a timed-out
+    test abandoned, and takes a core from the rest of the suite."""
     if MISSING is not None:
         pytest.skip(f"real-model tests need the llm-real extra: {MISSING}")
     async with llama_server() as running:
