@@ -16,6 +16,7 @@ import sys
 from collections.abc import Coroutine
 from pathlib import Path
 
+from bot import heap
 from bot.bootstrap import App, build_app, build_scheduler
 from bot.config import Settings
 from bot.delivery import NotifierRouter
@@ -73,6 +74,7 @@ async def serve(
     settings: Settings, console_only: bool = False, console_user: str = "local", console_lang: str | None = None
 ) -> None:
     app = await build_app(settings)
+    heap.settle()  # after the bank, the grader and the libraries are loaded
     router = NotifierRouter(app.store)
     scheduler: Scheduler | None = None
     started: list[PlatformRuntime] = []

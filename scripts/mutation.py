@@ -155,7 +155,10 @@ def run_group(name: str, workers: int) -> dict[str, dict[str, object]]:
     report: dict[str, dict[str, object]] = {}
     for module, counts in sorted(by_module.items()):
         judged = counts["killed"] + counts["survived"] + counts["timeout"]
-        score = (counts["killed"] + counts["timeout"]) / judged if judged else 0.0
+        if not judged:  # a module of data (a table, constants): nothing to mutate, nothing to score
+            print(f"{module}: no mutants")
+            continue
+        score = (counts["killed"] + counts["timeout"]) / judged
         report[module] = {"score": round(score, 3), **dict(counts), "survivors": survivors.get(module, [])}
     return report
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from bot.core.apps_attach import ASKED_WITHIN, asked_at, attach_all, owner, stage_at
 from bot.core.career_models import Application, StageChange
 from bot.core.models import InterviewLog, ReviewItem
@@ -73,3 +75,16 @@ def test_a_question_logged_after_an_interview_was_asked_at_that_interview() -> N
     assert asked_at(item(1, "Baidu", 6), logs) == T0 + timedelta(days=5)
     late = item(1, "Baidu", 9 + ASKED_WITHIN.days + 1)
     assert asked_at(late, logs) == late.created_at  # too long after any interview: when it was logged
+
+
+@pytest.mark.parametrize(
+    ("interviews", "logged", "expected"),
+    [
+        ([5], 5 + ASKED_WITHIN.days, 5),  # exactly ASKED_WITHIN after the interview: still asked there
+        ([5, 10], 10, 10),  # logged at the very moment of an interview: asked in that one, not the one before
+    ],
+    ids=["at-the-window-edge", "at-the-interview-moment"],
+)
+def test_the_asked_within_window_includes_both_ends(interviews: list[float], logged: float, expected: float) -> None:
+    logs = [interview(n, "Baidu", d) for n, d in enumerate(interviews, start=1)]
+    assert asked_at(item(1, "Baidu", logged), logs) == T0 + timedelta(days=expected)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from bot.core import srs
-from bot.core.apps_attach import attach_all
+from bot.core.apps_attach import Attached, attach_all
 from bot.core.apps_insights import compute_insights, next_round, rank_questions
 from bot.core.career_models import Application, StageChange
 from bot.core.models import Card, InterviewLog, Question, Rating, ReviewItem
@@ -142,3 +144,94 @@ def test_due_cards_come_first_then_the_weakest_with_unseen_as_weakest() -> None:
 def test_no_questions_logged_means_empty_insights_and_nothing_to_prepare() -> None:
     ins = compute_insights(APPS, attach_all(APPS, LOGS, []), MASTERY, BANK, [], NOW)
     assert ins.empty and ins.prepare is None and ins.interviews == 5
+
+
+def said(item_id: int, company: str, topic: str, subtopic: str, at: float) -> ReviewItem:
+    return ReviewItem(id=item_id, user_id=1, company=company, question_text="?", question_id="x", matched_bank=True,
+                      topic=topic, subtopic=subtopic, created_at=day(at))  # fmt: skip
+
+
+def test_by_stage_follows_the_hiring_pipeline_not_the_alphabet() -> None:
+    moves = [("applied", 0, -80), ("screen", 0, -70), ("technical", 1, -60), ("technical", 2, -50), ("hr", 0, -40),
+             ("offer", 0, -30), ("rejected", 0, -20), ("withdrawn", 0, -10)]  # fmt: skip
+    apps = [application(1, "Acme", *moves)]
+    items = [said(i, "Acme", "pipeline", "fsdp", at + 1) for i, (_, _, at) in enumerate(moves, start=1)]
+    ins = compute_insights(apps, attach_all(apps, [], items), [], BANK, [], NOW)
+    assert [k for k, _ in ins.by_stage] == [("applied", 0), ("screen", 0), ("technical", 1), ("technical", 2),
+                                            ("hr", 0), ("offer", 0), ("rejected", 0), ("withdrawn", 0)]  # fmt: skip
+
+
+def test_companies_with_most_questions_first_ties_by_name_and_three_subtopics_each() -> None:
+    apps = [application(1, "bravo", ("applied", 0, -30)), application(2, "Alpha", ("applied", 0, -30)),
+            application(3, "Zeta", ("applied", 0, -30))]  # fmt: skip
+    items = [asked(1, "bravo", "lora", -20), asked(2, "Alpha", "fsdp", -20), asked(3, "Zeta", "nan-loss", -20),
+             asked(4, "Zeta", "nan-loss", -19), asked(5, "Zeta", "fsdp", -18), asked(6, "Zeta", "lora", -17),
+             asked(7, "Zeta", "tokenizer", -16)]  # fmt: skip
+    ins = compute_insights(apps, attach_all(apps, [], items), MASTERY, BANK, [], NOW)
+    assert [name for name, _ in ins.by_company] == ["Zeta", "Alpha", "bravo"]  # 5 questions, then 1 each by name
+    zeta = ins.by_company[0][1]
+    # the top 3 of its 4 subtopics: most asked, then never practised (tokenizer) before lora 0.25 and fsdp 0.9
+    assert [(a.subtopic, a.count) for a in zeta] == [("nan-loss", 2), ("tokenizer", 1), ("lora", 1)]
+
+
+NEXT_ROUND_CASES = {
+    "an interview ahead beats moving last": ([interview(1, "Acme", 3)], 1),
+    "the nearest interview ahead wins": ([interview(1, "Acme", 5), interview(2, "Bravo", 2)], 2),
+    "an interview right now is not ahead": ([interview(1, "Acme", 0)], 2),
+    "an interview right now is not the next one": (
+        [interview(1, "Acme", 0), interview(2, "Acme", 3), interview(3, "Bravo", 1)],
+        2,
+    ),
+    "interviews at the same moment: the older application": ([interview(1, "Acme", 2), interview(2, "Bravo", 2)], 1),
+}
+
+
+@pytest.mark.parametrize(("logs", "expected"), NEXT_ROUND_CASES.values(), ids=NEXT_ROUND_CASES.keys())
+def test_next_round_is_the_nearest_interview_strictly_ahead(logs: list[InterviewLog], expected: int) -> None:
+    # Acme (id 1) moved 30 days ago, Bravo (id 2) 20 days ago: Bravo moved last
+    apps = [application(1, "Acme", ("applied", 0, -30)), application(2, "Bravo", ("applied", 0, -20))]
+    assert next_round(apps, attach_all(apps, logs, []), NOW).id == expected  # type: ignore[union-attr]
+
+
+def test_equal_need_puts_the_more_asked_subtopic_first() -> None:
+    apps = [application(1, "Acme", ("applied", 0, -30))]
+    items = [asked(1, "Acme", "fsdp", -20), asked(2, "Acme", "fsdp", -19), asked(3, "Acme", "lora", -18)]
+    half = [Mastery("pipeline", "fsdp", recall=0.5, mean_score=50, cards=1, answers=1)]
+    ins = compute_insights(apps, attach_all(apps, [], items), half, BANK, [], NOW)
+    # fsdp: 2 x (1 - 0.5) = 1.0, lora never practised: 1 x 1 = 1.0; the one asked more often first
+    assert ins.prepare is not None and [a.subtopic for a in ins.prepare.subtopics] == ["fsdp", "lora"]
+
+
+def test_an_application_without_attached_records_is_skipped_not_the_end() -> None:
+    apps = [application(1, "Acme", ("applied", 0, -5)), application(2, "Bravo", ("applied", 0, -20))]
+    attached = {2: Attached(items=[asked(1, "Bravo", "lora", -10)])}  # nothing for Acme, which moved last
+    ins = compute_insights(apps, attached, MASTERY, BANK, [], NOW)
+    assert (ins.questions, ins.topics) == (1, [("pipeline", 1)])
+    p = ins.prepare
+    assert p is not None and (p.app.id, p.upcoming, p.from_company) == (1, None, False)
+    assert [a.subtopic for a in p.subtopics] == ["lora"] and p.questions == ["lora-1"]
+
+
+def test_the_upcoming_interview_is_the_next_one_not_one_happening_now() -> None:
+    apps = [application(1, "Acme", ("applied", 0, -30))]
+    logs = [interview(1, "Acme", 0), interview(2, "Acme", 3)]
+    ins = compute_insights(apps, attach_all(apps, logs, [asked(1, "Acme", "lora", -1)]), MASTERY, BANK, [], NOW)
+    assert ins.prepare is not None and ins.prepare.upcoming == day(3)
+
+
+def test_a_rarely_asked_unpractised_subtopic_is_not_cut_before_ranking_by_need() -> None:
+    apps = [application(1, "Acme", ("applied", 0, -30))]
+    held = [f"s{i}" for i in range(1, 6)]
+    items = [said(n * 2 + k, "Acme", "pipeline", s, -20) for n, s in enumerate(held) for k in (0, 1)]
+    items.append(said(99, "Acme", "pipeline", "rare", -19))
+    strong = [Mastery("pipeline", s, recall=0.9, mean_score=90, cards=1, answers=1) for s in held]
+    ins = compute_insights(apps, attach_all(apps, [], items), strong, BANK, [], NOW)
+    # five subtopics asked twice and held at 0.9 (need 0.2 each), one asked once and never practised (need 1.0)
+    assert ins.prepare is not None and [a.subtopic for a in ins.prepare.subtopics] == ["rare", "s1", "s2"]
+
+
+def test_a_card_due_right_now_counts_as_due() -> None:
+    from bot.core.apps_insights import Asked
+
+    cards = {"nan-1": card("nan-1", due=0)}  # reviewed well, due at this very moment
+    assert rank_questions([Asked("stability", "nan-loss", 1)], BANK, cards, NOW) == ["nan-1", "nan-2", "nan-3"]

@@ -57,6 +57,12 @@ def test_a_focus_question_two_levels_away_keeps_its_usual_place() -> None:
     assert ids(focus.weighted(engineer, ("rlhf",), "engineer")) == ["near", "far", "e1"]
 
 
+def test_the_users_own_level_leads_a_level_below_it_among_focus_questions() -> None:
+    below = q("below", "rlhf", "campus")  # first in the bank's order, one level from an engineer's
+    own = q("own", "rlhf", "engineer")
+    assert ids(focus.weighted([below, own], ("rlhf",), "engineer")) == ["own", "below"]
+
+
 def test_the_focus_subtopics_are_the_active_job_descriptions() -> None:
     jd = JobDescription(user_id=1, text="x", subtopics=["rlhf", "memory"], created_at=datetime(2026, 3, 1, tzinfo=UTC))
     assert focus.subtopics(jd) == ("rlhf", "memory")

@@ -1,8 +1,10 @@
-"""The SQLite engine's fast paths: one thread trip per statement, and reads queued on one connection."""
+"""The SQLite engine's fast paths: one call per statement on the event loop's thread, writes group-committed and
+reads queued on one connection, each batch run in one greenlet."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 
 import pytest
@@ -29,7 +31,7 @@ async def engines_with_notes(tmp_path: Path):  # type: ignore[no-untyped-def]
     return engines
 
 
-async def test_statements_make_one_trip_to_the_database_thread(tmp_path: Path) -> None:
+async def test_statements_make_one_call_to_sqlite_on_the_event_loops_thread(tmp_path: Path) -> None:
     assert onehop.supported()
     engines = await engines_with_notes(tmp_path)
     async with engines.reader.connect() as conn:
@@ -46,6 +48,7 @@ async def test_statements_make_one_trip_to_the_database_thread(tmp_path: Path) -
         raw.in_thread = counted  # type: ignore[method-assign]
         assert (await conn.execute(sa.select(sa.literal(7)))).scalar_one() == 7
         assert trips == 1
+        assert await inner(lambda _sqlite: threading.get_ident()) == threading.get_ident()  # no hand-off
     await engines.dispose()
 
 
@@ -135,4 +138,57 @@ async def test_concurrent_writes_share_transactions_and_a_bad_one_fails_alone(tm
     assert await asyncio.gather(*(engines.write(add(k)) for k in more)) == more
     assert transactions <= 2  # group-committed, not one transaction each
     assert len(await engines.read(stored)) == 99
+    await engines.dispose()
+
+
+async def test_a_write_whose_caller_was_cancelled_is_still_made(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+
+    def add(key: str):  # type: ignore[no-untyped-def]
+        async def unit(conn: AsyncConnection) -> None:
+            await conn.execute(NOTES.insert(), {"key": key, "body": {}})
+
+        return unit
+
+    gone = asyncio.ensure_future(engines.write(add("gone")))
+    kept = asyncio.ensure_future(engines.write(add("kept")))
+    await asyncio.sleep(0)  # both are queued
+    gone.cancel()
+    await kept
+    with pytest.raises(asyncio.CancelledError):
+        await gone
+
+    async def stored(conn: AsyncConnection) -> set[str]:
+        return set((await conn.execute(sa.select(NOTES.c.key))).scalars())
+
+    assert await engines.read(stored) == {"gone", "kept"}
+    await engines.dispose()
+
+
+async def test_a_unit_that_awaits_anything_but_its_connection_fails_alone_with_a_clear_error(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+
+    async def sleeper(conn: AsyncConnection) -> None:
+        await conn.execute(NOTES.insert(), {"key": "slept", "body": {}})
+        await asyncio.sleep(0)  # would hold the transaction open across other work
+
+    async def fine(conn: AsyncConnection) -> str:
+        await conn.execute(NOTES.insert(), {"key": "fine", "body": {}})
+        return "fine"
+
+    results = await asyncio.gather(engines.write(sleeper), engines.write(fine), return_exceptions=True)
+    assert isinstance(results[0], RuntimeError) and "awaited something other than its connection" in str(results[0])
+    assert results[1] == "fine"
+
+    async def stored(conn: AsyncConnection) -> set[str]:
+        return set((await conn.execute(sa.select(NOTES.c.key))).scalars())
+
+    assert await engines.read(stored) == {"fine"}  # the failed unit's insert was rolled back
+
+    async def slow_read(conn: AsyncConnection) -> None:
+        await conn.execute(sa.select(NOTES.c.key))
+        await asyncio.sleep(0)
+
+    with pytest.raises(RuntimeError, match="awaited something other"):
+        await engines.read(slow_read)
     await engines.dispose()

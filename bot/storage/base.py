@@ -26,12 +26,17 @@ def insert_returning_id(table: sa.Table) -> sa.Insert:
 
 @cache
 def update_by_id(table: sa.Table) -> sa.Update:
-    """SET takes the columns named in the parameters; `_id` is the row."""
+    """SET takes the columns named in the parameters; `_id` is the row. One object per table also lets a write
+    batch run many rows of it as one executemany (group_commit.Plain)."""
     return table.update().where(table.c.id == sa.bindparam("_id"))
 
 
 class SqlBase:
     """Every write is one short transaction on the writer engine; reads go to the reader engine."""
+
+    @property
+    def dialect(self) -> str:
+        return str(self.engines.writer.dialect.name)
 
     def __init__(self, engines: Engines) -> None:
         self.engines = engines

@@ -13,7 +13,8 @@ from bot.core.models import Attempt, Card
 from bot.core.session import Session, dump_session
 from bot.storage import tables as T
 from bot.storage.base import SqlBase, insert_returning_id, update_by_id
-from bot.storage.users import CLAIM_SESSION, write_session
+from bot.storage.group_commit import Plain, Statement
+from bot.storage.users import CLAIM_SESSION, session_write
 
 _C, _A = T.cards.c, T.attempts.c
 _CARD = sa.select(T.cards).where(_C.id == sa.bindparam("card_id"))
@@ -72,8 +73,8 @@ def _attempt_values(attempt: Attempt) -> dict[str, Any]:
     return values
 
 
-async def _save_card(conn: AsyncConnection, card: Card) -> None:
-    await conn.execute(update_by_id(T.cards), {"_id": card.id, **card.model_dump(exclude={"id", "user_id"})})
+def card_write(card: Card) -> Statement:
+    return update_by_id(T.cards), {"_id": card.id, **card.model_dump(exclude={"id", "user_id"})}
 
 
 class SqlCards(SqlBase):
@@ -127,10 +128,7 @@ class SqlCards(SqlBase):
         return Card.model_validate({"id": card_id, **values})
 
     async def save_card(self, card: Card) -> None:
-        async def _unit(conn: AsyncConnection) -> Any:
-            await _save_card(conn, card)
-
-        await self.engines.write(_unit)
+        await self.engines.write(Plain([card_write(card)]))
 
     async def add_attempt(self, attempt: Attempt) -> Attempt:
         attempt_id = await self._insert(T.attempts, _attempt_values(attempt))
@@ -157,15 +155,12 @@ class SqlCards(SqlBase):
         """Write the attempt's outcome, the rescheduled card and the new session in one transaction."""
         values = attempt.model_dump(mode="json", exclude={"id", "user_id", "created_at"})
         values.update(graded_at=attempt.graded_at)
-
-        async def _unit(conn: AsyncConnection) -> Any:
-            await conn.execute(update_by_id(T.attempts), {"_id": attempt.id, **values})
-            if card is not None:
-                await _save_card(conn, card)
-            if session is not None:
-                await write_session(conn, attempt.user_id, session)
-
-        await self.engines.write(_unit)
+        writes: list[Statement] = [(update_by_id(T.attempts), {"_id": attempt.id, **values})]
+        if card is not None:
+            writes.append(card_write(card))
+        if session is not None:
+            writes.append(session_write(self.dialect, attempt.user_id, session))
+        await self.engines.write(Plain(writes))
 
     async def list_attempts(self, user_id: int) -> list[Attempt]:
         return [Attempt.model_validate(r) for r in await self._all(_ATTEMPTS, {"user_id": user_id})]

@@ -16,6 +16,7 @@ from bot.core.session import Session, dump_session, parse_session
 from bot.core.store_ports import EventClaim
 from bot.storage import tables as T
 from bot.storage.base import SqlBase, insert_returning_id, update_by_id
+from bot.storage.group_commit import Plain, Statement
 
 _USER_BY_IDENTITY = (
     sa.select(T.users)
@@ -37,12 +38,18 @@ CLAIM_SESSION = _UPDATE_SESSION.where(
 )
 
 
-async def write_session(conn: AsyncConnection, user_id: int, state: Session) -> None:
-    """Within a transaction: the user's session becomes `state` (updated, or inserted when none is stored)."""
-    stored = dump_session(state)
-    updated = await conn.execute(_UPDATE_SESSION, {"_user_id": user_id, "state": stored})
-    if updated.rowcount == 0:
-        await conn.execute(T.sessions.insert(), {"user_id": user_id, "state": stored})
+def _session_upsert(dialect: str) -> sa.Insert:
+    insert = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(T.sessions)
+    stmt: sa.Insert = insert.on_conflict_do_update(index_elements=["user_id"], set_={"state": insert.excluded.state})
+    return stmt
+
+
+_SESSION_UPSERT = {name: _session_upsert(name) for name in ("sqlite", "postgresql")}
+
+
+def session_write(dialect: str, user_id: int, state: Session) -> Statement:
+    """The statement that makes `state` the user's session (inserted, or replacing the stored one): a plain write."""
+    return _SESSION_UPSERT[dialect], {"user_id": user_id, "state": dump_session(state)}
 
 
 class SqlUsers(SqlBase):
@@ -94,10 +101,7 @@ class SqlUsers(SqlBase):
         return parse_session(found["state"] if found else None, user_id)
 
     async def set_session(self, user_id: int, state: Session) -> None:
-        async def _unit(conn: AsyncConnection) -> Any:
-            await write_session(conn, user_id, state)
-
-        await self.engines.write(_unit)
+        await self.engines.write(Plain([session_write(self.dialect, user_id, state)]))
 
     @cached_property
     def _insert_event(self) -> Any:
@@ -145,10 +149,7 @@ class SqlUsers(SqlBase):
         return await self.engines.write(_unit)
 
     async def finish_event(self, key: str) -> None:
-        async def _unit(conn: AsyncConnection) -> Any:
-            await conn.execute(_FINISH_EVENT, {"_key": key[:128]})
-
-        await self.engines.write(_unit)
+        await self.engines.write(Plain([(_FINISH_EVENT, {"_key": key[:128]})]))
 
     async def forget_events_before(self, cutoff: datetime) -> int:
         async def _unit(conn: AsyncConnection) -> Any:
