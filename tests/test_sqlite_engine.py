@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import onehop
 from bot.storage.engine import make_engines
+from bot.storage.group_commit import Plain
 
 NOTES = sa.Table(
     "notes",
@@ -191,4 +192,94 @@ async def test_a_unit_that_awaits_anything_but_its_connection_fails_alone_with_a
 
     with pytest.raises(RuntimeError, match="awaited something other"):
         await engines.read(slow_read)
+    await engines.dispose()
+
+
+COUNTS = sa.Table(
+    "counts",
+    NOTES.metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("v", sa.Integer, nullable=False),
+    sa.Column("w", sa.Integer, nullable=False, server_default="0"),
+)
+SET_V = COUNTS.update().where(COUNTS.c.id == sa.bindparam("_id"))
+
+
+async def test_plain_writes_of_many_callers_run_as_one_executemany_in_their_order(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+
+    async def seed(conn: AsyncConnection) -> None:
+        await conn.execute(COUNTS.insert(), [{"id": 1, "v": 0}, {"id": 2, "v": 0}])
+
+    await engines.write(seed)
+    calls: list[tuple[str, bool]] = []
+
+    @sa.event.listens_for(engines.writer.sync_engine, "before_cursor_execute")
+    def _seen(_c: object, _cur: object, statement: str, _p: object, _ctx: object, many: bool) -> None:
+        calls.append((statement.split()[0], many))
+
+    writes = [Plain([(SET_V, {"_id": 1 + i % 2, "v": i})]) for i in range(40)]
+    assert await asyncio.gather(*(engines.write(w) for w in writes)) == [None] * 40
+    assert [c for c in calls if c[0] == "UPDATE"] == [("UPDATE", True)]  # forty rows, one call into SQLite
+
+    async def values(conn: AsyncConnection) -> list[int]:
+        return list((await conn.execute(sa.select(COUNTS.c.v).order_by(COUNTS.c.id))).scalars())
+
+    assert await engines.read(values) == [38, 39]  # the last write of each row wins, as one by one
+    await engines.dispose()
+
+
+async def test_plain_writes_keep_their_order_on_a_table_when_the_statement_changes(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+
+    async def seed(conn: AsyncConnection) -> None:
+        await conn.execute(COUNTS.insert(), {"id": 1, "v": 0})
+
+    await engines.write(seed)
+    sequence = [
+        Plain([(SET_V, {"_id": 1, "v": 1})]),
+        Plain([(SET_V, {"_id": 1, "v": 2, "w": 2})]),  # another shape (SET v, w) on the same table
+        Plain([(SET_V, {"_id": 1, "v": 3})]),  # the first shape again: it must not join the first group
+    ]
+    await asyncio.gather(*(engines.write(p) for p in sequence))
+
+    async def row(conn: AsyncConnection) -> tuple[int, int]:
+        r = (await conn.execute(sa.select(COUNTS.c.v, COUNTS.c.w))).one()
+        return int(r.v), int(r.w)
+
+    assert await engines.read(row) == (3, 2)
+    await engines.dispose()
+
+
+async def test_a_unit_after_plain_writes_in_its_batch_sees_them(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+
+    async def seed(conn: AsyncConnection) -> None:
+        await conn.execute(COUNTS.insert(), {"id": 1, "v": 0})
+
+    await engines.write(seed)
+
+    async def read_back(conn: AsyncConnection) -> int:
+        return int((await conn.execute(sa.select(COUNTS.c.v))).scalar_one())
+
+    results = await asyncio.gather(engines.write(Plain([(SET_V, {"_id": 1, "v": 7})])), engines.write(read_back))
+    assert results == [None, 7]
+    await engines.dispose()
+
+
+async def test_a_failing_plain_write_fails_alone(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+    add = NOTES.insert()
+    results = await asyncio.gather(
+        engines.write(Plain([(add, {"key": "a", "body": {}})])),
+        engines.write(Plain([(add, {"key": "a", "body": {}})])),  # the same key again: unique
+        engines.write(Plain([(add, {"key": "b", "body": {}})])),
+        return_exceptions=True,
+    )
+    assert results[0] is None and isinstance(results[1], IntegrityError) and results[2] is None
+
+    async def keys(conn: AsyncConnection) -> list[str]:
+        return list((await conn.execute(sa.select(NOTES.c.key).order_by(NOTES.c.key))).scalars())
+
+    assert await engines.read(keys) == ["a", "b"]
     await engines.dispose()

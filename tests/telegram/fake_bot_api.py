@@ -103,6 +103,7 @@ class FakeBotApi:
         self.pushed_at: dict[int, float] = {}
         self.sent: list[Sent] = []
         self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.content_types: list[tuple[str, str]] = []  # (method, the request body's content type)
         self.commands: dict[str, list[dict[str, str]]] = {}
         self.webhook: dict[str, Any] | None = None
         self.files: dict[str, tuple[str, bytes]] = {}
@@ -215,6 +216,7 @@ class FakeBotApi:
         method = request.match_info["method"]
         params = await self._params(request)
         self.calls.append((method, params))
+        self.content_types.append((method, request.content_type))
         self._notify()
         try:
             queued = self.failures.get(method)

@@ -106,6 +106,17 @@ async def test_an_image_reply_goes_as_a_photo_with_its_caption(tg: Harness) -> N
     await tg.runtime.sender.deliver(CHAT, 0, [Reply("Your week", image=Attachment("chart.png", png, "image/png"))])
     (photo,) = tg.server.to(CHAT, "sendPhoto")
     assert photo.text == "Your week" and photo.params["photo"] == png
+    assert ("sendPhoto", "multipart/form-data") in tg.server.content_types  # a file goes as a form
+
+
+async def test_calls_without_files_go_as_json_with_the_fields_telegram_reads(tg: Harness) -> None:
+    (grade,) = await answer_a_question(tg)
+    kinds = {method: kind for method, kind in tg.server.content_types}
+    assert kinds["sendMessage"] == "application/json"
+    assert grade.params["parse_mode"] == "HTML" and int(grade.params["chat_id"]) == CHAT
+    # the keyboard arrives as the object Telegram reads: the fake decodes it as the Bot API does
+    rows = grade.params["reply_markup"]["inline_keyboard"]
+    assert rows[-1][0]["callback_data"].startswith("cr:notes:save:")
 
 
 async def test_a_push_is_marked_on_the_wire_after_the_limiter_and_before_telegram_has_it(tg: Harness) -> None:
