@@ -41,3 +41,14 @@ def test_keyboard_drops_a_button_whose_data_is_over_64_bytes() -> None:
     assert markup is not None
     assert [[b.callback_data for b in row] for row in markup.inline_keyboard] == [["next"]]
     assert keyboard([]) is None
+
+
+def test_a_keyboard_serializes_to_the_same_json_as_python_telegram_bots_own() -> None:
+    from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+    rows = [[Button("参考答案", "ref:7"), Button("Next", "next")], [Button("Save", "cr:notes:save:7")]]
+    markup = keyboard(rows)
+    assert markup is not None
+    generic = InlineKeyboardMarkup([[InlineKeyboardButton(b.label, callback_data=b.action) for b in r] for r in rows])
+    assert markup.to_dict() == generic.to_dict()
+    assert markup == generic  # the same keyboard to PTB as well

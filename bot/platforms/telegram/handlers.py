@@ -46,21 +46,52 @@ def language_hint(code: str | None) -> Lang | None:
 
 
 class Indicator:
-    """Shows that the bot is working: 'typing' after a moment, then a progress message to edit."""
+    """Shows that the bot is working: 'typing' after a moment, then a progress message to edit.
+
+    Nothing runs until `typing_after` has passed (a timer, not a task: most commands are answered
+    before it), and each later wait is a timer on one future, not a task per wait."""
 
     def __init__(self, sender: TelegramSender, chat_id: int, text: str, typing_after: float, progress_after: float):
         self.sender, self.chat_id, self.text = sender, chat_id, text
         self.typing_after, self.progress_after = typing_after, progress_after
-        self.done = asyncio.Event()
         self.message_id: int | None = None
+        self._finished = False
+        self._wake: asyncio.Future[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._timer = asyncio.get_running_loop().call_later(max(self.typing_after, 0), self._begin)
+
+    async def stop(self) -> None:
+        """The work is done: nothing more is shown; waits for a send under way (its message id is kept)."""
+        self._finished = True
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._wake is not None and not self._wake.done():
+            self._wake.set_result(None)
+        if self._task is not None:
+            await self._task
+
+    def _begin(self) -> None:
+        self._timer = None
+        if not self._finished:
+            self._task = asyncio.get_running_loop().create_task(self._show())
 
     async def _finished_within(self, seconds: float) -> bool:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.done.wait(), timeout=max(seconds, 0))
-        return self.done.is_set()
+        if not self._finished:
+            loop = asyncio.get_running_loop()
+            wake = self._wake = loop.create_future()
+            timer = loop.call_later(max(seconds, 0), _set_once, wake)
+            try:
+                await wake
+            finally:
+                timer.cancel()
+                self._wake = None
+        return self._finished
 
-    async def run(self) -> None:
-        if await self._finished_within(self.typing_after):
+    async def _show(self) -> None:
+        if self._finished:  # done between the timer and this task's first step
             return
         await self.sender.typing(self.chat_id)
         elapsed, placed = self.typing_after, False
@@ -74,6 +105,11 @@ class Indicator:
             elapsed += wait
             if placed or elapsed < self.progress_after:
                 await self.sender.typing(self.chat_id)
+
+
+def _set_once(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 class TelegramHandlers:
@@ -224,10 +260,9 @@ class TelegramHandlers:
             self.settings.typing_after,
             self.settings.progress_after,
         )
-        shown = asyncio.create_task(indicator.run())
+        indicator.start()
         try:
             replies = await work
         finally:
-            indicator.done.set()
-            await shown
+            await indicator.stop()
         await self.sender.deliver(chat_id, user.id, replies, indicator.message_id)
