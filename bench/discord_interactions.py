@@ -13,7 +13,7 @@ payloads, with a command tree whose one /answer command defers, waits L seconds 
 follow-up (no database, no logic). Targets are ratios to it within one run: p99 added latency
 <= 1.5x, CPU per answer <= 2x, total / L <= 1.2x; and the acknowledgement p99 under 3 s.
 
-    .venv/bin/python bench/discord_interactions.py [--users 1000] [--latency 2]
+    .venv/bin/python bench/discord_interactions.py [--users 1000] [--latency 2] [--profile FILE]
 
 Not a test: figures depend on the machine. The last line is one JSON object.
 """
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
 import logging
 import multiprocessing as mp
@@ -108,17 +109,31 @@ async def feed(client: discord.Client, batch: list[dict[str, Any]]) -> None:
     await asyncio.gather(*(asyncio.all_tasks() - before))
 
 
+PROFILE: str | None = None  # --profile: cProfiles of the timed part to PROFILE.bot and PROFILE.floor
+
+
 async def timed(
-    url: str, client: discord.Client, users: int, latency: float, warm: Callable[[], Awaitable[None]] | None
+    url: str,
+    client: discord.Client,
+    users: int,
+    latency: float,
+    warm: Callable[[], Awaitable[None]] | None,
+    name: str,
 ) -> dict[str, Any]:
     """All N answers at once: acknowledgement times, follow-up latency, total and CPU per answer."""
     if warm is not None:
         await warm()
     start, _ = await requests_since(url, 0)
     answers = [payloads.command("answer", user_id=USER0 + i, text=ANSWER) for i in range(users)]
+    profiler = cProfile.Profile() if PROFILE else None
     cpu0, t0 = time.process_time(), time.perf_counter()
+    if profiler:
+        profiler.enable()
     await feed(client, answers)
     total, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+    if profiler:
+        profiler.disable()
+        profiler.dump_stats(f"{PROFILE}.{name}")
     _, rows = await requests_since(url, start)
     acks = [at - t0 for method, path, at, _ in rows if path.endswith("/callback")]
     replies = [at - t0 - latency for method, path, at, _ in rows if "/webhooks/" in path]
@@ -149,7 +164,7 @@ async def bot_run(url: str, users: int, latency: float) -> dict[str, Any]:
             await feed(runtime.client, [payloads.command("drill", user_id=USER0 + i) for i in range(users)])
 
         try:
-            figures = await timed(url, runtime.client, users, latency, questions)
+            figures = await timed(url, runtime.client, users, latency, questions, "bot")
         finally:
             await runtime.client.close()
             await app.close()
@@ -172,7 +187,7 @@ async def floor_run(url: str, users: int, latency: float) -> dict[str, Any]:
 
     await client.login("bench")
     try:
-        return await timed(url, client, users, latency, None)
+        return await timed(url, client, users, latency, None, "floor")
     finally:
         await client.close()
 
@@ -192,7 +207,10 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--users", type=int, default=1000)
     parser.add_argument("--latency", type=float, default=2.0)
+    parser.add_argument("--profile", help="write cProfiles of the timed runs to FILE.bot and FILE.floor (to compare)")
     args = parser.parse_args()
+    global PROFILE
+    PROFILE = args.profile
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("discord").setLevel(logging.ERROR)
     receive, send = mp.Pipe(duplex=False)
