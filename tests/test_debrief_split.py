@@ -4,6 +4,8 @@ question (small talk, an answer's own numbered list, a line with no mark at all)
 
 from __future__ import annotations
 
+import pytest
+
 from bot.core.debrief_split import MAX_QUESTIONS, Asked, split_notes
 
 
@@ -220,3 +222,127 @@ def test_numbered_questions_between_an_interviewer_greeting_and_labelled_answers
     ]
     assert items[0].answer.startswith("先看数据有没有") and "2. 再看梯度" in items[0].answer  # the answer's own list
     assert items[1].answer.startswith("都是把参数") and items[2].answer == ""
+
+
+# Chinese numbering: the numbers must go up, read as numbers ("十九" is 19, "二十" is 20).
+@pytest.mark.parametrize(
+    "numbers",
+    [("九", "十"), ("十", "十一", "十二"), ("十九", "二十"), ("二十", "二十一"), ("二十九", "三十")],
+)
+def test_chinese_numbers_past_ten_that_go_up_number_the_questions(numbers: tuple[str, ...]) -> None:
+    notes = "\n".join(f"{n}、讲一下第 {i} 个问题" for i, n in enumerate(numbers))
+    assert pairs(notes) == [(f"讲一下第 {i} 个问题", "") for i in range(len(numbers))]
+
+
+@pytest.mark.parametrize("notes", ["二十、先看数据\n十九、再看梯度", "1. 先看数据\n1. 再看梯度"])
+def test_numbers_that_go_down_or_repeat_are_not_numbering(notes: str) -> None:
+    assert pairs(notes) == []  # no question mark either: nothing is a question
+
+
+@pytest.mark.parametrize(
+    ("notes", "expected"),
+    [
+        # a Discord option keeps no line breaks: a 1, 2 ... run starts a line each
+        ("1. 讲一下 ZeRO 2. 手写 softmax", [("讲一下 ZeRO", ""), ("手写 softmax", "")]),
+        ("1. 讲一下 ZeRO 2. 手写 softmax 3. 推导 Adam", [("讲一下 ZeRO", ""), ("手写 softmax", ""), ("推导 Adam", "")]),
+        # numbers that do not run 1, 2, 3 are left where they are
+        ("Why ZeRO? 1. saves memory 2. scales 4. other", [("Why ZeRO?", "1. saves memory 2. scales 4. other")]),
+    ],
+)
+def test_flattened_numbered_notes(notes: str, expected: list[tuple[str, str]]) -> None:
+    assert pairs(notes) == expected
+
+
+def test_notes_with_line_breaks_keep_an_inline_list_on_its_line() -> None:
+    notes = "How to pick warmup steps?\nI said 1. about 5% 2. then cosine"
+    assert pairs(notes) == [("How to pick warmup steps?", "I said 1. about 5% 2. then cosine")]
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r", "\n"])
+def test_every_kind_of_line_break_splits_lines(newline: str) -> None:
+    notes = newline.join(["1. What is ZeRO?", "it shards states", "2. Why FSDP?", "native"])
+    assert pairs(notes) == [("What is ZeRO?", "it shards states"), ("Why FSDP?", "native")]
+    notes = newline.join(["What is ZeRO?", "it shards states", "and saves memory", "Why FSDP?", "native"])
+    assert pairs(notes) == [("What is ZeRO?", "it shards states\nand saves memory"), ("Why FSDP?", "native")]
+
+
+def test_spaces_inside_a_question_or_answer_are_tidied() -> None:
+    notes = "1.\u3000讲一下\u3000ZeRO   和\tFSDP？\n答：都切参数，\t但是   通信不同"
+    assert pairs(notes) == [("讲一下 ZeRO 和 FSDP？", "都切参数， 但是 通信不同")]
+
+
+@pytest.mark.parametrize(
+    ("question", "limit", "expected"),
+    [
+        ("abcde?", 6, "abcde?"),  # exactly at the limit: kept whole
+        ("abcdef?", 6, "abcde…"),
+        ("why why why?", 9, "why why…"),  # no space left before the ellipsis
+    ],
+)
+def test_a_question_is_cut_only_past_its_limit(question: str, limit: int, expected: str) -> None:
+    (item,) = split_notes(f"1. {question}", max_question=limit).items
+    assert item.question == expected
+
+
+def test_the_default_limits_are_2000_and_6000_characters() -> None:
+    (item,) = split_notes("1. " + "q" * 2000 + "?\n" + "a" * 6001).items
+    assert len(item.question) == 2000 and item.question.endswith("…")
+    assert len(item.answer) == 6000 and item.answer.endswith("…")
+    (item,) = split_notes("1. " + "q" * 1999 + "?\n" + "a" * 6000).items
+    assert item.question == "q" * 1999 + "?" and item.answer == "a" * 6000
+
+
+def test_a_bare_q_label_takes_the_next_line_as_its_question() -> None:
+    assert pairs("Q:\nWhat is ZeRO?\nIt shards states.") == [("What is ZeRO?", "It shards states.")]
+    assert pairs("Q:\nA: just an answer") == []  # a label with no question at all is dropped
+
+
+def test_a_numbered_question_between_labelled_turns_goes_on_to_its_next_line() -> None:
+    notes = "Interviewer: Let's start.\nMe: ok\n2. How does ZeRO-3 shard\nthe optimizer states?\nMe: by rank."
+    assert pairs(notes) == [("How does ZeRO-3 shard the optimizer states?", "by rank.")]
+
+
+def test_an_interviewer_turn_broken_over_lines_asks_by_its_words() -> None:
+    notes = "Interviewer: So\nhow would you shard a 70B model\nMe: FSDP across 8 nodes."
+    assert pairs(notes) == [("So how would you shard a 70B model", "FSDP across 8 nodes.")]
+
+
+def test_a_numbered_line_with_only_a_question_mark_is_a_question_between_labelled_turns() -> None:
+    notes = "Interviewer: Tell me about yourself.\nMe: I'm Sam.\n2. ZeRO-3 vs FSDP?\nMe: both shard params."
+    assert pairs(notes) == [("Tell me about yourself.", "I'm Sam."), ("ZeRO-3 vs FSDP?", "both shard params.")]
+
+
+@pytest.mark.parametrize(
+    ("notes", "expected"),
+    [
+        ("1. Q: What is ZeRO?\n2. Q: Why FSDP?", [("What is ZeRO?", ""), ("Why FSDP?", "")]),  # the label goes
+        # an answer on the question's line, after its last question mark, without its arrow or dash
+        (
+            "1. What is ZeRO? It shards states.\n2. Why FSDP?",
+            [("What is ZeRO?", "It shards states."), ("Why FSDP?", "")],
+        ),
+        ("1. Which compiler does JAX use? - XLA", [("Which compiler does JAX use?", "XLA")]),
+        ("1. Which compiler does JAX use? → XLA", [("Which compiler does JAX use?", "XLA")]),
+        ("1. What is X? And why? : because", [("What is X? And why?", "because")]),
+    ],
+)
+def test_numbered_lines_with_a_label_or_an_inline_answer(notes: str, expected: list[tuple[str, str]]) -> None:
+    assert pairs(notes) == expected
+
+
+def test_question_marks_with_labelled_answers_and_several_answer_sentences() -> None:
+    notes = "What is ZeRO?\nA: shards states\nWhy FSDP? It is native. It composes. How about DDP?\nA: simpler"
+    assert pairs(notes) == [
+        ("What is ZeRO?", "shards states"),
+        ("Why FSDP?", "It is native. It composes."),
+        ("How about DDP?", "simpler"),
+    ]
+
+
+def test_a_repeated_question_with_no_answer_is_dropped_and_the_rest_kept() -> None:
+    notes = "Q: What is ZeRO?\nA: it shards\nQ: What is ZeRO?\nQ: Why FSDP?\nA: native"
+    assert pairs(notes) == [("What is ZeRO?", "it shards"), ("Why FSDP?", "native")]
+
+
+def test_nothing_is_left_out_under_the_limit() -> None:
+    assert split_notes("1. What?").more == 0 and split_notes("").more == 0

@@ -142,23 +142,23 @@ class JdMatcher:
         taken.sort(key=lambda f: f[0])
         score: dict[str, float] = defaultdict(float)
         first: dict[str, int] = {}
-        counted: set[tuple[str, str]] = set()  # a phrase counts once per subtopic, however often it recurs
+        counted: set[tuple[str, str]] = set()  # a phrase counts once per subtopic, however often and however spelt
         skills: dict[str, None] = {}
+        shown: set[str] = set()  # phrases whose skill is listed (the first spelling met)
         uncovered: dict[str, None] = {}
         in_place = len(folded) == len(text)  # folding kept every character where it was
         for start, end, phrase in taken:
             if phrase.skill:
                 uncovered.setdefault(phrase.skill)
                 continue
-            words = folded[start:end]
-            surface = " ".join((text[start:end] if in_place else words).split())
             for subtopic, weight in phrase.subtopics:
-                if (words, subtopic) not in counted:
-                    counted.add((words, subtopic))
+                if (phrase.source, subtopic) not in counted:
+                    counted.add((phrase.source, subtopic))
                     score[subtopic] += weight
                     first.setdefault(subtopic, start)
-            if any(weight >= MATCHED for _, weight in phrase.subtopics):
-                skills.setdefault(surface)
+            if phrase.source not in shown and any(weight >= MATCHED for _, weight in phrase.subtopics):
+                shown.add(phrase.source)
+                skills.setdefault(" ".join((text[start:end] if in_place else folded[start:end]).split()))
         matched = [s for s, w in score.items() if w >= MATCHED]
         matched.sort(key=lambda s: (-score[s], first[s], s))
         return JdMatch(skills=list(skills), subtopics=matched, uncovered=list(uncovered))
