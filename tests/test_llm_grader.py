@@ -158,8 +158,9 @@ async def test_bad_output_gets_one_repair_attempt(server: FakeOpenAI, fault: Fau
     server.script.append(fault)
     grade = await make_grader(server).grade(example_question(), LONG, "en")
     assert grade.score == FULL
-    _first, second = server.chat_requests()
+    first, second = server.chat_requests()
     assert "could not be used" in second["messages"][-1]["content"]
+    assert first["temperature"] == 0 and second["temperature"] > 0  # a greedy retry repeats the same reply
     server.script.extend([fault, fault])
     with pytest.raises(GraderUnavailable):
         await make_grader(server).grade(example_question(), LONG, "en")

@@ -101,6 +101,12 @@ def test_a_code_fence_is_tolerated() -> None:
     assert parse_reply("```json\n" + json.dumps(base()) + "\n```", SCHEMA).follow_up == "f1"
 
 
+def test_text_after_the_reply_object_is_dropped_and_text_before_it_is_not() -> None:
+    assert parse_reply(json.dumps(base()) + '\n{"follow_up": "other"} and more', SCHEMA).follow_up == "f1"
+    with pytest.raises(ReplyError, match="not valid JSON"):
+        parse_reply("Here it is: " + json.dumps(base()), SCHEMA)
+
+
 POINTS = [
     KeyPoint(id="a", weight=3, text=Text.same("a"), keywords=TextList()),
     KeyPoint(id="b", weight=1, text=Text.same("b"), keywords=TextList()),

@@ -188,7 +188,9 @@ class LLMGrader:
                 repair.append({"role": "assistant", "content": raw[0][:4000]})
             repair.append({"role": "user", "content": fill(self.prompts.repair, error=error)})
             try:
-                (raw2, *_), more = await self.complete(repair, schema, bound)
+                # sampled, not greedy: at temperature 0 a small local model has written the same broken
+                # reply again, token for token, with the repair request in front of it
+                (raw2, *_), more = await self.complete(repair, schema, bound, temperature=SAMPLE_TEMPERATURE)
                 tokens += more
                 replies.append(parse_reply(raw2, schema))
             except (InvalidOutput, ReplyError) as second:

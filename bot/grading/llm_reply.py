@@ -144,7 +144,9 @@ def validated(raw: str, schema: dict[str, Any]) -> Any:
     if text.startswith("```"):  # some providers wrap JSON in a code fence even in JSON mode
         text = text.strip("`").removeprefix("json").strip()
     try:
-        data = json.loads(text)
+        # the first JSON value; text after it is dropped (a small local model has ended a valid object
+        # and gone on writing, which json.loads refuses as "Extra data")
+        data, _end = json.JSONDecoder().raw_decode(text)
     except json.JSONDecodeError as err:
         raise ReplyError(f"not valid JSON ({err.msg} at position {err.pos})") from None
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(data))

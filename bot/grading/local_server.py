@@ -94,7 +94,13 @@ async def llama_server(
     """Start llama-server on 127.0.0.1 with the bundled model; stop it on exit.
 
     Ready is when the server prints that it listens (no polling); a server that exits first raises
-    with the end of its log."""
+    with the end of its log.
+
+    `--no-jinja`: the grader asks for JSON content and validates and repairs it itself. Through the chat
+    template, llama-server parses the reply again (its "peg-native" format) and answered 500 with no
+    content when the 1.5B model broke out of a JSON string after Chinese text despite the grammar, so
+    the grader's repair never got a chance. The legacy chatml path sends the same prompt and still
+    enforces the schema's grammar."""
     binary, env = server_binary()
     model = model_file()
     port = port or free_port()
@@ -103,6 +109,7 @@ async def llama_server(
     args = [
         str(binary), "-m", str(model), "--host", "127.0.0.1", "--port", str(port), "-c", str(ctx), "-np", "1",
         "-t", str(threads or min(os.cpu_count() or 2, 4)), "--alias", MODEL_NAME, "--no-webui",
+        "--no-jinja",
     ]  # fmt: skip
     proc = await asyncio.create_subprocess_exec(
         *args, env=env, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
