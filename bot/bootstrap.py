@@ -50,6 +50,9 @@ from bot.storage.user_lock import PgUserLocks
 
 log = logging.getLogger(__name__)
 REGRADE_EVERY_S = 60.0
+# update and interaction ids guard against redelivery: Telegram keeps an undelivered update for 24 hours
+# (https://core.telegram.org/bots/api#getting-updates) and Discord's interaction tokens last 15 minutes
+EVENT_RETENTION = timedelta(days=7)
 
 
 class ContentError(Exception):
@@ -211,5 +214,8 @@ def build_scheduler(app: App, router: NotifierRouter, settings: Settings, *, pus
     async def regrade() -> int:
         return await regrade_pending(deps, router)
 
+    async def housekeeping() -> int:
+        return await app.store.forget_events_before(deps.clock.now() - EVENT_RETENTION)
+
     regrades = regrade if deps.estimator is not None else None  # without an LLM nothing is queued for one
-    return Scheduler(dispatcher, settings.scheduler_tick_seconds, regrades, REGRADE_EVERY_S)
+    return Scheduler(dispatcher, settings.scheduler_tick_seconds, regrades, REGRADE_EVERY_S, housekeeping)

@@ -20,7 +20,7 @@ from bot.core.replies import Reply
 from bot.delivery import NotifierRouter
 from bot.grading.offline import OfflineGrader
 from bot.scheduling.dispatcher import MAX_ATTEMPTS, Dispatcher
-from bot.scheduling.scheduler import JOB_ID, REGRADE_JOB_ID, Scheduler
+from bot.scheduling.scheduler import HOUSEKEEPING_JOB_ID, JOB_ID, REGRADE_JOB_ID, Scheduler
 from bot.storage.pushes import PushStore
 from tests.fakes import FakeClock, FakeGrader
 
@@ -374,6 +374,44 @@ async def test_the_composition_root_adds_the_regrade_job_only_with_an_llm(app: A
     with_llm = build_scheduler(app, router, settings, pushes=False)
     assert with_llm.regrade is not None and with_llm.dispatcher is None
     assert await with_llm.regrade() == 0  # a real round on the real database: nothing queued yet
+
+
+async def test_housekeeping_forgets_update_ids_older_than_a_week_and_keeps_the_rest(
+    app: App, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.scheduling.scheduler")
+    now = clock_of(app).now()
+    for key, age in [("old", timedelta(days=7, seconds=1)), ("week", timedelta(days=7) - timedelta(seconds=1)),
+                     ("new", timedelta(0))]:  # fmt: skip
+        assert await app.store.claim_event(f"telegram:update:{key}", now - age)
+    s = build_scheduler(app, NotifierRouter(app.store), Settings(_env_file=None), pushes=False)  # type: ignore[call-arg]
+    s.start()
+    try:
+        job = s.aps.get_job(HOUSEKEEPING_JOB_ID)
+        assert job is not None and job.trigger.interval == timedelta(hours=1) and job.max_instances == 1
+        await job.func()
+    finally:
+        s.shutdown()
+    assert "forgot 1 old update ids" in caplog.text
+    assert await app.store.claim_event("telegram:update:old", now)  # forgotten: a redelivery would be new
+    assert not await app.store.claim_event("telegram:update:week", now)
+    assert not await app.store.claim_event("telegram:update:new", now)
+
+
+async def test_a_failed_housekeeping_round_is_logged_and_the_next_one_runs(caplog: pytest.LogCaptureFixture) -> None:
+    calls: list[int] = []
+
+    async def housekeeping() -> int:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("database is locked")
+        return 0
+
+    s = Scheduler(None, housekeeping=housekeeping)
+    await s.housekeeping_tick()
+    assert "housekeeping failed" in caplog.text
+    await s.housekeeping_tick()
+    assert len(calls) == 2
 
 
 async def test_study_server_daily_question_is_posted_once_in_its_timezone(app: App) -> None:

@@ -1,8 +1,9 @@
 """APScheduler (3.x, AsyncIOScheduler) in the bot's event loop: the bot's one background loop.
 
-Two interval jobs: the dispatcher's tick (pushes, with a chat platform) and the regrade round
-(answers that got only the offline estimate while the LLM was down, with an LLM). The database is
-the source of truth for what is due; there are no per-user jobs in a job store.
+Interval jobs: the dispatcher's tick (pushes, with a chat platform), the regrade round (answers that
+got only the offline estimate while the LLM was down, with an LLM) and housekeeping (old update and
+interaction ids, which only guard against redelivery). The database is the source of truth for what
+is due; there are no per-user jobs in a job store.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from bot.scheduling.dispatcher import Dispatcher
 log = logging.getLogger(__name__)
 JOB_ID = "dispatch"
 REGRADE_JOB_ID = "regrade"
+HOUSEKEEPING_JOB_ID = "housekeeping"
 Regrade = Callable[[], Awaitable[int]]
+Housekeeping = Callable[[], Awaitable[int]]
 
 
 class Scheduler:
@@ -29,11 +32,15 @@ class Scheduler:
         every_s: float = 30.0,
         regrade: Regrade | None = None,
         regrade_every_s: float = 60.0,
+        housekeeping: Housekeeping | None = None,
+        housekeeping_every_s: float = 3600.0,
     ) -> None:
         self.dispatcher = dispatcher
         self.every_s = every_s
         self.regrade = regrade
         self.regrade_every_s = regrade_every_s
+        self.housekeeping = housekeeping
+        self.housekeeping_every_s = housekeeping_every_s
         self.aps = AsyncIOScheduler(timezone=UTC)
 
     async def regrade_tick(self) -> None:
@@ -47,6 +54,18 @@ class Scheduler:
             return
         if done:
             log.info("regraded %d answers with the LLM", done)
+
+    async def housekeeping_tick(self) -> None:
+        """Delete what is only kept for a while; a failure is logged and the next round tries again."""
+        if self.housekeeping is None:
+            return
+        try:
+            removed = await self.housekeeping()
+        except Exception:
+            log.exception("housekeeping failed")
+            return
+        if removed:
+            log.info("housekeeping: forgot %d old update ids", removed)
 
     async def tick(self) -> None:
         if self.dispatcher is None or self.dispatcher.busy:
@@ -79,6 +98,16 @@ class Scheduler:
                 id=REGRADE_JOB_ID,
                 max_instances=1,  # a slow round (the LLM just came back) is never run twice at once
                 coalesce=True,
+            )
+        if self.housekeeping is not None:
+            self.aps.add_job(
+                self.housekeeping_tick,
+                "interval",
+                seconds=self.housekeeping_every_s,
+                id=HOUSEKEEPING_JOB_ID,
+                max_instances=1,
+                coalesce=True,
+                next_run_time=datetime.now(UTC),  # a process restarted every hour still cleans up
             )
         self.aps.start()
 
