@@ -184,7 +184,10 @@ def test_a_written_follow_up_must_be_a_question() -> None:
     reply = {**base(), "follow_up": "What threshold would you pick, and why?",
              "follow_up_points": ["names a threshold", "explains why"], "follow_up_reference": "r" * 40}  # fmt: skip
     assert parse_reply(json.dumps(reply), schema).follow_up.endswith("?")
-    for bad in ("Pick a threshold and explain it.", "Why?", "What threshold?\nAnd why?"):
+    assert parse_reply(json.dumps({**reply, "follow_up": "Would you pick 'max-norm' clipping, and why?"}), schema)
+    # a quote or backslash in the class let llama.cpp's grammar close the JSON string early (`f1"}，？"`)
+    for bad in ("Pick a threshold and explain it.", "Why?", "What threshold?\nAnd why?",
+                'f1"}, why would you pick it?', "Is C:\\clip the threshold you pick?"):  # fmt: skip
         with pytest.raises(ReplyError):
             parse_reply(json.dumps({**reply, "follow_up": bad}), schema)
     zh = reply_schema(["a", "b"], [], "zh")

@@ -82,8 +82,10 @@ def reply_schema(point_ids: Sequence[str], follow_up_ids: Sequence[str], lang: L
     if follow_up_ids:
         props["follow_up"] = {"type": "string", "enum": list(follow_up_ids)}
     else:  # a question: it ends with a question mark (the length is in the pattern too, as llama.cpp's
-        low, high = b.follow_up  # grammar takes a pattern instead of minLength/maxLength)
-        props["follow_up"] = {**_text(b.follow_up), "pattern": f"^[^\\n]{{{low - 1},{high - 1}}}[?？]$"}
+        low, high = b.follow_up  # grammar takes a pattern instead of minLength/maxLength). No `"` or `\`:
+        # llama.cpp turns a pattern into a grammar over the raw string, so a class that allowed them let a
+        # small model write `f1"}，，？"`, closing the JSON string early and leaving fields out.
+        props["follow_up"] = {**_text(b.follow_up), "pattern": f'^[^\\n"\\\\]{{{low - 1},{high - 1}}}[?？]$'}
         props["follow_up_points"] = {"type": "array", "minItems": 2, "maxItems": 3, "items": _text(b.point)}
         props["follow_up_reference"] = _text(b.reference)
     return {"type": "object", "additionalProperties": False, "required": list(props), "properties": props}
