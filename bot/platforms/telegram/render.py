@@ -14,7 +14,7 @@ import logging
 from collections.abc import Iterator
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, TelegramObject
 
 from bot.core.replies import Button
 
@@ -62,31 +62,43 @@ def escape(text: str) -> str:
     return html.escape(text, quote=False)
 
 
-def _buttons(rows: list[list[Button]]) -> Iterator[list[InlineKeyboardButton]]:
+def _rows(rows: list[list[Button]]) -> Iterator[tuple[tuple[str, str], ...]]:
     for row in rows:
         out = []
         for b in row:
             if len(b.action.encode("utf-8")) > CALLBACK_DATA_LIMIT:
                 log.warning("button %r dropped: its action is over %d bytes", b.label, CALLBACK_DATA_LIMIT)
                 continue
-            out.append(InlineKeyboardButton(b.label[:64], callback_data=b.action))
+            out.append((b.label[:64], b.action))
         if out:
-            yield out
+            yield tuple(out)
 
 
-class TextKeyboard(InlineKeyboardMarkup):
-    """The bot's keyboards: rows of buttons with a text and callback data, nothing else. They serialize
-    straight from those two fields, to the same JSON as PTB's generic `to_dict`, which walks every
-    attribute of every button and measured as the largest part of sending a graded reply with its eight
-    buttons (bench/telegram_load.py --profile)."""
+class TextKeyboard(TelegramObject):
+    """The bot's inline keyboards: rows of buttons with a text and callback data, nothing else.
 
-    __slots__ = ()
+    python-telegram-bot sends any TelegramObject as its `to_dict()`, and this one writes the same JSON
+    as an InlineKeyboardMarkup of InlineKeyboardButtons straight from the (text, data) pairs. Building
+    those PTB objects (each attribute set through a frozen-object check) and walking them in the generic
+    `to_dict` took ~110 us for a graded reply's eight buttons, the largest part of rendering it
+    (bench/telegram_load.py --profile). `inline_keyboard` builds them on demand, for whoever wants them."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: tuple[tuple[tuple[str, str], ...], ...]) -> None:
+        super().__init__(api_kwargs=None)
+        self.rows = rows
+        self._id_attrs = (rows,)
+        self._freeze()
+
+    @property
+    def inline_keyboard(self) -> tuple[tuple[InlineKeyboardButton, ...], ...]:
+        return tuple(tuple(InlineKeyboardButton(text, callback_data=data) for text, data in row) for row in self.rows)
 
     def to_dict(self, recursive: bool = True) -> dict[str, Any]:
-        rows = [[{"text": b.text, "callback_data": b.callback_data} for b in row] for row in self.inline_keyboard]
-        return {"inline_keyboard": rows}
+        return {"inline_keyboard": [[{"text": text, "callback_data": data} for text, data in row] for row in self.rows]}
 
 
-def keyboard(rows: list[list[Button]]) -> InlineKeyboardMarkup | None:
-    kept = list(_buttons(rows))
+def keyboard(rows: list[list[Button]]) -> TextKeyboard | None:
+    kept = tuple(_rows(rows))
     return TextKeyboard(kept) if kept else None

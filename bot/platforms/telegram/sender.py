@@ -10,14 +10,14 @@ import contextlib
 import logging
 from collections.abc import Sequence
 
-from telegram import Bot, InlineKeyboardMarkup, InputFile, Message
+from telegram import Bot, InputFile, Message
 from telegram.constants import ChatAction, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.core.ports import Delivery
 from bot.core.replies import Attachment, Reply
 from bot.core.service import Service
-from bot.platforms.telegram.render import CAPTION_LIMIT, escape, keyboard, split_text, utf16_len
+from bot.platforms.telegram.render import CAPTION_LIMIT, TextKeyboard, escape, keyboard, split_text, utf16_len
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ class TelegramSender:
 
     # --- Bot API calls, with the HTML -> plain fallback and 403 -> ChatBlocked
 
-    async def _send_text(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None) -> Message:
+    async def _send_text(self, chat_id: int, text: str, markup: TextKeyboard | None) -> Message:
         try:
             try:
                 return await self.bot.send_message(
@@ -128,7 +128,7 @@ class TelegramSender:
         except Forbidden as err:
             raise ChatBlocked(str(err)) from err
 
-    async def _edit_text(self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None) -> None:
+    async def _edit_text(self, chat_id: int, message_id: int, text: str, markup: TextKeyboard | None) -> None:
         try:
             try:
                 await self.bot.edit_message_text(
@@ -147,7 +147,7 @@ class TelegramSender:
             await self._send_text(chat_id, text, markup)
 
     async def _send_attachment(
-        self, chat_id: int, att: Attachment, is_image: bool, caption: str, markup: InlineKeyboardMarkup | None
+        self, chat_id: int, att: Attachment, is_image: bool, caption: str, markup: TextKeyboard | None
     ) -> None:
         data = InputFile(att.data, filename=att.filename)
         text = escape(caption) if caption else None
