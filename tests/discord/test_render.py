@@ -31,6 +31,25 @@ def test_buttons_wrap_at_five_a_row_and_keep_their_actions() -> None:
     assert len(rows[2]["components"][0]["label"]) == 80 and rows[2]["components"][0]["style"] == 1
 
 
+def test_a_layout_sends_the_same_components_as_discord_pys_own_buttons() -> None:
+    import discord
+
+    rows = [
+        [Button("下一题", "next"), Button("Forget", "forget:yes")],
+        [Button(f"r{i}", f"rate:1:{i}") for i in range(6)],
+    ]
+    (part,) = messages(Reply("x", rows))
+    generic = discord.ui.View(timeout=None)
+    for index, row in enumerate([rows[0], rows[1][:5], rows[1][5:]]):
+        for b in row:
+            style = {"next": discord.ButtonStyle.primary, "forget:yes": discord.ButtonStyle.danger}.get(
+                b.action, discord.ButtonStyle.secondary
+            )
+            generic.add_item(discord.ui.Button(label=b.label, custom_id="drill:" + b.action, style=style, row=index))
+    assert part["view"].to_components() == generic.to_components()
+    assert not part["view"].children and not part["view"].has_components_v2()
+
+
 def test_an_action_too_long_for_a_custom_id_is_dropped_not_sent_broken() -> None:
     (part,) = messages(Reply("x", [[Button("ok", "next"), Button("too long", "x" * 120)]]))
     ids = [c["custom_id"] for r in part["view"].to_components() for c in r["components"]]
