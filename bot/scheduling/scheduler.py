@@ -45,27 +45,11 @@ class Scheduler:
 
     async def regrade_tick(self) -> None:
         """One regrade round; a failure is logged and the next round tries again."""
-        if self.regrade is None:
-            return
-        try:
-            done = await self.regrade()
-        except Exception:
-            log.exception("regrade round failed")
-            return
-        if done:
-            log.info("regraded %d answers with the LLM", done)
+        await _round(self.regrade, "regrade round failed", "regraded %d answers with the LLM")
 
     async def housekeeping_tick(self) -> None:
         """Delete what is only kept for a while; a failure is logged and the next round tries again."""
-        if self.housekeeping is None:
-            return
-        try:
-            removed = await self.housekeeping()
-        except Exception:
-            log.exception("housekeeping failed")
-            return
-        if removed:
-            log.info("housekeeping: forgot %d old update ids", removed)
+        await _round(self.housekeeping, "housekeeping failed", "housekeeping: forgot %d old update ids")
 
     async def tick(self) -> None:
         if self.dispatcher is None or self.dispatcher.busy:
@@ -126,3 +110,16 @@ class Scheduler:
             await asyncio.wait_for(self.dispatcher.wait_idle(), timeout)
         except TimeoutError:
             log.warning("scheduler: the round in progress did not finish within %.0f s", timeout)
+
+
+async def _round(job: Callable[[], Awaitable[int]] | None, failed: str, done: str) -> None:
+    """Run a counting job once: a failure is logged (the next round tries again), a count above 0 too."""
+    if job is None:
+        return
+    try:
+        count = await job()
+    except Exception:
+        log.exception(failed)
+        return
+    if count:
+        log.info(done, count)
