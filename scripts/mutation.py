@@ -80,10 +80,11 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
             "bot/grading/llm_verdicts.py",
             "bot/grading/llm_reply.py",
             "bot/core/llm_budget.py",
-            "bot/core/grading_chain.py",
         ],
         ["tests/test_llm_reply.py", "tests/test_llm_chain.py", "tests/test_llm_grader.py"],
     ),
+    # which grader grades an answer, with hand-written graders
+    "grading_chain": (["bot/core/grading_chain.py"], ["tests/test_grading_chain.py", "tests/test_llm_chain.py"]),
     # the career tools' rules (/jd focus and matching, /debrief splitting, /apps attachment and insights, /notes
     # versions) with their fast tests
     "focus": (["bot/core/focus.py"], ["tests/test_focus_rule.py", "tests/test_focus_queue.py"]),
