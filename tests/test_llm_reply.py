@@ -95,6 +95,8 @@ def test_the_validator_refuses_what_the_schema_forbids(change: Any) -> None:
 def test_a_reply_over_64_kb_is_refused_before_parsing() -> None:
     with pytest.raises(ReplyError, match="64 kB"):
         parse_reply(" " * (64 * 1024 + 1) + json.dumps(base()), SCHEMA)
+    exactly = json.dumps(base())
+    assert parse_reply(" " * (64 * 1024 - len(exactly)) + exactly, SCHEMA)  # 64 kB itself is allowed
 
 
 def test_a_code_fence_is_tolerated() -> None:
@@ -241,3 +243,27 @@ def test_sample_thresholds_and_the_shown_quote() -> None:
     assert three_of_four.verdicts["a"] == ("hit", "early Adam updates small")  # mean credit 0.75
     assert one_of_four.verdicts["a"] == ("partial", "early Adam updates small")  # 0.25
     assert none.verdicts["a"] == ("missed", "")
+
+
+def nodes(node: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every schema node, this one first."""
+    children = list(node.get("properties", {}).values()) + ([node["items"]] if "items" in node else [])
+    return [node] + [n for child in children for n in nodes(child)]
+
+
+@pytest.mark.parametrize("follow_ups", [["f1", "f2"], []])
+def test_every_node_is_typed_every_object_closed_and_complete_and_every_array_bounded(follow_ups: list[str]) -> None:
+    """What strict structured output needs, and what a grammar built from the schema enforces: a type on every
+    node, no extra or missing fields in any object, no unbounded list."""
+    schema = reply_schema(["a", "b"], follow_ups, "zh")
+    for node in nodes(schema):
+        assert node["type"] in ("object", "array", "string"), node
+        if node["type"] == "object":
+            assert node["additionalProperties"] is False and node["required"] == list(node["properties"]), node
+        if node["type"] == "array":
+            assert node["maxItems"] >= 1, node
+    mistake = schema["properties"]["mistakes"]
+    assert mistake["maxItems"] == MAX_MISTAKES and mistake["items"]["properties"]["claim"]["minLength"] == 3
+    reply = {**base(), "key_points": {**base()["key_points"], "a": {"quote": "", "verdict": "missed", "why": "x"}}}
+    with pytest.raises(ReplyError):  # a field the schema does not name, inside a verdict
+        parse_reply(json.dumps(reply), SCHEMA)
