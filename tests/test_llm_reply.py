@@ -267,3 +267,14 @@ def test_every_node_is_typed_every_object_closed_and_complete_and_every_array_bo
     reply = {**base(), "key_points": {**base()["key_points"], "a": {"quote": "", "verdict": "missed", "why": "x"}}}
     with pytest.raises(ReplyError):  # a field the schema does not name, inside a verdict
         parse_reply(json.dumps(reply), SCHEMA)
+
+
+def test_a_parsed_reply_keeps_each_mistake_and_the_written_follow_ups_points_and_reference() -> None:
+    schema = reply_schema(["a", "b"], [], "en")
+    reply = {**base(), "mistakes": [{"claim": " bf16 needs loss scaling ", "severity": "serious"}],
+             "follow_up": "What threshold would you pick, and why?",
+             "follow_up_points": [" names a threshold ", "explains why"], "follow_up_reference": " r" + "r" * 40 + " "}  # fmt: skip
+    parsed = parse_reply(json.dumps(reply), schema)
+    assert parsed.mistakes == (Mistake("bf16 needs loss scaling", "serious"),)
+    assert parsed.follow_up_points == ("names a threshold", "explains why")
+    assert parsed.follow_up_reference == "r" * 41
