@@ -42,6 +42,16 @@ async def test_event_keys_older_than_the_cutoff_are_forgotten(sql: SqlStore) -> 
     assert await sql.forget_events_before(NOW + timedelta(seconds=1)) == 2
 
 
+async def test_old_event_keys_are_forgotten_in_batches_until_none_is_left(sql: SqlStore) -> None:
+    for n in range(5):
+        assert await sql.claim_event(f"telegram:update:{n}", NOW - timedelta(days=8, minutes=n))
+    assert await sql.claim_event("telegram:update:new", NOW)
+    assert await sql.forget_events_before(NOW - timedelta(days=7), batch=2) == 5  # 2 + 2 + 1
+    assert await sql.forget_events_before(NOW - timedelta(days=7), batch=2) == 0
+    assert not await sql.claim_event("telegram:update:new", NOW)
+    assert await sql.claim_event("telegram:update:4", NOW)
+
+
 async def test_naive_datetimes_are_refused(sql: SqlStore) -> None:
     u = await sql.get_or_create_user("t", "1", User(id=0, created_at=NOW))
     with pytest.raises(Exception, match="naive"):

@@ -21,8 +21,8 @@ log = logging.getLogger(__name__)
 JOB_ID = "dispatch"
 REGRADE_JOB_ID = "regrade"
 HOUSEKEEPING_JOB_ID = "housekeeping"
-Regrade = Callable[[], Awaitable[int]]
-Housekeeping = Callable[[], Awaitable[int]]
+CountingJob = Callable[[], Awaitable[int]]  # one round of a periodic job; returns how many things it did
+Regrade = Housekeeping = CountingJob
 
 
 class Scheduler:
@@ -112,7 +112,7 @@ class Scheduler:
             log.warning("scheduler: the round in progress did not finish within %.0f s", timeout)
 
 
-async def _round(job: Callable[[], Awaitable[int]] | None, failed: str, done: str) -> None:
+async def _round(job: CountingJob | None, failed: str, done: str) -> None:
     """Run a counting job once: a failure is logged (the next round tries again), a count above 0 too."""
     if job is None:
         return

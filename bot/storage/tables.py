@@ -232,6 +232,7 @@ processed_events = sa.Table(
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("done", sa.Boolean, nullable=False, server_default=sa.true()),
     # created_at is the claim's time; an update claimed but not done past a timeout is taken over (begin_event)
+    sa.Index("ix_processed_events_created", "created_at"),  # housekeeping deletes by age without a table scan
 )
 
 job_descriptions = sa.Table(

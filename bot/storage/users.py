@@ -151,9 +151,18 @@ class SqlUsers(SqlBase):
     async def finish_event(self, key: str) -> None:
         await self.engines.write(Plain([(_FINISH_EVENT, {"_key": key[:128]})]))
 
-    async def forget_events_before(self, cutoff: datetime) -> int:
-        async def _unit(conn: AsyncConnection) -> Any:
-            result = await conn.execute(T.processed_events.delete().where(T.processed_events.c.created_at < cutoff))
-            return int(result.rowcount or 0)
+    async def forget_events_before(self, cutoff: datetime, batch: int = 5000) -> int:
+        """Delete the ids claimed before `cutoff`, `batch` at a time: each batch is its own short write, so the
+        first round after a long time (or an upgrade) never holds SQLite's one writer for long."""
+        oldest = sa.select(_E.key).where(_E.created_at < cutoff).limit(batch).scalar_subquery()
+        delete = T.processed_events.delete().where(_E.key.in_(oldest))
 
-        return await self.engines.write(_unit)
+        async def _unit(conn: AsyncConnection) -> Any:
+            return int((await conn.execute(delete)).rowcount or 0)
+
+        total = 0
+        while (removed := await self.engines.write(_unit)) > 0:
+            total += removed
+            if removed < batch:
+                break
+        return total
