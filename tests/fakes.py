@@ -147,6 +147,10 @@ class FakeStore:
         found = self.sessions.get(user_id)
         return found.model_copy(deep=True) if found is not None else Idle()
 
+    async def get_user_and_session(self, user_id: int) -> tuple[User, Session] | None:
+        user = await self.get_user(user_id)
+        return (user, await self.get_session(user_id)) if user is not None else None
+
     async def set_session(self, user_id: int, state: Session) -> None:
         self.sessions[user_id] = state.model_copy(deep=True)
 

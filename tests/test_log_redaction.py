@@ -13,7 +13,9 @@ from bot.config import Settings
 from bot.core import commands as c
 from bot.core.bank import Bank
 from bot.core.deps import Deps, Limits
+from bot.core.models import User
 from bot.core.service import Service
+from bot.core.session import Session
 from bot.logging_setup import REDACTED, RedactingFilter, configured_secrets
 from bot.storage.store import SqlStore
 from tests.fakes import FakeClock, FakeGrader
@@ -77,10 +79,17 @@ def test_short_values_are_not_secrets() -> None:
 async def test_a_failing_write_logs_the_statement_but_not_the_users_text(sql: SqlStore, bank: Bank) -> None:
     svc = Service(Deps(store=sql, bank=bank, grader=FakeGrader(), clock=FakeClock(), limits=Limits(fuzz=False)))
     user = await svc.user_for("test", "gone")
-    await sql.delete_user(user.id)  # another device ran /forget a moment ago: the insert below breaks a foreign key
+    read = sql.get_user_and_session
+
+    async def read_then_forgotten(user_id: int) -> tuple[User, Session] | None:
+        found = await read(user_id)
+        await sql.delete_user(user_id)  # another device's /forget, just after: the insert below breaks a foreign key
+        return found
+
+    sql.get_user_and_session = read_then_forgotten  # type: ignore[method-assign]
     private = "At Acme they asked how my previous employer's unreleased model diverged at step 41k"
     with captured_logs(settings(log_level="DEBUG")) as out:
-        replies = await svc.handle(c.LogReview(user.id, "Acme", private, "my own answer, word for word"), user)
+        replies = await svc.handle(c.LogReview(user.id, "Acme", private, "my own answer, word for word"))
     assert replies[0].kind == "error"
     logs = out.getvalue()
     assert "ERROR bot.core.service" in logs and "IntegrityError" in logs  # the failure is logged ...

@@ -8,9 +8,9 @@ from datetime import timedelta
 import pytest
 
 from bot.core import srs
-from bot.core.models import Rating
+from bot.core.models import Card, Rating
 from bot.core.service import Service
-from bot.core.session import Answering, Session, open_card_id
+from bot.core.session import Answering, open_card_id
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 
 
@@ -296,11 +296,12 @@ async def test_a_handler_that_raises_gets_an_error_reply_and_is_logged(
     service: Service, store: FakeStore, caplog: pytest.LogCaptureFixture
 ) -> None:
     uid = await new_user(service)
+    await service.handle_text(uid, "/drill")
 
-    async def broken(user_id: int) -> Session:
+    async def broken(card_id: int) -> Card | None:
         raise RuntimeError("database went away")
 
-    store.get_session = broken  # type: ignore[method-assign]
+    store.get_card = broken  # type: ignore[method-assign]
     (r,) = await service.handle_text(uid, "an answer")
     assert r.kind == "error" and r.text.startswith("Something went wrong on my side")
     assert "handler failed for FreeText" in caplog.text

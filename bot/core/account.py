@@ -14,7 +14,7 @@ from bot.core.i18n import t, tn
 from bot.core.models import Lang, Question, User
 from bot.core.progress_report import progress_reply
 from bot.core.replies import Attachment, Button, Reply
-from bot.core.session import ConfirmingForget, Idle
+from bot.core.session import ConfirmingForget, Idle, Session
 from bot.core.timeutil import local_now
 
 
@@ -33,8 +33,7 @@ async def forget(cmd: c.Forget, deps: Deps, user: User) -> list[Reply]:
     return [Reply(t(lang, "forget.confirm"), buttons)]
 
 
-async def confirm_forget(cmd: c.ConfirmForget, deps: Deps, user: User) -> list[Reply]:
-    session = await deps.store.get_session(user.id)
+async def confirm_forget(cmd: c.ConfirmForget, deps: Deps, user: User, session: Session) -> list[Reply]:
     if not cmd.confirmed or not isinstance(session, ConfirmingForget):
         await deps.store.set_session(user.id, Idle())
         return [Reply(t(user.language, "forget.cancelled"))]

@@ -13,7 +13,7 @@ from bot.core.deps import Deps
 from bot.core.i18n import t
 from bot.core.models import Lang, User
 from bot.core.replies import Button, Reply
-from bot.core.session import FlowKind, Idle, InFlow
+from bot.core.session import FlowKind, Idle, InFlow, Session
 from bot.core.timeutil import fmt_local
 from bot.core.yes_no import is_no, is_yes
 
@@ -80,10 +80,9 @@ async def flow_text(text: str, deps: Deps, user: User, state: InFlow) -> list[Re
     return await _advance(flow, {**state.data, step: value}, deps, user)
 
 
-async def flow_action(cmd: c.FlowAction, deps: Deps, user: User) -> list[Reply]:
+async def flow_action(cmd: c.FlowAction, deps: Deps, user: User, state: Session) -> list[Reply]:
     """Buttons: skip an optional field, save at the confirmation, or cancel at any step."""
     lang = user.language
-    state = await deps.store.get_session(user.id)
     if not isinstance(state, InFlow):
         return [Reply(t(lang, "flow.expired"))]
     flow, step = state.flow, state.step

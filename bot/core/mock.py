@@ -15,7 +15,7 @@ from bot.core.mock_report import focus_name
 from bot.core.mock_turn import ask_current, finish, submit
 from bot.core.models import Level, User
 from bot.core.replies import Button, Reply
-from bot.core.session import InMock
+from bot.core.session import InMock, Session
 from bot.core.timeutil import fmt_local
 
 __all__ = ["answer", "history", "mock_command", "reveal", "share", "skip", "start", "stats_line", "stop", "submit"]
@@ -36,25 +36,23 @@ GO_WORDS = {"go", "start", "开始"}
 ACTION_BYTES = 64  # a button's action must fit Telegram's callback data
 
 
-async def answer(cmd: c.SubmitAnswer, deps: Deps, user: User) -> list[Reply]:
+async def answer(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Session) -> list[Reply]:
     """An explicit answer (Discord's /answer): to the mock's open question while one runs, else the drill's."""
-    session = await deps.store.get_session(user.id)
     if isinstance(session, InMock):
         return await submit(cmd, deps, user, session)
     return await drill.submit_answer(cmd, deps, user, session)
 
 
-async def skip(cmd: c.SkipQuestion, deps: Deps, user: User) -> list[Reply]:
+async def skip(cmd: c.SkipQuestion, deps: Deps, user: User, session: Session) -> list[Reply]:
     """/skip: passes on the mock's open question while one runs, else the drill's skip."""
-    session = await deps.store.get_session(user.id)
     if isinstance(session, InMock):
         return await mock_turn.skip(deps, user, session)
     return await drill.skip(cmd, deps, user)
 
 
-async def reveal(cmd: c.RevealReference, deps: Deps, user: User) -> list[Reply]:
+async def reveal(cmd: c.RevealReference, deps: Deps, user: User, session: Session) -> list[Reply]:
     """/reveal: not during a mock (the reference answers come in the debrief), else the drill's."""
-    if cmd.attempt_id is None and isinstance(await deps.store.get_session(user.id), InMock):
+    if cmd.attempt_id is None and isinstance(session, InMock):
         return [Reply(t(user.language, "mock.no_reference"))]
     return await drill.reveal(cmd, deps, user)
 

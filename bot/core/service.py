@@ -36,6 +36,7 @@ from bot.core.session import (
     InMock,
     Onboarding,
     PickingReview,
+    Session,
     open_card_id,
 )
 from bot.core.store_ports import EventClaim
@@ -49,6 +50,8 @@ UPDATE_STALE_AFTER = timedelta(minutes=3)
 """An update claimed this long ago and not finished is taken over when redelivered: longer than any command
 (a voice note's transcription and an LLM grading with its retries), so a live worker is never overtaken."""
 Handler = Callable[[Any, Deps, User], Awaitable[list[Reply]]]
+SessionHandler = Callable[[Any, Deps, User, Session], Awaitable[list[Reply]]]
+"""A handler that starts from the user's state: given the one `handle` read with the user, not read again."""
 
 HANDLERS: dict[type[c.Command], Handler] = {
     c.StartUser: onboarding.start,
@@ -56,23 +59,17 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.ShowSettings: onboarding.show_settings,
     c.ChangeSetting: onboarding.change_setting,
     c.NextQuestion: drill.next_question,
-    c.SubmitAnswer: mock.answer,  # the drill's, or the mock interview's while one runs
-    c.SubmitVoice: voice.submit_voice,
-    c.RevealReference: mock.reveal,  # the drill's; not during a mock interview
-    c.SkipQuestion: mock.skip,  # the drill's, or passing on the mock's open question
     c.OverrideRating: drill.override_rating,
     c.StartFollowUp: drill.start_follow_up,
     c.LogInterview: interviews.log_interview,
     c.LogReview: interviews.log_review,
     c.PickReview: interviews.pick_review,
     c.StartFlow: flows.start_flow,
-    c.FlowAction: flows.flow_action,
     c.SetPaused: onboarding.set_paused,
     c.ShowStats: account.show_stats,
     c.ShowCompanies: company_merge.show_companies,
     c.MergeCompanies: company_merge.merge_companies,
     c.Forget: account.forget,
-    c.ConfirmForget: account.confirm_forget,
     c.ExportData: account.export_data,
     c.SetupServer: study_server.setup_server,
     c.ShowLeaderboard: study_server.show_leaderboard,
@@ -81,6 +78,14 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.CareerCommand: career_router.command,
     c.CareerAction: career_router.action,
     c.UploadDocument: career_router.upload,
+}
+
+WITH_SESSION: dict[type[c.Command], SessionHandler] = {
+    c.SubmitAnswer: mock.answer,  # the drill's, or the mock interview's while one runs
+    c.SubmitVoice: voice.submit_voice,
+    c.RevealReference: mock.reveal,  # the drill's; not during a mock interview
+    c.SkipQuestion: mock.skip,  # the drill's, or passing on the mock's open question
+    c.ConfirmForget: account.confirm_forget,
 }
 
 
@@ -149,24 +154,24 @@ class Service:
         if user is not None and user.paused != paused:
             await self.deps.store.save_user(user.model_copy(update={"paused": paused}))
 
-    async def handle_text(self, user_id: int, text: str, user: User | None = None) -> list[Reply]:
-        return await self.handle(parse_line(user_id, text), user)
+    async def handle_text(self, user_id: int, text: str) -> list[Reply]:
+        return await self.handle(parse_line(user_id, text))
 
-    async def handle_action(self, user_id: int, action: str, user: User | None = None) -> list[Reply]:
-        return await self.handle(parse_action(user_id, action), user)
+    async def handle_action(self, user_id: int, action: str) -> list[Reply]:
+        return await self.handle(parse_action(user_id, action))
 
-    async def handle(self, cmd: c.Command, user: User | None = None) -> list[Reply]:
-        """Run one command. `user` may be passed when the caller has just loaded it (from `user_for`),
-        which saves a read on the hot path; otherwise it is loaded here."""
+    async def handle(self, cmd: c.Command) -> list[Reply]:
+        """Run one command: the user and their state are read (in one read) once the user's lock is held, so a
+        command always starts from what the one before it left."""
         cmd = cleaned(cmd)
         async with self.user_lock.hold(cmd.user_id):
-            if user is None or user.id != cmd.user_id:
-                user = await self.deps.store.get_user(cmd.user_id)
-            if user is None:  # deleted (/forget) while this command was on its way; the next message starts afresh
+            found = await self.deps.store.get_user_and_session(cmd.user_id)
+            if found is None:  # deleted (/forget) while this command was on its way; the next message starts afresh
                 log.warning("user %s not found (deleted?): %s not handled", cmd.user_id, type(cmd).__name__)
                 return [Reply(t(self.deps.limits.default_language, "user_gone"), kind="error")]
+            user, session = found
             try:
-                return await self._dispatch(cmd, user)
+                return await self._dispatch(cmd, user, session)
             except WriteFailed:  # rolled back: say plainly that it was not saved
                 log.exception("a write failed for %s; nothing of it was saved", type(cmd).__name__)
                 return [Reply(t(user.language, "error.not_saved"), kind="error")]
@@ -174,14 +179,15 @@ class Service:
                 log.exception("handler failed for %s", type(cmd).__name__)
                 return [Reply(t(user.language, "error"), kind="error")]
 
-    async def _dispatch(self, cmd: c.Command, user: User) -> list[Reply]:
+    async def _dispatch(self, cmd: c.Command, user: User, before: Session) -> list[Reply]:
         if isinstance(cmd, c.FreeText):
-            return await self._free_text(cmd, user)
+            return await self._free_text(cmd, user, before)
         if isinstance(cmd, c.FlowAction):
-            return await flows.flow_action(cmd, self.deps, user)
-        before = await self.deps.store.get_session(user.id)
+            return await flows.flow_action(cmd, self.deps, user, before)
         if isinstance(cmd, c.Invalid):
             replies = self._invalid(cmd, user.language)
+        elif type(cmd) in WITH_SESSION:
+            replies = await WITH_SESSION[type(cmd)](cmd, self.deps, user, before)
         else:
             replies = await HANDLERS[type(cmd)](cmd, self.deps, user)
         if isinstance(before, InFlow):  # a /review or /interview was waiting: kept or dropped, the user is told
@@ -194,8 +200,7 @@ class Service:
             return [Reply(t(lang, "usage", usage=t(lang, cmd.usage_key)), kind="error")]
         return [Reply(t(lang, "unknown_command", command=cmd.command[:40]), kind="error")]
 
-    async def _free_text(self, cmd: c.FreeText, user: User) -> list[Reply]:
-        session = await self.deps.store.get_session(user.id)
+    async def _free_text(self, cmd: c.FreeText, user: User, session: Session) -> list[Reply]:
         if open_card_id(session) is not None:
             return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), self.deps, user, session)
         if isinstance(session, InMock):
@@ -215,7 +220,7 @@ class Service:
                 return await interviews.pick_review(c.PickReview(user.id, choice), self.deps, user)
         if isinstance(session, ConfirmingForget):
             confirmed = is_yes(cmd.text, DELETE)  # "yes", "y", "确认", "好" ...; anything else keeps the data
-            return await account.confirm_forget(c.ConfirmForget(user.id, confirmed), self.deps, user)
+            return await account.confirm_forget(c.ConfirmForget(user.id, confirmed), self.deps, user, session)
         if not cmd.text.strip():
             return [Reply(t(user.language, "empty_answer"), kind="error")]
         return [Reply(t(user.language, "no_open_question"))]

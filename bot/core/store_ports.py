@@ -52,6 +52,11 @@ class UsersPort(Protocol):
         """The user's state; Idle when none is stored, or when the stored one cannot be read."""
         ...
 
+    async def get_user_and_session(self, user_id: int) -> tuple[User, Session] | None:
+        """The user and their state (as `get_user` and `get_session` give them) in one read; None when the user is
+        gone."""
+        ...
+
     async def set_session(self, user_id: int, state: Session) -> None: ...
     async def claim_event(self, key: str, now: datetime) -> bool:
         """True the first time `key` (a platform update or interaction id) is claimed, False after."""

@@ -20,7 +20,7 @@ from bot.core.i18n import t, tn
 from bot.core.models import Lang, User
 from bot.core.ports import TranscriberUnavailable, TranscriptionError
 from bot.core.replies import Reply
-from bot.core.session import InCareer, InMock, open_card_id
+from bot.core.session import InCareer, InMock, Session, open_card_id
 from bot.core.speaking import analyse, render_insights
 from bot.core.text_input import clean_text
 
@@ -32,11 +32,10 @@ def _too_long(seconds: float, lang: Lang, lim: Limits) -> Reply:
     return Reply(t(lang, "voice_too_long", limit_seconds=tn(lang, "count.second", lim.max_audio_seconds)), kind="error")
 
 
-async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User) -> list[Reply]:
+async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User, session: Session) -> list[Reply]:
     lang, lim, transcriber = user.language, deps.limits, deps.transcriber
     if transcriber is None:
         return [Reply(t(lang, "voice_unavailable"), kind="error")]
-    session = await deps.store.get_session(user.id)
     in_mock = isinstance(session, InMock)  # a mock interview's answer: graded quietly by mock_turn
     writing = isinstance(session, InCareer) and (session.tool, session.step) in VOICE_STEPS
     if open_card_id(session) is None and not in_mock and not writing:

@@ -27,6 +27,11 @@ _USER = sa.select(T.users).where(T.users.c.id == sa.bindparam("user_id"))
 _I = T.identities.c
 _IDENTITIES = sa.select(T.identities).where(_I.user_id == sa.bindparam("user_id")).order_by(_I.platform, _I.external_id)
 _SESSION = sa.select(T.sessions.c.state).where(T.sessions.c.user_id == sa.bindparam("user_id"))
+_USER_AND_SESSION = (
+    sa.select(T.users, T.sessions.c.state.label("_session"))
+    .outerjoin(T.sessions, T.sessions.c.user_id == T.users.c.id)
+    .where(T.users.c.id == sa.bindparam("user_id"))
+)
 _E = T.processed_events.c
 _EVENT_DONE = sa.select(_E.done).where(_E.key == sa.bindparam("key"))
 _FINISH_EVENT = T.processed_events.update().where(_E.key == sa.bindparam("_key")).values(done=True)
@@ -99,6 +104,13 @@ class SqlUsers(SqlBase):
     async def get_session(self, user_id: int) -> Session:
         found = await self._one(_SESSION, {"user_id": user_id})
         return parse_session(found["state"] if found else None, user_id)
+
+    async def get_user_and_session(self, user_id: int) -> tuple[User, Session] | None:
+        found = await self._one(_USER_AND_SESSION, {"user_id": user_id})
+        if found is None:
+            return None
+        state = found.pop("_session")
+        return User.model_validate(found), parse_session(state, user_id)
 
     async def set_session(self, user_id: int, state: Session) -> None:
         await self.engines.write(Plain([session_write(self.dialect, user_id, state)]))

@@ -54,6 +54,20 @@ async def test_a_session_is_idle_until_set_and_each_users_own(store: Store) -> N
     assert await store.get_session(a.id) == Idle(last_attempt=9)
 
 
+async def test_a_user_and_their_session_are_read_together(store: Store) -> None:
+    a, b = await new_user(store, "1"), await new_user(store, "2")
+    changed = a.model_copy(update={"language": "zh", "topics": ["pipeline"], "quiet_start": "22:00"})
+    await store.save_user(changed)
+    assert await store.get_user_and_session(a.id) == (changed, Idle())  # no session stored yet: Idle
+    await store.set_session(a.id, Answering(card_id=3))
+    await store.set_session(b.id, Idle(last_attempt=5))
+    assert await store.get_user_and_session(a.id) == (changed, Answering(card_id=3))
+    assert await store.get_user_and_session(b.id) == (b, Idle(last_attempt=5))  # each user's own
+    assert await store.get_user_and_session(b.id + 1000) is None
+    await store.delete_user(a.id)
+    assert await store.get_user_and_session(a.id) is None
+
+
 async def test_an_event_is_claimed_once_even_concurrently(store: Store) -> None:
     results = await asyncio.gather(*(store.claim_event("telegram:update:7", NOW) for _ in range(5)))
     assert sorted(results) == [False, False, False, False, True]

@@ -83,11 +83,11 @@ class ConsoleChat:
         user = await self.service.user_for(PLATFORM, self.external_id, self.lang)
         action = self.button_for(message.strip())
         if action is not None:
-            replies = await self.service.handle_action(user.id, action, user)
+            replies = await self.service.handle_action(user.id, action)
         elif message.strip().lower().startswith(FILE_COMMAND + " "):
             replies = await self.send_file(user, message.strip()[len(FILE_COMMAND) :].strip())
         else:
-            replies = await self.service.handle_text(user.id, message, user)
+            replies = await self.service.handle_text(user.id, message)
         self.lang = await self.service.language_of(user.id)
         self.render(replies)
         return replies
@@ -99,7 +99,7 @@ class ConsoleChat:
             data = path.read_bytes()
         except OSError:
             return [Reply(t(user.language, "console.no_file", path=name[:200]), kind="error")]
-        return await self.service.handle(UploadDocument(user.id, data, path.name), user)
+        return await self.service.handle(UploadDocument(user.id, data, path.name))
 
     def render(self, replies: list[Reply]) -> None:
         self.buttons = []

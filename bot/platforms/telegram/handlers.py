@@ -202,11 +202,11 @@ class TelegramHandlers:
     async def _button(self, query: CallbackQuery, chat_id: int, user: User) -> None:
         with contextlib.suppress(TelegramError):
             await query.answer()  # stops the button's spinner
-        await self._reply(chat_id, user, self.service.handle_action(user.id, query.data or "", user))
+        await self._reply(chat_id, user, self.service.handle_action(user.id, query.data or ""))
 
     async def _message(self, message: Message, chat_id: int, user: User) -> None:
         if message.text is not None:
-            await self._reply(chat_id, user, self.service.handle_text(user.id, message.text, user))
+            await self._reply(chat_id, user, self.service.handle_text(user.id, message.text))
             return
         if message.document is not None:
             await self._reply(chat_id, user, self._document(user, message.document.file_id, message.document))
@@ -235,7 +235,7 @@ class TelegramHandlers:
             log.info("could not download voice %s: %s", file_id, err)
             return [Reply(t(user.language, "voice_unreadable"), kind="error")]
         name = "voice.ogg" if is_voice else (tg_file.file_path or "audio").rsplit("/", 1)[-1]
-        return await self.service.handle(SubmitVoice(user.id, audio, name, seconds), user)
+        return await self.service.handle(SubmitVoice(user.id, audio, name, seconds))
 
     async def _document(self, user: User, file_id: str, doc: Document) -> list[Reply]:
         """A file sent as a job description or interview notes: the core checks its size before reading it,
@@ -250,7 +250,7 @@ class TelegramHandlers:
         except TelegramError as err:
             log.info("could not download document %s: %s", file_id, err)
             return [Reply(t(user.language, "career.file_unreadable"), kind="error")]
-        return await self.service.handle(UploadDocument(user.id, data, doc.file_name or "document"), user)
+        return await self.service.handle(UploadDocument(user.id, data, doc.file_name or "document"))
 
     async def _reply(self, chat_id: int, user: User, work: Awaitable[list[Reply]]) -> None:
         indicator = Indicator(
