@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage import onehop
 from bot.storage.engine import make_engines
-from bot.storage.group_commit import Plain
+from bot.storage.group_commit import Claim, Plain
 
 NOTES = sa.Table(
     "notes",
@@ -282,4 +283,42 @@ async def test_a_failing_plain_write_fails_alone(tmp_path: Path) -> None:
         return list((await conn.execute(sa.select(NOTES.c.key).order_by(NOTES.c.key))).scalars())
 
     assert await engines.read(keys) == ["a", "b"]
+    await engines.dispose()
+
+
+CLAIM_NOTE = sqlite.insert(NOTES).on_conflict_do_nothing(index_elements=["key"]).returning(NOTES.c.key)
+DROP_NOTE = NOTES.delete().where(NOTES.c.key == sa.bindparam("_key"))
+
+
+def claim(key: str) -> Claim:
+    params = {"key": key, "body": {}}
+    return Claim(CLAIM_NOTE, params, key)
+
+
+async def test_the_claims_of_a_batch_run_as_one_insert_and_each_learns_whether_it_was_first(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+    assert await engines.write(claim("taken")) is True
+    assert await engines.write(claim("taken")) is False  # alone, as a claim out of a batch runs
+    calls: list[str] = []
+
+    @sa.event.listens_for(engines.writer.sync_engine, "before_cursor_execute")
+    def _seen(_c: object, _cur: object, statement: str, _p: object, _ctx: object, _many: bool) -> None:
+        calls.append(statement.split()[0])
+
+    keys = ["a", "taken", "b", "a", "c"]  # "a" twice: new only to its first claim
+    assert await asyncio.gather(*(engines.write(claim(k)) for k in keys)) == [True, False, True, False, True]
+    assert calls.count("INSERT") == 1
+
+    async def stored(conn: AsyncConnection) -> list[str]:
+        return list((await conn.execute(sa.select(NOTES.c.key).order_by(NOTES.c.key))).scalars())
+
+    assert await engines.read(stored) == ["a", "b", "c", "taken"]
+    await engines.dispose()
+
+
+async def test_claims_keep_their_order_with_other_writes_on_their_table(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+    await engines.write(claim("a"))
+    sequence = [claim("a"), Plain([(DROP_NOTE, {"_key": "a"})]), claim("a"), claim("b")]
+    assert await asyncio.gather(*(engines.write(u) for u in sequence)) == [False, None, True, True]
     await engines.dispose()

@@ -28,6 +28,11 @@ batch: there the same statement from many units runs as one executemany (one cal
 all their rows), which is most of the writes after a grade (the attempt, the card, the session,
 the update marked done). Order is kept where it matters: each table sees one statement shape at a
 time, in the callers' order, and any other unit first sees every plain write queued before it.
+
+A `Claim` unit inserts one row unless its key is taken (INSERT ... ON CONFLICT DO NOTHING RETURNING
+the key) and returns whether it inserted: an event id seen for the first time. In a batch, the claims
+of one statement run as one multi-row insert (SQLAlchemy's "insertmanyvalues"), and each learns its
+answer from the keys it returned; a key claimed twice in one batch is new only to its first claim.
 """
 
 from __future__ import annotations
@@ -61,6 +66,19 @@ class Plain:
     async def __call__(self, conn: AsyncConnection) -> None:
         for statement, params in self.statements:
             await conn.execute(statement, params)
+
+
+class Claim:
+    """A unit inserting one row unless its key is taken: True when it inserted (see above). `statement` is an
+    INSERT ... ON CONFLICT DO NOTHING RETURNING <the key column>; `key` is that column's value in `params`."""
+
+    __slots__ = ("key", "params", "statement")
+
+    def __init__(self, statement: Any, params: dict[str, Any], key: Any) -> None:
+        self.statement, self.params, self.key = statement, params, key
+
+    async def __call__(self, conn: AsyncConnection) -> bool:
+        return (await conn.execute(self.statement, self.params)).first() is not None
 
 
 class SyncConn:
@@ -192,28 +210,41 @@ class ReadQueue(_UnitQueue):
 
 
 def _drive_all(conn: Connection, units: list[Unit]) -> list[Any]:
-    """A batch's units in order; plain ones gathered into one executemany per statement (see above)."""
-    results: list[Any] = []
+    """A batch's units in order; plain ones gathered into one executemany per statement, claims into one insert
+    per statement (see above)."""
+    results: list[Any] = [None] * len(units)
     rows: dict[tuple[Any, tuple[str, ...]], list[dict[str, Any]]] = {}  # statement shape -> rows, in order
+    claims: dict[Any, list[tuple[int, Claim]]] = {}  # statement -> its claims, in order
     shape_of: dict[Any, tuple[Any, tuple[str, ...]]] = {}  # table -> the one statement shape gathered for it
 
     def flush() -> None:
         for (statement, _), params in rows.items():
             conn.execute(statement, params if len(params) > 1 else params[0])
+        for statement, waiting in claims.items():
+            taken = {row[0] for row in conn.execute(statement, [claim.params for _, claim in waiting])}
+            for index, claim in waiting:
+                results[index] = claim.key in taken
+                taken.discard(claim.key)  # the same key again in this batch: not new to that claim
         rows.clear()
+        claims.clear()
         shape_of.clear()
 
-    for unit in units:
-        if not isinstance(unit, Plain):
+    def gather(table: Any, shape: tuple[Any, tuple[str, ...]]) -> None:
+        if shape_of.setdefault(table, shape) != shape:
+            flush()  # another statement on that table: the ones before it go first
+            shape_of[table] = shape
+
+    for index, unit in enumerate(units):
+        if isinstance(unit, Claim):
+            gather(unit.statement.table, (unit.statement, ("<claim>",)))
+            claims.setdefault(unit.statement, []).append((index, unit))
+        elif isinstance(unit, Plain):
+            for statement, params in unit.statements:
+                shape = (statement, tuple(sorted(params)))
+                gather(statement.table, shape)
+                rows.setdefault(shape, []).append(params)
+        else:
             flush()  # it may read what the plain units before it wrote
-            results.append(drive(conn, unit))
-            continue
-        for statement, params in unit.statements:
-            shape = (statement, tuple(sorted(params)))
-            if shape_of.setdefault(statement.table, shape) != shape:
-                flush()  # another statement on that table: the ones before it go first
-                shape_of[statement.table] = shape
-            rows.setdefault(shape, []).append(params)
-        results.append(None)
+            results[index] = drive(conn, unit)
     flush()
     return results

@@ -16,7 +16,7 @@ from bot.core.session import Session, dump_session, parse_session
 from bot.core.store_ports import EventClaim
 from bot.storage import tables as T
 from bot.storage.base import SqlBase, insert_returning_id, update_by_id
-from bot.storage.group_commit import Plain, Statement
+from bot.storage.group_commit import Claim, Plain, Statement
 
 _USER_BY_IDENTITY = (
     sa.select(T.users)
@@ -141,12 +141,8 @@ class SqlUsers(SqlBase):
 
     async def claim_event(self, key: str, now: datetime) -> bool:
         """Insert the event's key; False when it was already there (no exception, so batches stay whole)."""
-        stmt, params = self._claim_event, {"key": key[:128], "created_at": now, "done": True}
-
-        async def _unit(conn: AsyncConnection) -> Any:
-            return (await conn.execute(stmt, params)).first() is not None
-
-        return bool(await self.engines.write(_unit))
+        params = {"key": key[:128], "created_at": now, "done": True}
+        return bool(await self.engines.write(Claim(self._claim_event, params, params["key"])))
 
     async def begin_event(self, key: str, now: datetime, stale_before: datetime) -> EventClaim:
         stmt = self._begin_event
