@@ -4,8 +4,10 @@ reads queued on one connection, each batch run in one greenlet."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -322,3 +324,75 @@ async def test_claims_keep_their_order_with_other_writes_on_their_table(tmp_path
     sequence = [claim("a"), Plain([(DROP_NOTE, {"_key": "a"})]), claim("a"), claim("b")]
     assert await asyncio.gather(*(engines.write(u) for u in sequence)) == [False, None, True, True]
     await engines.dispose()
+
+
+async def test_a_batch_gathers_each_tables_writes_and_a_new_statement_shape_starts_a_new_group(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+
+    async def seed(conn: AsyncConnection) -> None:
+        await conn.execute(COUNTS.insert(), [{"id": 1, "v": 0}, {"id": 2, "v": 0}])
+        await conn.execute(NOTES.insert(), [{"key": "a", "body": {}}, {"key": "b", "body": {}}])
+
+    await engines.write(seed)
+    calls: list[tuple[str, str, bool]] = []
+
+    @sa.event.listens_for(engines.writer.sync_engine, "before_cursor_execute")
+    def _seen(_c: object, _cur: object, statement: str, _p: object, _ctx: object, many: bool) -> None:
+        words = statement.split()
+        calls.append((words[0], words[1] if words[0] == "UPDATE" else "", many))
+
+    set_body = NOTES.update().where(NOTES.c.key == sa.bindparam("_key"))
+    writes = [Plain([(SET_V, {"_id": 1 + i % 2, "v": i}), (set_body, {"_key": "ab"[i % 2], "body": {"n": i}})])
+              for i in range(10)]  # fmt: skip
+    writes += [Plain([(SET_V, {"_id": 1, "v": 100 + i, "w": i})]) for i in range(5)]  # another shape on counts
+    assert await asyncio.gather(*(engines.write(w) for w in writes)) == [None] * 15
+    assert [c for c in calls if c[0] == "UPDATE"] == [
+        ("UPDATE", "counts", True), ("UPDATE", "notes", True),  # two tables, interleaved: one call each
+        ("UPDATE", "counts", True),  # the new shape: its five rows in one call after the first group
+    ]  # fmt: skip
+    assert calls.count(("BEGIN", "", False)) == 1  # one transaction: nothing failed and ran again alone
+
+    async def state(conn: AsyncConnection) -> list[Any]:
+        counts = (await conn.execute(sa.select(COUNTS.c.v, COUNTS.c.w).order_by(COUNTS.c.id))).all()
+        bodies = (await conn.execute(sa.select(NOTES.c.body).order_by(NOTES.c.key))).scalars().all()
+        return [tuple(r) for r in counts] + list(bodies)
+
+    assert await engines.read(state) == [(104, 4), (9, 0), {"n": 8}, {"n": 9}]
+    await engines.dispose()
+
+
+async def test_one_plain_write_in_a_batch_commits_with_it(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+
+    async def seed(conn: AsyncConnection) -> None:
+        await conn.execute(COUNTS.insert(), {"id": 1, "v": 0})
+
+    await engines.write(seed)
+    begins: list[str] = []
+
+    @sa.event.listens_for(engines.writer.sync_engine, "before_cursor_execute")
+    def _seen(_c: object, _cur: object, statement: str, _p: object, _ctx: object, _many: bool) -> None:
+        if statement.startswith("BEGIN"):
+            begins.append(statement)
+
+    async def read_back(conn: AsyncConnection) -> int:
+        return int((await conn.execute(sa.select(COUNTS.c.v))).scalar_one())
+
+    results = await asyncio.gather(engines.write(Plain([(SET_V, {"_id": 1, "v": 5})])), engines.write(read_back))
+    assert results == [None, 5] and len(begins) == 1  # one batch, not run again unit by unit
+    await engines.dispose()
+
+
+async def test_waiting_reads_fail_clearly_when_the_reader_cannot_connect(tmp_path: Path) -> None:
+    engines = make_engines(f"sqlite+aiosqlite:///{tmp_path / 'gone' / 'x.db'}")
+    async with engines.writer.begin() as conn:
+        await conn.run_sync(NOTES.metadata.create_all)
+    await engines.reader.dispose()
+    shutil.rmtree(tmp_path / "gone")  # the next connection cannot open the file
+
+    async def count(conn: AsyncConnection) -> int:
+        return int((await conn.execute(sa.select(sa.func.count()).select_from(NOTES))).scalar_one())
+
+    results = await asyncio.gather(*(engines.read(count) for _ in range(3)), return_exceptions=True)
+    assert all(isinstance(r, RuntimeError) and str(r) == "the database reader is unavailable" for r in results)
+    await engines.writer.dispose()
