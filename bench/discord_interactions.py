@@ -272,7 +272,7 @@ async def main() -> None:
     print(f"ratios to the floor: {measured} (targets {RATIO_TARGETS})")
     ok = (
         bot["graded_ok"]
-        and bot["ack_p99_s"] < DEADLINE_S
+        and max(r["ack_p99_s"] for r in bot_rounds) < DEADLINE_S  # a deadline: in every round, not in the median
         and all(measured[k] <= RATIO_TARGETS[k] for k in RATIO_TARGETS)
     )
     print(json.dumps({"bench": "discord_interactions", "latency_s": args.latency, "rounds": len(bot_rounds),
