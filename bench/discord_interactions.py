@@ -48,6 +48,7 @@ from aiohttp import ClientSession, web  # noqa: E402
 from discord import app_commands  # noqa: E402
 from pydantic import SecretStr  # noqa: E402
 
+from bench.rounds import medians  # noqa: E402
 from bot import heap  # noqa: E402
 from bot.bootstrap import build_app  # noqa: E402
 from bot.config import DiscordSettings, Settings  # noqa: E402
@@ -207,15 +208,6 @@ async def floor_client(url: str, users: int, latency: float) -> AsyncIterator[Ro
         yield lambda name: timed(url, client, users, latency, None, name)
     finally:
         await client.close()
-
-
-def medians(rounds: list[dict[str, Any]]) -> dict[str, Any]:
-    """Each figure's median over the rounds (a flag holds only if it held in every round)."""
-    out: dict[str, Any] = {}
-    for key, first in rounds[0].items():
-        values = [r[key] for r in rounds]
-        out[key] = all(values) if isinstance(first, bool) else statistics.median(values)
-    return out
 
 
 async def interleaved(

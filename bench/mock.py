@@ -86,8 +86,8 @@ async def run(questions: int, llm_seconds: float, lang: Lang) -> dict[str, Any]:
         def count(*_: Any) -> None:
             statements[0] += 1
 
-        for engine in {engines.writer, engines.reader}:
-            event.listen(engine.sync_engine, "before_cursor_execute", count)
+        for engine in engines.sync_engines():
+            event.listen(engine, "before_cursor_execute", count)
         deps = Deps(
             store=SqlStore(engines), bank=bank, clock=Clock(), limits=Limits(),
             grader=Timed(offline, marks, llm_seconds, llm=True),  # type: ignore[arg-type]

@@ -1,5 +1,5 @@
-"""The SQLite engine's fast paths: one call per statement on the event loop's thread, writes group-committed and
-reads queued on one connection, each batch run in one greenlet."""
+"""The SQLite engine's fast paths: the store's statements run on a synchronous connection on the event loop's
+thread, writes group-committed and reads queued on one connection."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import greenlet
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.storage import onehop
 from bot.storage.engine import make_engines
 from bot.storage.group_commit import Claim, Plain
 
@@ -35,24 +35,47 @@ async def engines_with_notes(tmp_path: Path):  # type: ignore[no-untyped-def]
     return engines
 
 
-async def test_statements_make_one_call_to_sqlite_on_the_event_loops_thread(tmp_path: Path) -> None:
-    assert onehop.supported()
+async def test_queued_statements_run_on_the_event_loops_thread_with_no_greenlet_or_thread_hop(tmp_path: Path) -> None:
     engines = await engines_with_notes(tmp_path)
-    async with engines.reader.connect() as conn:
-        raw = (await conn.get_raw_connection()).driver_connection
-        assert isinstance(raw, onehop.OneHopConnection)
-        trips = 0
-        inner = raw.in_thread
+    assert engines.batcher is not None and engines.read_queue is not None
+    seen: list[tuple[str, int, bool]] = []
 
-        async def counted(fn):  # type: ignore[no-untyped-def]
-            nonlocal trips
-            trips += 1
-            return await inner(fn)
+    for name, engine in (("write", engines.batcher.engine), ("read", engines.read_queue.engine)):
+        assert engine.dialect.driver == "pysqlite"  # synchronous: no adapter awaiting a driver per statement
 
-        raw.in_thread = counted  # type: ignore[method-assign]
-        assert (await conn.execute(sa.select(sa.literal(7)))).scalar_one() == 7
-        assert trips == 1
-        assert await inner(lambda _sqlite: threading.get_ident()) == threading.get_ident()  # no hand-off
+        @sa.event.listens_for(engine, "before_cursor_execute")
+        def _where(*_args: Any, name: str = name) -> None:
+            seen.append((name, threading.get_ident(), greenlet.getcurrent().parent is None))
+
+    async def add(conn: AsyncConnection) -> None:
+        await conn.execute(NOTES.insert(), {"key": "a", "body": {}})
+
+    async def count(conn: AsyncConnection) -> int:
+        return int((await conn.execute(sa.select(sa.func.count()).select_from(NOTES))).scalar_one())
+
+    await engines.write(add)
+    assert await engines.read(count) == 1
+    here = threading.get_ident()
+    assert ("write", here, True) in seen and ("read", here, True) in seen
+    assert {(thread, top) for _, thread, top in seen} == {(here, True)}  # the loop's thread, its top greenlet
+    await engines.dispose()
+
+
+async def test_the_queues_connections_use_wal_foreign_keys_and_immediate_write_transactions(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+    assert engines.batcher is not None and engines.read_queue is not None
+    statements: list[str] = []
+    sa.event.listen(engines.batcher.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+
+    async def pragmas(conn: AsyncConnection) -> tuple[Any, ...]:
+        return (
+            (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar(),
+            (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar(),
+        )
+
+    assert await engines.read(pragmas) == ("wal", 1)
+    assert await engines.write(pragmas) == ("wal", 1)
+    assert statements[0] == "BEGIN IMMEDIATE"  # a write transaction takes the lock first: no upgrade to fail
     await engines.dispose()
 
 
@@ -113,7 +136,7 @@ async def test_concurrent_writes_share_transactions_and_a_bad_one_fails_alone(tm
     engines = await engines_with_notes(tmp_path)
     transactions = 0
 
-    @sa.event.listens_for(engines.writer.sync_engine, "commit")
+    @sa.event.listens_for(engines.batcher.engine, "commit")
     def _counted(_conn: object) -> None:
         nonlocal transactions
         transactions += 1
@@ -217,7 +240,7 @@ async def test_plain_writes_of_many_callers_run_as_one_executemany_in_their_orde
     await engines.write(seed)
     calls: list[tuple[str, bool]] = []
 
-    @sa.event.listens_for(engines.writer.sync_engine, "before_cursor_execute")
+    @sa.event.listens_for(engines.batcher.engine, "before_cursor_execute")
     def _seen(_c: object, _cur: object, statement: str, _p: object, _ctx: object, many: bool) -> None:
         calls.append((statement.split()[0], many))
 
@@ -303,7 +326,7 @@ async def test_the_claims_of_a_batch_run_as_one_insert_and_each_learns_whether_i
     assert await engines.write(claim("taken")) is False  # alone, as a claim out of a batch runs
     calls: list[str] = []
 
-    @sa.event.listens_for(engines.writer.sync_engine, "before_cursor_execute")
+    @sa.event.listens_for(engines.batcher.engine, "before_cursor_execute")
     def _seen(_c: object, _cur: object, statement: str, _p: object, _ctx: object, _many: bool) -> None:
         calls.append(statement.split()[0])
 
@@ -336,7 +359,7 @@ async def test_a_batch_gathers_each_tables_writes_and_a_new_statement_shape_star
     await engines.write(seed)
     calls: list[tuple[str, str, bool]] = []
 
-    @sa.event.listens_for(engines.writer.sync_engine, "before_cursor_execute")
+    @sa.event.listens_for(engines.batcher.engine, "before_cursor_execute")
     def _seen(_c: object, _cur: object, statement: str, _p: object, _ctx: object, many: bool) -> None:
         words = statement.split()
         calls.append((words[0], words[1] if words[0] == "UPDATE" else "", many))
@@ -370,7 +393,7 @@ async def test_one_plain_write_in_a_batch_commits_with_it(tmp_path: Path) -> Non
     await engines.write(seed)
     begins: list[str] = []
 
-    @sa.event.listens_for(engines.writer.sync_engine, "before_cursor_execute")
+    @sa.event.listens_for(engines.batcher.engine, "before_cursor_execute")
     def _seen(_c: object, _cur: object, statement: str, _p: object, _ctx: object, _many: bool) -> None:
         if statement.startswith("BEGIN"):
             begins.append(statement)
@@ -385,14 +408,47 @@ async def test_one_plain_write_in_a_batch_commits_with_it(tmp_path: Path) -> Non
 
 async def test_waiting_reads_fail_clearly_when_the_reader_cannot_connect(tmp_path: Path) -> None:
     engines = make_engines(f"sqlite+aiosqlite:///{tmp_path / 'gone' / 'x.db'}")
+    assert engines.read_queue is not None
     async with engines.writer.begin() as conn:
         await conn.run_sync(NOTES.metadata.create_all)
-    await engines.reader.dispose()
-    shutil.rmtree(tmp_path / "gone")  # the next connection cannot open the file
 
     async def count(conn: AsyncConnection) -> int:
         return int((await conn.execute(sa.select(sa.func.count()).select_from(NOTES))).scalar_one())
 
+    assert await engines.read(count) == 0
+    engines.read_queue.engine.dispose()  # its connection closed: the next read opens another
+    shutil.rmtree(tmp_path / "gone")  # which cannot open the file
+
     results = await asyncio.gather(*(engines.read(count) for _ in range(3)), return_exceptions=True)
     assert all(isinstance(r, RuntimeError) and str(r) == "the database reader is unavailable" for r in results)
-    await engines.writer.dispose()
+    await engines.dispose()
+
+
+async def test_a_synchronous_write_runs_after_the_writes_queued_before_it(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+
+    def add(key: str):  # type: ignore[no-untyped-def]
+        async def unit(conn: AsyncConnection) -> None:
+            await conn.execute(NOTES.insert(), {"key": key, "body": {}})
+
+        return unit
+
+    def keys_then_add(conn: sa.Connection, key: str) -> list[str]:
+        found = [row.key for row in conn.execute(sa.select(NOTES.c.key).order_by(NOTES.c.id))]
+        conn.execute(NOTES.insert(), {"key": key, "body": {}})
+        return found
+
+    queued = [asyncio.ensure_future(engines.write(add(k))) for k in ("a", "b")]
+    await asyncio.sleep(0)  # both are queued; the worker that will commit them has not run yet
+    assert await engines.run_sync_write(keys_then_add, "c") == ["a", "b"]
+    await asyncio.gather(*queued)
+    statements: list[str] = []
+    for engine in engines.sync_engines():
+        sa.event.listen(engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+
+    async def keys(conn: AsyncConnection) -> list[str]:
+        return [row.key for row in await conn.execute(sa.select(NOTES.c.key).order_by(NOTES.c.id))]
+
+    assert await engines.read(keys) == ["a", "b", "c"]
+    assert [s for s in statements if s.startswith("SELECT")] != []  # every engine a statement runs on is listed
+    await engines.dispose()

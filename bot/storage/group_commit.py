@@ -14,13 +14,13 @@ every write committed before it started. That skips the pool checkout and return
 large share of a read's CPU through SQLAlchemy's async pool), and one connection's thread is as fast
 as several here: the event loop, not SQLite, is the bottleneck.
 
-Both run their units inside one `run_sync` call, one greenlet for a whole batch or a whole round of
-reads, on SQLAlchemy's synchronous connection (`SyncConn` below gives the units the `execute` they
-await). SQLAlchemy's async API otherwise starts a greenlet for every statement, which measured as
-much as the statement itself (a cached primary-key read: 70 us on the sync connection, 175 us
-through the async one). A unit is still an `async def` of the connection, so the same unit runs on
-PostgreSQL's pooled async connection unchanged; here it must await nothing but the connection
-(it is run to completion without the event loop, `drive` below).
+Both run on SQLAlchemy's synchronous engine for the file (engine.py), on the event loop's own thread:
+a batch, or a round of reads, is one synchronous call (`SyncConn` below gives the units the `execute`
+they await). SQLAlchemy's async API would start a greenlet and make a trip through the driver's
+adapter for every statement, which cost as much as the statement itself. A unit is still an
+`async def` of the connection, so the same unit runs on PostgreSQL's pooled async connection
+unchanged; here it must await nothing but the connection (it is run to completion without the
+event loop, `drive` below).
 
 A `Plain` unit is a list of statements whose effect depends on nothing they read: by-key
 assignments (UPDATE ... WHERE id = :id) and upserts. It runs as any unit does, except in a
@@ -44,8 +44,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from sqlalchemy.engine import Connection
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -82,8 +82,8 @@ class Claim:
 
 
 class SyncConn:
-    """What a unit awaits (`execute`, `exec_driver_sql`, `run_sync`), on a synchronous connection in a greenlet:
-    the call completes before it returns, so awaiting it never yields to the event loop."""
+    """What a unit awaits (`execute`, `exec_driver_sql`, `run_sync`), on a synchronous connection: the call
+    completes before it returns, so awaiting it never yields to the event loop."""
 
     def __init__(self, conn: Connection) -> None:
         self.sync_connection = conn
@@ -103,7 +103,7 @@ class SyncConn:
 
 
 def drive(conn: Connection, unit: Unit) -> Any:
-    """Run an async unit to completion on a synchronous connection (inside `run_sync`'s greenlet)."""
+    """Run an async unit to completion on a synchronous connection."""
     coro = unit(SyncConn(conn))  # type: ignore[arg-type]  # SyncConn has the part of AsyncConnection units use
     try:
         coro.send(None)  # type: ignore[attr-defined]
@@ -116,8 +116,8 @@ def drive(conn: Connection, unit: Unit) -> Any:
 class _UnitQueue:
     """Units wait in order; one worker task runs them while any are waiting, then ends."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine  # synchronous: each batch runs in one call on the event loop's thread
         self._pending: deque[tuple[Unit, asyncio.Future[Any]]] = deque()
         self._worker: asyncio.Task[None] | None = None
 
@@ -143,7 +143,7 @@ class _UnitQueue:
 
 
 class WriteBatcher(_UnitQueue):
-    def __init__(self, engine: AsyncEngine, max_batch: int = 200) -> None:
+    def __init__(self, engine: Engine, max_batch: int = 200) -> None:
         super().__init__(engine)
         self.max_batch = max_batch
 
@@ -154,8 +154,8 @@ class WriteBatcher(_UnitQueue):
 
     async def _commit(self, batch: list[tuple[Unit, asyncio.Future[Any]]]) -> None:
         try:
-            async with self.engine.begin() as conn:
-                results = await conn.run_sync(_drive_all, [unit for unit, _ in batch])
+            with self.engine.begin() as conn:
+                results = _drive_all(conn, [unit for unit, _ in batch])
         except Exception:
             if len(batch) > 1:
                 log.debug("a batch of %d writes failed; running them one by one", len(batch))
@@ -168,8 +168,8 @@ class WriteBatcher(_UnitQueue):
 
     async def _alone(self, unit: Unit, future: asyncio.Future[Any]) -> None:
         try:
-            async with self.engine.begin() as conn:
-                result = await conn.run_sync(drive, unit)
+            with self.engine.begin() as conn:
+                result = drive(conn, unit)
         except Exception as exc:
             if not future.done():
                 future.set_exception(exc)
@@ -184,8 +184,8 @@ class ReadQueue(_UnitQueue):
     async def _drain(self) -> None:
         while self._pending:
             try:
-                async with self.engine.connect() as conn:
-                    await conn.run_sync(self._read_all)
+                with self.engine.connect() as conn:
+                    self._read_all(conn)
             except Exception:  # could not connect (or close): fail what waits, never hang it
                 log.exception("reader connection failed")
                 while self._pending:
@@ -194,7 +194,7 @@ class ReadQueue(_UnitQueue):
                         future.set_exception(RuntimeError("the database reader is unavailable"))
 
     def _read_all(self, conn: Connection) -> None:
-        """The waiting reads, one after another (in `run_sync`'s greenlet); stops if the connection broke."""
+        """The waiting reads, one after another; stops if the connection broke."""
         while self._pending:
             unit, future = self._pending.popleft()
             try:

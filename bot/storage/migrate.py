@@ -33,5 +33,4 @@ def _upgrade(connection: Connection, revision: str) -> None:
 
 
 async def upgrade(engines: Engines, revision: str = "head") -> None:
-    async with engines.writer.begin() as conn:
-        await conn.run_sync(_upgrade, revision)
+    await engines.run_sync_write(_upgrade, revision)
