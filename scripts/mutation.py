@@ -95,8 +95,12 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ["tests/test_apps_attach.py", "tests/test_apps_insights.py", "tests/test_apps_board.py"],
     ),
     "notes": (["bot/core/notebook_versions.py"], ["tests/test_notes_core.py", "tests/test_notes_rules.py"]),
-    # SQLite's write batches (plain writes and claims gathered, order kept, a failing unit alone) and read queue
-    "group_commit": (["bot/storage/group_commit.py"], ["tests/test_sqlite_engine.py", "tests/test_write_batching.py"]),
+    # SQLite: its engines (WAL, BEGIN IMMEDIATE, the file guard) and the store's write batches (plain writes and claims
+    # gathered, order kept, a failing unit alone) and read queue
+    "group_commit": (
+        ["bot/storage/group_commit.py", "bot/storage/engine.py"],
+        ["tests/test_sqlite_engine.py", "tests/test_engines.py", "tests/test_write_batching.py", "tests/test_faults.py"],
+    ),
 }
 RESULT = re.compile(r"^\s*(([\w.]+)__mutmut_\d+): (\w+)", re.MULTILINE)
 

@@ -7,8 +7,8 @@ writes and reads go through the queues of group_commit.py, which run SQLAlchemy'
 engine on the event loop's own thread: one process owns the file (process_lock.py) and every transaction
 runs start to finish without yielding, so no statement waits on a lock, and a primary-key statement takes
 tens of microseconds, less than any hand-off to a thread or a greenlet would cost (measured: a queued read
-of a user and their state took 166 us through the async engine over aiosqlite, 119 us on the synchronous
-one, under load). Migrations run on the same writer. The async engines over aiosqlite (`writer`,
+of a user and their state took 166 us through the async engine over aiosqlite, 95 us on the synchronous
+one, a hundred at a time). Migrations run on the same writer. The async engines over aiosqlite (`writer`,
 `reader`) stay for async callers outside the store: tools, reports and tests.
 PostgreSQL uses one pooled async engine for everything. Errors never carry the bound parameters (user text).
 """
