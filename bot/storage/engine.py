@@ -36,7 +36,6 @@ BUSY_TIMEOUT_MS = 10_000
 class Engines:
     writer: AsyncEngine
     reader: AsyncEngine
-    url: str
     batcher: WriteBatcher | None = field(default=None, repr=False)
     """SQLite: the store's writes, group-committed on the synchronous writer (`batcher.engine`)."""
     read_queue: ReadQueue | None = field(default=None, repr=False)
@@ -156,10 +155,9 @@ def make_engines(url: str) -> Engines:
         return Engines(
             _sqlite_async(url, True, 1, guard),
             _sqlite_async(url, False, 4, None),
-            url,
             batcher=WriteBatcher(_sqlite_sync(url, True, guard)),
             read_queue=ReadQueue(_sqlite_sync(url, False, None)),
             file_guard=guard,
         )
     engine = create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True, hide_parameters=True)
-    return Engines(engine, engine, url)
+    return Engines(engine, engine)
