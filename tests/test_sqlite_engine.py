@@ -28,6 +28,16 @@ NOTES = sa.Table(
 )
 
 
+def add_note(key: str):  # type: ignore[no-untyped-def]
+    """A write unit that inserts a note under `key` and returns the key."""
+
+    async def unit(conn: AsyncConnection) -> str:
+        await conn.execute(NOTES.insert(), {"key": key, "body": {}})
+        return key
+
+    return unit
+
+
 async def engines_with_notes(tmp_path: Path):  # type: ignore[no-untyped-def]
     engines = make_engines(f"sqlite+aiosqlite:///{tmp_path / 'fast.db'}")
     async with engines.writer.begin() as conn:
@@ -141,16 +151,9 @@ async def test_concurrent_writes_share_transactions_and_a_bad_one_fails_alone(tm
         nonlocal transactions
         transactions += 1
 
-    def add(key: str):  # type: ignore[no-untyped-def]
-        async def unit(conn: AsyncConnection) -> str:
-            await conn.execute(NOTES.insert(), {"key": key, "body": {}})
-            return key
-
-        return unit
-
     keys = [f"k{i}" for i in range(50)]
     keys[17] = "k3"  # a duplicate: this write fails, and only this one
-    results = await asyncio.gather(*(engines.write(add(k)) for k in keys), return_exceptions=True)
+    results = await asyncio.gather(*(engines.write(add_note(k)) for k in keys), return_exceptions=True)
     assert [type(r).__name__ for r in results].count("IntegrityError") == 1
     assert isinstance(results[17], IntegrityError)
     assert [r for i, r in enumerate(results) if i != 17] == [k for i, k in enumerate(keys) if i != 17]
@@ -162,7 +165,7 @@ async def test_concurrent_writes_share_transactions_and_a_bad_one_fails_alone(tm
 
     transactions = 0
     more = [f"m{i}" for i in range(50)]
-    assert await asyncio.gather(*(engines.write(add(k)) for k in more)) == more
+    assert await asyncio.gather(*(engines.write(add_note(k)) for k in more)) == more
     assert transactions <= 2  # group-committed, not one transaction each
     assert len(await engines.read(stored)) == 99
     await engines.dispose()
@@ -171,14 +174,8 @@ async def test_concurrent_writes_share_transactions_and_a_bad_one_fails_alone(tm
 async def test_a_write_whose_caller_was_cancelled_is_still_made(tmp_path: Path) -> None:
     engines = await engines_with_notes(tmp_path)
 
-    def add(key: str):  # type: ignore[no-untyped-def]
-        async def unit(conn: AsyncConnection) -> None:
-            await conn.execute(NOTES.insert(), {"key": key, "body": {}})
-
-        return unit
-
-    gone = asyncio.ensure_future(engines.write(add("gone")))
-    kept = asyncio.ensure_future(engines.write(add("kept")))
+    gone = asyncio.ensure_future(engines.write(add_note("gone")))
+    kept = asyncio.ensure_future(engines.write(add_note("kept")))
     await asyncio.sleep(0)  # both are queued
     gone.cancel()
     await kept
@@ -427,18 +424,12 @@ async def test_waiting_reads_fail_clearly_when_the_reader_cannot_connect(tmp_pat
 async def test_a_synchronous_write_runs_after_the_writes_queued_before_it(tmp_path: Path) -> None:
     engines = await engines_with_notes(tmp_path)
 
-    def add(key: str):  # type: ignore[no-untyped-def]
-        async def unit(conn: AsyncConnection) -> None:
-            await conn.execute(NOTES.insert(), {"key": key, "body": {}})
-
-        return unit
-
     def keys_then_add(conn: sa.Connection, key: str) -> list[str]:
         found = [row.key for row in conn.execute(sa.select(NOTES.c.key).order_by(NOTES.c.id))]
         conn.execute(NOTES.insert(), {"key": key, "body": {}})
         return found
 
-    queued = [asyncio.ensure_future(engines.write(add(k))) for k in ("a", "b")]
+    queued = [asyncio.ensure_future(engines.write(add_note(k))) for k in ("a", "b")]
     await asyncio.sleep(0)  # both are queued; the worker that will commit them has not run yet
     assert await engines.run_sync_write(keys_then_add, "c") == ["a", "b"]
     await asyncio.gather(*queued)
