@@ -16,6 +16,9 @@ and each figure is the median of its rounds: on this shared 2-core machine one r
 alone varies by a fifth in CPU and by half in p99 from one round to the next. Targets are ratios to
 the floor within one run: p99 added latency <= 1.5x, CPU per answer <= 2x, total / L <= 1.2x; and
 the acknowledgement p99 under 3 s.
+A third kind of round is the store-before-grade floor (`store_floor`, bench/store_floor.py): the same
+command that also claims the interaction and stores the answer before it waits and the grade after,
+the least any bot that keeps "stored before graded" does. Its ratios are a reference, not targets.
 
     .venv/bin/python bench/discord_interactions.py [--users 1000] [--latency 2] [--rounds 3] [--profile FILE]
 
@@ -49,6 +52,7 @@ from discord import app_commands  # noqa: E402
 from pydantic import SecretStr  # noqa: E402
 
 from bench.rounds import medians  # noqa: E402
+from bench.store_floor import StoreFloor  # noqa: E402
 from bot import heap  # noqa: E402
 from bot.bootstrap import build_app  # noqa: E402
 from bot.config import DiscordSettings, Settings  # noqa: E402
@@ -185,9 +189,10 @@ async def bot_client(url: str, users: int, latency: float) -> AsyncIterator[Roun
 
 
 @contextlib.asynccontextmanager
-async def floor_client(url: str, users: int, latency: float) -> AsyncIterator[Round]:
+async def floor_client(url: str, users: int, latency: float, store: StoreFloor | None = None) -> AsyncIterator[Round]:
     """discord.py's own floor: the same client and fake server; one /answer command that defers,
-    waits L seconds and sends one follow-up. No bot built on the library can beat it."""
+    waits L seconds and sends one follow-up. No bot built on the library can beat it. With `store`,
+    the command also stores the answer before it waits and the grade after (bench/store_floor.py)."""
     discord.http.Route.BASE = f"{url}/api/v10"
     client = discord.Client(intents=discord.Intents.none())
     tree = app_commands.CommandTree(client)
@@ -195,7 +200,10 @@ async def floor_client(url: str, users: int, latency: float) -> AsyncIterator[Ro
     @tree.command(name="answer", description="answer")
     async def answer(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        answer_id = None if store is None else await store.store(str(interaction.id), str(interaction.user.id), text)
         await asyncio.sleep(latency)
+        if store is not None and answer_id is not None:
+            await store.grade(answer_id, 50)
         await interaction.followup.send(f"Score: floor /100 ({len(text)})", ephemeral=True)
 
     await client.login("bench")
@@ -203,25 +211,45 @@ async def floor_client(url: str, users: int, latency: float) -> AsyncIterator[Ro
     async def warm() -> None:  # as the bot's /drill round before each of its rounds, the floor's connections are open
         await feed(client, [payloads.command("answer", user_id=USER0 + i, text=ANSWER) for i in range(users)])
 
+    async def one_round(name: str) -> dict[str, Any]:
+        before = await store.stored() if store is not None else (0, 0)
+        figures = await timed(url, client, users, latency, None, name)
+        if store is not None:  # every answer of the round stored, and graded
+            after = await store.stored()
+            figures["kept"] = after[0] - before[0] == after[1] - before[1] == users
+        return figures
+
     await warm()
     try:
-        yield lambda name: timed(url, client, users, latency, None, name)
+        yield one_round
     finally:
         await client.close()
 
 
 async def interleaved(
     url: str, users: int, latency: float, rounds: int
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Rounds of the bot and of the floor, alternating, so that a change in this shared machine's speed
-    during the run falls on both alike."""
-    bot_rounds, floor_rounds = [], []
-    async with bot_client(url, users, latency) as bot, floor_client(url, users, latency) as floor:
-        for r in range(rounds):
-            suffix = "" if r == 0 else f".{r}"
-            bot_rounds.append(await bot(f"bot{suffix}"))
-            floor_rounds.append(await floor(f"floor{suffix}"))
-    return bot_rounds, floor_rounds
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Rounds of the bot, the floor and the store-before-grade floor, alternating, so that a change in this
+    shared machine's speed during the run falls on all alike."""
+    bot_rounds: list[dict[str, Any]] = []
+    floor_rounds: list[dict[str, Any]] = []
+    store_rounds: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        store = await StoreFloor(Path(tmp) / "floor.db").open()
+        try:
+            async with (
+                bot_client(url, users, latency) as bot,
+                floor_client(url, users, latency) as floor,
+                floor_client(url, users, latency, store) as store_floor,
+            ):
+                for r in range(rounds):
+                    suffix = "" if r == 0 else f".{r}"
+                    bot_rounds.append(await bot(f"bot{suffix}"))
+                    floor_rounds.append(await floor(f"floor{suffix}"))
+                    store_rounds.append(await store_floor(f"store_floor{suffix}"))
+        finally:
+            await store.close()
+    return bot_rounds, floor_rounds, store_rounds
 
 
 def ratios(bot: dict[str, Any], floor: dict[str, Any]) -> dict[str, float]:
@@ -251,24 +279,29 @@ async def main() -> None:
     server.start()
     url = receive.recv()
     try:
-        bot_rounds, floor_rounds = await interleaved(url, args.users, args.latency, max(1, args.rounds))
+        bot_rounds, floor_rounds, store_rounds = await interleaved(url, args.users, args.latency, max(1, args.rounds))
     finally:
         server.terminate()
         server.join(5)
-    for r, (b, f) in enumerate(zip(bot_rounds, floor_rounds, strict=True), 1):
+    for r, (b, f, sf) in enumerate(zip(bot_rounds, floor_rounds, store_rounds, strict=True), 1):
         print(f"round {r}: bot   {b}\n         floor {f}\n         ratios {ratios(b, f)}")
-    bot, floor = medians(bot_rounds), medians(floor_rounds)
-    measured = ratios(bot, floor)
+        print(f"         store floor {sf}\n         ratios {ratios(b, sf)}")
+    bot, floor, store_floor = medians(bot_rounds), medians(floor_rounds), medians(store_rounds)
+    measured, to_store_floor = ratios(bot, floor), ratios(bot, store_floor)
     print(f"bot (medians):   {bot}")
     print(f"floor (medians): {floor}")
     print(f"ratios to the floor: {measured} (targets {RATIO_TARGETS})")
+    print(f"store-before-grade floor (medians): {store_floor}")
+    print(f"ratios to the store-before-grade floor (a reference, not a target): {to_store_floor}")
     ok = (
         bot["graded_ok"]
+        and store_floor["kept"]
         and max(r["ack_p99_s"] for r in bot_rounds) < DEADLINE_S  # a deadline: in every round, not in the median
         and all(measured[k] <= RATIO_TARGETS[k] for k in RATIO_TARGETS)
     )
     print(json.dumps({"bench": "discord_interactions", "latency_s": args.latency, "rounds": len(bot_rounds),
-                      "bot": bot, "floor": floor, "ratios": measured, "target_ratios": RATIO_TARGETS,
+                      "bot": bot, "floor": floor, "ratios": measured,
+                      "store_floor": store_floor, "ratios_to_store_floor": to_store_floor, "target_ratios": RATIO_TARGETS,
                       "target_ack_p99_s": DEADLINE_S, "ok": ok}))  # fmt: skip
 
 

@@ -19,6 +19,10 @@ to it: `--rounds` rounds of the bot and of the floor alternate, each figure is t
 rounds, and the ratios are of the medians: p99 added latency <= 1.5x the floor's, CPU per answer
 <= 2x, total / L <= 1.2x. A last run repeats the load with `--small` users (100), whose p99 added
 latency must stay under 500 ms.
+A third kind of round, alternating with the other two, is the store-before-grade floor
+(`store_floor`, bench/store_floor.py): the library floor whose handler also claims the update and
+stores the answer before it waits and the grade after, the least any bot that keeps "stored before
+graded" does. Its ratios are printed as a reference beside the targets, not as targets.
 `--store memory` swaps the SQL store for the in-memory fake, to see the Telegram layer's own cost;
 `bot_cpu_ms_per_answer` is the bot process's CPU per answered user, which explains the latency:
 N answers at once need N x that much CPU on one core.
@@ -52,6 +56,7 @@ from telegram import Update  # noqa: E402
 from telegram.ext import TypeHandler  # noqa: E402
 
 from bench.rounds import medians  # noqa: E402
+from bench.store_floor import StoreFloor  # noqa: E402
 from bot import heap  # noqa: E402
 from bot.bootstrap import App, build_app  # noqa: E402
 from bot.config import Settings, TelegramSettings  # noqa: E402
@@ -192,10 +197,14 @@ def added_latency(
     }
 
 
-async def floor_run(port: int, users: int, latency: float, profiler: cProfile.Profile | None = None) -> dict[str, Any]:
+async def floor_run(
+    port: int, users: int, latency: float, profiler: cProfile.Profile | None = None, store: StoreFloor | None = None
+) -> dict[str, Any]:
     """python-telegram-bot's own floor on this machine: the same Application, request layer and
     fake server, but a handler with no database and no logic (typing after 0.5 s, as the bot
-    does, then one short message after L seconds). No bot built on the library can beat it."""
+    does, then one short message after L seconds). No bot built on the library can beat it.
+    With `store`, the handler also claims the update and stores the answer before it waits and
+    the grade after (bench/store_floor.py): the floor of a bot that stores answers before grading."""
     control = Control(port)
     settings = TelegramSettings(
         token=SecretStr(TOKEN),
@@ -208,9 +217,16 @@ async def floor_run(port: int, users: int, latency: float, profiler: cProfile.Pr
 
     async def handle(update: Any, _context: Any) -> None:
         chat_id = update.effective_chat.id
+        answer_id = None
+        if store is not None:
+            answer_id = await store.store(str(update.update_id), str(chat_id), update.effective_message.text)
+            if answer_id is None:
+                return
         await asyncio.sleep(min(0.5, latency))
         await application.bot.send_chat_action(chat_id, "typing")
         await asyncio.sleep(max(latency - 0.5, 0))
+        if store is not None and answer_id is not None:
+            await store.grade(answer_id, 50)
         await application.bot.send_message(chat_id, "Score: floor")
 
     application.add_handler(TypeHandler(Update, handle))
@@ -240,6 +256,9 @@ async def floor_run(port: int, users: int, latency: float, profiler: cProfile.Pr
         await application.shutdown()
         await control.client.aclose()
     figures = added_latency(ids, pushed_at, grades, users, latency)
+    if store is not None:
+        stored, graded = await store.stored()
+        figures["kept"] = stored == graded == 2 * users  # the warm round's answers and the timed round's
     return {**figures, "cpu_ms_per_answer": round(cpu * 1000 / max(figures["replied"], 1), 2), "api_calls": calls}
 
 
@@ -291,7 +310,7 @@ async def main() -> None:
     server.start()
     port = receive.recv()
     try:
-        loads, floors = [], []
+        loads, floors, store_floors = [], [], []
         for r in range(max(1, args.rounds)):  # alternating, so a change in the machine's speed falls on both alike
             profiler = cProfile.Profile() if args.profile and r == 0 else None
             with tempfile.TemporaryDirectory() as tmp:
@@ -302,6 +321,12 @@ async def main() -> None:
             floors.append(await floor_run(port, args.users, args.latency, floor_profiler))
             if floor_profiler:
                 floor_profiler.dump_stats(f"{args.profile}.floor")
+            with tempfile.TemporaryDirectory() as tmp:
+                store = await StoreFloor(Path(tmp) / "floor.db").open()
+                try:
+                    store_floors.append(await floor_run(port, args.users, args.latency, store=store))
+                finally:
+                    await store.close()
         with tempfile.TemporaryDirectory() as tmp:
             limiter = await limiter_run(port, args.messages, args.rate, Path(tmp))
         small = None
@@ -311,25 +336,31 @@ async def main() -> None:
     finally:
         server.terminate()
         server.join(5)
-    for r, (one, its_floor) in enumerate(zip(loads, floors, strict=True), 1):
+    for r, (one, its_floor, its_store) in enumerate(zip(loads, floors, store_floors, strict=True), 1):
         print(f"round {r}: bot   {one}\n         floor {its_floor}\n         ratios {ratios(one, its_floor)}")
-    load, floor = medians(loads), medians(floors)
+        print(f"         store floor {its_store}\n         ratios {ratios(one, its_store)}")
+    load, floor, store_floor = medians(loads), medians(floors), medians(store_floors)
     for k, v in {**load, **{f"limiter_{k}": v for k, v in limiter.items()}}.items():
         print(f"{k}: {v}")
     print(f"python-telegram-bot floor (no database, no logic; medians): {floor}")
     measured = ratios(load, floor)
     print(f"ratios to the floor (of the medians): {measured} (targets {RATIO_TARGETS})")
+    print(f"store-before-grade floor (bench/store_floor.py; medians): {store_floor}")
+    to_store_floor = ratios(load, store_floor)
+    print(f"ratios to the store-before-grade floor (a reference, not a target): {to_store_floor}")
     if small is not None:
         print(f"{args.small} users: {small}")
     ok = (
         all(one["replied"] == args.users for one in loads)
+        and all(one["kept"] for one in store_floors)
         and all((measured[k] or 1e9) <= RATIO_TARGETS[k] for k in RATIO_TARGETS)
         and (small is None or (small["replied"] == args.small and (small["added_p99_ms"] or 1e9) < SMALL_P99_MS))
         and limiter["steady_per_s"] <= args.rate * 1.1
     )
     print(json.dumps({"bench": "telegram_load", "rounds": len(loads), **load, "ratios": measured, "target_ratios": RATIO_TARGETS,
                       "small": small, "target_small_added_p99_ms": SMALL_P99_MS, "limiter": limiter,
-                      "ptb_floor": floor, "target_limiter_per_s": args.rate, "ok": ok}))  # fmt: skip
+                      "ptb_floor": floor, "store_floor": store_floor, "ratios_to_store_floor": to_store_floor,
+                      "target_limiter_per_s": args.rate, "ok": ok}))  # fmt: skip
 
 
 def ratios(load: dict[str, Any], floor: dict[str, Any]) -> dict[str, float | None]:
