@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.core import (
@@ -138,12 +138,23 @@ class Service:
         """True the first time a platform event id is seen (redelivered events are dropped)."""
         return await self.deps.store.claim_event(event_key, self.deps.clock.now())
 
-    async def begin_update(self, event_key: str) -> EventClaim:
+    def now(self) -> datetime:
+        return self.deps.clock.now()
+
+    async def begin_update(self, event_key: str, sole_consumer_since: datetime | None = None) -> EventClaim:
         """Claim a platform update that is redelivered until acknowledged (a Telegram webhook's): NEW to handle
         it (then `finish_update`), DONE to drop it, BUSY while another replica handles it (ask again later).
-        A claim older than UPDATE_STALE_AFTER and never finished (its replica died) is taken over."""
+        A claim older than UPDATE_STALE_AFTER and never finished (its replica died) is taken over.
+
+        `sole_consumer_since`: the caller is the only consumer of these updates since then (Telegram long
+        polling, where getUpdates serves one consumer at a time), so a claim left unfinished before then was
+        made by a process that is gone and is taken over at once. Polling delivers an update again only after
+        a restart and never again after that: waiting UPDATE_STALE_AFTER would lose it."""
         now = self.deps.clock.now()
-        return await self.deps.store.begin_event(event_key, now, now - UPDATE_STALE_AFTER)
+        stale_before = now - UPDATE_STALE_AFTER
+        if sole_consumer_since is not None:
+            stale_before = max(stale_before, sole_consumer_since)
+        return await self.deps.store.begin_event(event_key, now, stale_before)
 
     async def finish_update(self, event_key: str) -> None:
         await self.deps.store.finish_event(event_key)

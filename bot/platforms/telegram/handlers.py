@@ -15,7 +15,7 @@ import contextlib
 import logging
 import warnings
 from collections.abc import Awaitable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from telegram import CallbackQuery, Document, Message, Update
 from telegram.constants import ChatMemberStatus, ChatType, FileSizeLimit
@@ -117,19 +117,22 @@ class TelegramHandlers:
         self.service = service
         self.sender = sender
         self.settings = settings
+        self.polling_since: datetime | None = None  # set by the runtime when it starts polling
 
     async def on_update(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Every polled update (see `handle`)."""
-        await self.handle(update)
+        """Every polled update (see `handle`). Polling has one consumer (getUpdates serves one at a time), so an
+        update claimed before this process started polling and never finished was left by a process that is
+        gone: it is taken over now, as polling never delivers it again."""
+        await self.handle(update, self.polling_since)
 
-    async def handle(self, update: Update) -> bool:
+    async def handle(self, update: Update, sole_consumer_since: datetime | None = None) -> bool:
         """Handle an update once across replicas; False when it must be delivered again later (another replica
         claimed it a moment ago and is still at it). A failure outside the Service's own handling (the claim,
         the user lookup, a send) is logged and the user told, never left in silence; a cancelled update
         (the process stopping) stays unfinished, so its redelivery is taken over once the claim is stale."""
         key = f"{PLATFORM}:{update.update_id}"
         try:
-            claim = await self.service.begin_update(key)
+            claim = await self.service.begin_update(key, sole_consumer_since)
         except Exception:
             log.exception("telegram update %s could not be claimed", update.update_id)
             await self._tell_failed(update)

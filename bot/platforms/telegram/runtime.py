@@ -130,6 +130,7 @@ class TelegramRuntime:
             )
             log.info("telegram: webhook on %s:%s/%s", s.webhook_listen, s.webhook_port, path)
         else:
+            self.handlers.polling_since = self.handlers.service.now()
             await app.updater.start_polling(allowed_updates=ALLOWED_UPDATES)
             log.info("telegram: polling %s", urlsplit(s.base_url).netloc)
 
