@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -368,6 +369,15 @@ class FakeStore:
 
     async def list_reminders(self, user_id: int) -> list[Reminder]:
         return sorted((x for x in self.reminders.values() if x.user_id == user_id), key=lambda x: (x.due_at, x.id))
+
+    async def cancel_reminders(self, user_id: int, reminder_ids: Sequence[int]) -> int:
+        cancelled = 0
+        for rid in set(reminder_ids):
+            found = self.reminders.get(rid)
+            if found is not None and found.user_id == user_id and found.state == "pending":
+                self.reminders[rid] = found.model_copy(update={"state": "cancelled"})
+                cancelled += 1
+        return cancelled
 
     async def claim_event(self, key: str, now: datetime) -> bool:
         key = key[:128]  # as long as the SQL store's key column

@@ -1,6 +1,7 @@
 """Follow-up reminders on an application: asked for in words ("remind 7", "follow up in 7 days", "7天后提醒我
 跟进") or by buttons, due at the user's daily time that many days on, rendered by the scheduler's reminder
-dispatch, and dropped when the application is gone or closed."""
+dispatch, dropped when the application is gone or closed, and cancelled in words ("remind off", "取消提醒")
+or by a button."""
 
 from __future__ import annotations
 
@@ -109,3 +110,68 @@ async def test_the_scheduler_sends_the_follow_up_once_when_it_is_due(app: App) -
     sent = [r[0].text for u, r, _ in outbox.sent if u == uid and "follow up" in r[0].text]
     assert sent == ["Time to follow up on #1 DeepSeek: Applied, last change 1 day ago. "
                     "A short note to the recruiter keeps it moving."]  # fmt: skip
+
+
+async def test_reminders_are_cancelled_in_words_or_by_the_button(service: Service, store: FakeStore) -> None:
+    uid = await new_user(service)
+    await onboard(service, uid)
+    await service.handle_text(uid, "/apps add ByteDance | LLM infra")
+    await service.handle_text(uid, "/apps add Moonshot | pretraining")
+    bytedance, moonshot = await store.list_applications(uid)
+    (shown,) = await service.handle_text(uid, "/apps 1")
+    assert f"cr:apps:remoff:{bytedance.id}" not in shown.actions()  # nothing to cancel yet
+    (added,) = await service.handle_text(uid, "/apps 1 remind 7")
+    assert added.actions() == [f"cr:apps:remoff:{bytedance.id}", f"cr:apps:show:{bytedance.id}"]
+    await service.handle_text(uid, "/apps 1 remind 14")
+    await service.handle_text(uid, "/apps 2 remind 3")
+    (shown,) = await service.handle_text(uid, "/apps 1")
+    assert f"cr:apps:remoff:{bytedance.id}" in shown.actions()
+
+    (r,) = await service.handle_text(uid, "/apps 1 remind off")
+    assert r.text == "Cancelled 2 reminders to follow up on ByteDance."
+    states = {(x.payload["app_id"], x.payload["days"]): x.state for x in await follow_ups(store, uid)}
+    assert states == {(bytedance.id, 7): "cancelled", (bytedance.id, 14): "cancelled", (moonshot.id, 3): "pending"}
+    (shown,) = await service.handle_text(uid, "/apps 1")
+    assert "Follow-up reminder" not in shown.text and f"cr:apps:remoff:{bytedance.id}" not in shown.actions()
+    (r,) = await service.handle_text(uid, "/apps 1 cancel the reminder")
+    assert r.text == "No follow-up reminder on ByteDance is waiting to be sent."
+    (r,) = await service.handle_text(uid, "/apps 1 remind 5")  # the cap counts pending ones only
+    assert r.text.startswith("I'll remind you")
+
+    (r,) = await service.handle_action(uid, f"cr:apps:remoff:{moonshot.id}")
+    assert r.text == "Cancelled 1 reminder to follow up on Moonshot AI."
+    assert [x.payload["app_id"] for x in await follow_ups(store, uid) if x.state == "pending"] == [bytedance.id]
+
+
+async def test_chinese_words_cancel_and_another_users_application_is_not_found(
+    service: Service, store: FakeStore
+) -> None:
+    uid, other = await new_user(service, "zh"), (await service.user_for("test", "someone-else", "en")).id
+    await service.handle_text(uid, "/apps add 阿里 | 预训练")
+    (app_,) = await store.list_applications(uid)
+    await service.handle_text(uid, "/apps 1 3天后提醒我跟进")
+    (r,) = await service.handle_action(other, f"cr:apps:remoff:{app_.id}")
+    assert r.text.startswith("No such application") and [x.state for x in await follow_ups(store, uid)] == ["pending"]
+    await service.handle_text(uid, "/apps 1 提醒 7，别忘了")  # "don't forget": a reminder, not a cancel
+    (r,) = await service.handle_text(uid, "/apps 1 不用再提醒了")
+    assert r.text == "已取消跟进 阿里巴巴 的 2 条提醒。"
+    assert [x.state for x in await follow_ups(store, uid)] == ["cancelled", "cancelled"]
+    await service.handle_text(uid, "/apps 1 remind 3")
+    (r,) = await service.handle_text(uid, "/apps 1 don't remind me")
+    assert r.text.startswith("已取消") and {x.state for x in await follow_ups(store, uid)} == {"cancelled"}
+
+
+async def test_a_cancelled_follow_up_is_never_sent(app: App) -> None:
+    clock = clock_of(app)
+    uid = await add_user(app, "seeker", "Europe/Berlin", daily="09:30")
+    await app.service.handle_text(uid, "/apps add DeepSeek | LLM infra")
+    await app.service.handle_text(uid, "/apps 1 remind 2")
+    (r,) = await app.service.handle_text(uid, "/apps 1 stop reminding me")
+    assert r.text == "Cancelled 1 reminder to follow up on DeepSeek."
+    outbox = Outbox()
+    outbox.clock = clock
+    d = dispatcher(app, outbox)
+    clock.advance(days=3)
+    await d.tick()
+    assert not [1 for _, r, _ in outbox.sent if "follow up" in r[0].text]
+    assert [x.state for x in await app.store.list_reminders(uid)] == ["cancelled"]

@@ -4,7 +4,8 @@ questions logged at a company attach to its application (bot/core/apps_attach.py
 applications come from them (bot/core/apps_insights.py).
 
 Typed: `/apps`, `/apps add Company | role | notes` (or `/apps add` step by step), `/apps N`, `/apps N stage
-technical 2` (or `/apps N 二面`), `/apps N note ...`, `/apps N remind 7`, `/apps N delete`, `/apps insights`.
+technical 2` (or `/apps N 二面`), `/apps N note ...`, `/apps N remind 7`, `/apps N remind off` (or `取消提醒`),
+`/apps N delete`, `/apps insights`.
 Buttons: `cr:apps:<verb>:<id>...`, every id checked against the user."""
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from bot.core.career_tool import Tool
 from bot.core.companies import company_name
 from bot.core.deps import Deps
 from bot.core.i18n import t, tn
-from bot.core.models import Lang, Reminder, User
+from bot.core.models import Lang, User
 from bot.core.parsing import split_fields
 from bot.core.replies import Button, Reply
 from bot.core.session import Idle, InCareer
@@ -35,6 +36,10 @@ _NOTE = {"note", "notes", "笔记", "备注", "记录"}
 _DELETE = {"delete", "del", "remove", "rm", "删除", "删掉"}
 _SKIP = {"skip", "none", "-", "跳过", "无", "没有"}
 _REMIND = re.compile(r"remind|follow|提醒|跟进")
+_REMIND_OFF = re.compile(  # with _REMIND: cancel the application's reminders
+    r"\b(?:off|cancel|stop|clear)\b|\b(?:don'?t|do not|no more)\s+(?:remind|follow)|取消|关闭|停止"
+    r"|(?:别|不用|不要|无需)再?(?:提醒|跟进)"
+)
 
 
 async def command(args: str, deps: Deps, user: User) -> list[Reply]:
@@ -68,6 +73,8 @@ async def _on_app(app: Application, rest: str, deps: Deps, user: User) -> list[R
     if low in _DELETE:
         return [_confirm_delete(lang, app)]
     if _REMIND.search(rest.casefold()):
+        if _REMIND_OFF.search(rest.casefold()):
+            return [await apps_data.cancel_follow_ups(app, deps, user)]
         days = re.search(r"\d+", rest)
         return await remind(app, int(days.group()) if days else apps_data.DEFAULT_REMIND_DAYS, deps, user)
     target = parse_stage(tail if low in _STAGE else rest, app)
@@ -79,21 +86,14 @@ async def _on_app(app: Application, rest: str, deps: Deps, user: User) -> list[R
 async def show(app: Application, deps: Deps, user: User) -> list[Reply]:
     apps = await deps.store.list_applications(user.id)
     found = await apps_data.attached_to(deps, user, apps)
-    reminders = [r for r in await deps.store.list_reminders(user.id) if _pending_for(r, app)]
+    reminders = apps_data.pending_for(await deps.store.list_reminders(user.id), app)
     text = app_text(user.language, app, apps, found.get(app.id), reminders, user.timezone, deps.clock.now())
-    return [Reply(text, app_buttons(user.language, app))]
+    return [Reply(text, app_buttons(user.language, app, reminding=bool(reminders)))]
 
 
-def _pending_for(reminder: Reminder, app: Application) -> bool:
-    return (
-        reminder.kind == apps_data.FOLLOW_UP
-        and reminder.state == "pending"
-        and reminder.payload.get("app_id") == app.id
-    )
-
-
-def app_buttons(lang: Lang, app: Application) -> list[list[Button]]:
-    """Move it (the next stage, offer, rejected, withdrawn), a note, a reminder, delete; the board."""
+def app_buttons(lang: Lang, app: Application, reminding: bool = False) -> list[list[Button]]:
+    """Move it (the next stage, offer, rejected, withdrawn), a note, a reminder (or cancel the ones set when
+    `reminding`), delete; the board."""
     moves = []
     upcoming = next_stage(app)
     if upcoming is not None:
@@ -109,6 +109,7 @@ def app_buttons(lang: Lang, app: Application) -> list[list[Button]]:
         [
             Button(t(lang, "apps.btn.note"), f"cr:apps:note:{app.id}"),
             Button(t(lang, "apps.btn.remind"), f"cr:apps:rem:{app.id}"),
+            *([Button(t(lang, "apps.btn.remind_off"), f"cr:apps:remoff:{app.id}")] if reminding else []),
             Button(t(lang, "apps.btn.delete"), f"cr:apps:del:{app.id}"),
         ],
         [Button(t(lang, "apps.btn.board"), "cr:apps:board")],
@@ -225,6 +226,8 @@ async def action(arg: str, deps: Deps, user: User) -> list[Reply]:
         days = [Button(t(lang, "apps.btn.days", days=tn(lang, "count.day", n)), f"cr:apps:rem:{app.id}:{n}")
                 for n in apps_data.REMIND_CHOICES]  # fmt: skip
         return [Reply(t(lang, "apps.ask_days", company=company_name(app.company, lang)), [days])]
+    if verb == "remoff":
+        return [await apps_data.cancel_follow_ups(app, deps, user)]
     if verb == "del":
         return [_confirm_delete(lang, app)]
     if verb == "delok":

@@ -103,11 +103,15 @@ def follow_up_time(user: User, now: datetime, days: int) -> datetime:
     return due.astimezone(now.tzinfo)
 
 
+def pending_for(reminders: Sequence[Reminder], app: Application) -> list[Reminder]:
+    """The follow-up reminders on this application not sent yet."""
+    return [r for r in reminders if r.kind == FOLLOW_UP and r.state == "pending" and r.payload.get("app_id") == app.id]
+
+
 async def add_follow_up(app: Application, days: int, deps: Deps, user: User) -> Reply:
     """A follow-up reminder on the application in `days` days; at most MAX_PENDING_REMINDERS pending each."""
     lang, now = user.language, deps.clock.now()
-    pending = [r for r in await deps.store.list_reminders(user.id)
-               if r.kind == FOLLOW_UP and r.state == "pending" and r.payload.get("app_id") == app.id]  # fmt: skip
+    pending = pending_for(await deps.store.list_reminders(user.id), app)
     if len(pending) >= MAX_PENDING_REMINDERS:
         return Reply(t(lang, "apps.too_many_reminders", limit=MAX_PENDING_REMINDERS), kind="error")
     due = follow_up_time(user, now, days)
@@ -115,7 +119,22 @@ async def add_follow_up(app: Application, days: int, deps: Deps, user: User) -> 
     await deps.store.add_reminder(Reminder(id=0, user_id=user.id, kind=FOLLOW_UP, due_at=due, payload=payload))
     when = fmt_local(due, user.timezone)
     name = company_name(app.company, lang)
-    return Reply(t(lang, "apps.reminder_added", company=name, days=tn(lang, "count.day", days), when=when))
+    buttons = [[Button(t(lang, "apps.btn.remind_off"), f"cr:apps:remoff:{app.id}"),
+                Button(t(lang, "apps.btn.open"), f"cr:apps:show:{app.id}")]]  # fmt: skip
+    return Reply(t(lang, "apps.reminder_added", company=name, days=tn(lang, "count.day", days), when=when), buttons)
+
+
+async def cancel_follow_ups(app: Application, deps: Deps, user: User) -> Reply:
+    """Every follow-up reminder on the application not sent yet is cancelled (one being sent right now is not)."""
+    lang, name = user.language, company_name(app.company, user.language)
+    pending = pending_for(await deps.store.list_reminders(user.id), app)
+    cancelled = await deps.store.cancel_reminders(user.id, [r.id for r in pending])
+    buttons = [[Button(t(lang, "apps.btn.open"), f"cr:apps:show:{app.id}")]]
+    if not cancelled:
+        return Reply(t(lang, "apps.no_reminders", company=name), buttons)
+    return Reply(
+        t(lang, "apps.reminders_cancelled", company=name, count=tn(lang, "count.reminder", cancelled)), buttons
+    )
 
 
 async def follow_up_push(deps: Deps, user: User, payload: dict[str, object]) -> list[Reply] | None:

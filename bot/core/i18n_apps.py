@@ -21,9 +21,9 @@ APPS_MESSAGES: dict[str, dict[str, str]] = {
     },
     "apps.usage": {
         "en": "/apps (the board), /apps add Company | role | notes, /apps N, /apps N stage technical 2, "
-        "/apps N note text, /apps N remind 7, /apps N delete, /apps insights",
+        "/apps N note text, /apps N remind 7, /apps N remind off, /apps N delete, /apps insights",
         "zh": "/apps（看板）、/apps add 公司 | 岗位 | 备注、/apps 编号、/apps 编号 二面、/apps 编号 note 内容、"
-        "/apps 编号 remind 7、/apps 编号 delete、/apps insights",
+        "/apps 编号 remind 7、/apps 编号 取消提醒、/apps 编号 delete、/apps insights",
     },
     "apps.usage_add": {"en": "/apps add Company | role | notes", "zh": "/apps add 公司 | 岗位 | 备注"},
     "apps.stage.applied": {"en": "Applied", "zh": "已投递"},
@@ -142,6 +142,14 @@ APPS_MESSAGES: dict[str, dict[str, str]] = {
         "en": "I'll remind you to follow up on {company} in {days} ({when}).",
         "zh": "{days}后（{when}）提醒你跟进 {company}。",
     },
+    "apps.reminders_cancelled": {
+        "en": "Cancelled {count} to follow up on {company}.",
+        "zh": "已取消跟进 {company} 的 {count}。",
+    },
+    "apps.no_reminders": {
+        "en": "No follow-up reminder on {company} is waiting to be sent.",
+        "zh": "{company} 没有待发送的跟进提醒。",
+    },
     "apps.follow_up_push": {
         "en": "Time to follow up on #{number} {company}: {stage}, last change {days} ago. "
         "A short note to the recruiter keeps it moving.",
@@ -153,6 +161,7 @@ APPS_MESSAGES: dict[str, dict[str, str]] = {
     "apps.btn.open": {"en": "Open", "zh": "查看"},
     "apps.btn.note": {"en": "Add a note", "zh": "加备注"},
     "apps.btn.remind": {"en": "Remind me", "zh": "提醒我"},
+    "apps.btn.remind_off": {"en": "Cancel reminders", "zh": "取消提醒"},
     "apps.btn.delete": {"en": "Delete", "zh": "删除"},
     "apps.btn.delete_yes": {"en": "Yes, delete", "zh": "确认删除"},
     "apps.btn.skip": {"en": "Skip", "zh": "跳过"},

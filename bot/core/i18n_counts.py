@@ -22,6 +22,7 @@ PLURALS: dict[str, dict[str, dict[str, str]]] = {
         "en": {"one": "{n} interview question", "other": "{n} interview questions"},
         "zh": {"other": "{n} 道面试题"},
     },
+    "count.reminder": {"en": {"one": "{n} reminder", "other": "{n} reminders"}, "zh": {"other": "{n} 条提醒"}},
     "count.second": {"en": {"one": "{n} second", "other": "{n} seconds"}, "zh": {"other": "{n} 秒"}},
     "count.word": {"en": {"one": "{n} word", "other": "{n} words"}, "zh": {"other": "{n} 词"}},
     "count.character": {"en": {"one": "{n} character", "other": "{n} characters"}, "zh": {"other": "{n} 字"}},

@@ -235,7 +235,7 @@ class ReviewItem(BaseModel):
     created_at: datetime
 
 
-ReminderState = Literal["pending", "claimed", "sending", "sent", "failed", "paused", "unconfirmed"]
+ReminderState = Literal["pending", "claimed", "sending", "sent", "failed", "paused", "unconfirmed", "cancelled"]
 
 
 class Reminder(BaseModel):

@@ -211,6 +211,11 @@ class InterviewsPort(Protocol):
         """Soonest due first."""
         ...
 
+    async def cancel_reminders(self, user_id: int, reminder_ids: Sequence[int]) -> int:
+        """The user's reminders among `reminder_ids` that are still pending become "cancelled" and are never
+        sent; how many. Another user's, and one the scheduler has claimed or sent, are left as they are."""
+        ...
+
 
 class GuildsPort(Protocol):
     """Study servers (Discord guilds with a daily question channel) and their leaderboards."""

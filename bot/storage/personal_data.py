@@ -4,6 +4,7 @@ filed in one transaction), reminders, and the counts the caps on personal data a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -69,6 +70,15 @@ def _rename(table: sa.Table) -> sa.Update:
 _RENAME_INTERVIEWS, _RENAME_REVIEWS = _rename(T.interviews), _rename(T.review_items)
 _M = T.reminders.c
 _REMINDERS = sa.select(T.reminders).where(_M.user_id == sa.bindparam("user_id")).order_by(_M.due_at, _M.id)
+_CANCEL_REMINDERS = (
+    T.reminders.update()
+    .where(
+        _M.user_id == sa.bindparam("_user_id"),
+        _M.id.in_(sa.bindparam("_ids", expanding=True)),
+        _M.state == "pending",
+    )
+    .values(state="cancelled")
+)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # "since ever": every row's created_at is after it
 
 
@@ -143,6 +153,16 @@ class PersonalData(SqlBase):
 
     async def list_reminders(self, user_id: int) -> list[Reminder]:
         return [Reminder.model_validate(r) for r in await self._all(_REMINDERS, {"user_id": user_id})]
+
+    async def cancel_reminders(self, user_id: int, reminder_ids: Sequence[int]) -> int:
+        if not reminder_ids:
+            return 0
+        params = {"_user_id": user_id, "_ids": sorted(set(reminder_ids))}
+
+        async def _unit(conn: AsyncConnection) -> int:
+            return int((await conn.execute(_CANCEL_REMINDERS, params)).rowcount or 0)
+
+        return await self.engines.write(_unit)
 
     async def log_review(
         self, item: ReviewItem, personal: Question | None, fsrs: dict[str, Any], now: datetime

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from bot.core.models import InterviewLog, Reminder
+from bot.core.models import InterviewLog, Reminder, ReminderState
 from bot.core.ports import WriteFailed
 from bot.core.store_ports import Store
 from bot.storage.store import SqlStore
@@ -147,6 +147,25 @@ async def test_reminders_are_listed_soonest_first(store: Store) -> None:
     await store.add_reminder(Reminder(id=0, user_id=other.id, kind="post_interview", due_at=NOW))
     assert later.id > 0 and later.state == "pending" and await store.list_reminders(u.id) == [sooner, tie, later]
     assert await store.list_reminders(other.id + 1000) == []
+
+
+async def test_only_the_users_pending_reminders_are_cancelled(store: Store) -> None:
+    u, other = await new_user(store, "1"), await new_user(store, "2")
+
+    async def add(user_id: int, state: ReminderState = "pending") -> Reminder:
+        return await store.add_reminder(Reminder(id=0, user_id=user_id, kind="app_follow_up", due_at=NOW + DAY,
+                                                 state=state, payload={"app_id": 1}))  # fmt: skip
+
+    first, second, kept = await add(u.id), await add(u.id), await add(u.id)
+    claimed, sent, theirs = await add(u.id, "claimed"), await add(u.id, "sent"), await add(other.id)
+    ids = [first.id, second.id, second.id, claimed.id, sent.id, theirs.id, 999_999]
+    assert await store.cancel_reminders(u.id, ids) == 2  # a repeated id counts once; a missing one is skipped
+    states = {r.id: r.state for r in await store.list_reminders(u.id)}
+    assert states == {first.id: "cancelled", second.id: "cancelled", kept.id: "pending",
+                      claimed.id: "claimed", sent.id: "sent"}  # fmt: skip
+    assert [r.state for r in await store.list_reminders(other.id)] == ["pending"]
+    assert await store.cancel_reminders(u.id, [first.id]) == 0  # already cancelled
+    assert await store.cancel_reminders(u.id, []) == 0
 
 
 async def test_a_company_is_renamed_in_the_users_interviews_and_review_items_only(store: Store) -> None:
