@@ -3,7 +3,9 @@
 The fake Bot API server (tests/telegram/fake_bot_api.py) runs in its own process, so it does not
 share a core with the bot; the bot is the real app (SQLite file, Alembic schema) with the real
 TelegramRuntime (python-telegram-bot polling the fake server), and a grader that sleeps L seconds.
-Each user first gets a question (/drill, not timed); then all N answers are queued at once and
+Each user first gets a question, answers it and gets the next one (/drill, an answer, /drill: not
+timed, so the timed round starts with as many connections to the server open as such a burst
+needs, as the floor's does after its untimed round); then all N answers are queued at once and
 the server notes when each grade arrives. Reported: total time / L, and the added latency
 (reply time minus L) at p50 / p99. A second run measures the rate limiter: M messages pushed at
 once through the Notifier with the limiter at its configured rate, against that rate.
@@ -13,8 +15,8 @@ once through the Notifier with the limiter at its configured rate, against that 
 
 python-telegram-bot's own floor (`ptb_floor`) is measured the same way: the same Application and
 fake server with a handler that only shows "typing" and sends one line after L seconds, timed after
-one untimed round (as the bot's is, after its /drill round), so both start with their connections
-to the server open. The floor varies between runs on a shared machine, so the targets are ratios
+one untimed round of the same shape (as the bot's is, after its untimed answer round), so both start
+with their connections to the server open. The floor varies between runs on a shared machine, so the targets are ratios
 to it: `--rounds` rounds of the bot and of the floor alternate, each figure is the median over its
 rounds, and the ratios are of the medians: p99 added latency <= 1.5x the floor's, CPU per answer
 <= 2x, total / L <= 1.2x. A last run repeats the load with `--small` users (100), whose p99 added
@@ -153,11 +155,20 @@ async def load_run(
     app, runtime = await make_runtime(tmp, port, users, latency, rate=100_000.0, store=store)
     await runtime.start()
     try:
-        sent_before = await control.sent_count()
-        await control.push([updates.text(CHAT0 + i, "/drill") for i in range(users)])
-        got, _ = await control.wait_for(users, "[", sent_before, timeout=300)
+        for warm in (True, False):
+            sent_before = await control.sent_count()
+            await control.push([updates.text(CHAT0 + i, "/drill") for i in range(users)])
+            got, _ = await control.wait_for(users, "[", sent_before, timeout=300)
+            await asyncio.sleep(1.0)  # let the last typing indicators and writes settle
+            if not warm:
+                break
+            # one untimed answer round of the same shape as the timed one, as the floor's: the timed round
+            # starts with as many connections to the server open as such a burst needs, not fewer
+            sent_before = await control.sent_count()
+            await control.push([updates.text(CHAT0 + i, f"warm {i}: clip at 1.0") for i in range(users)])
+            await control.wait_for(users, "Score:", sent_before, timeout=max(60.0, 30 * latency))
+            await asyncio.sleep(1.0)
         print(f"{len(got)} users have a question open")
-        await asyncio.sleep(1.0)  # let the last typing indicators and writes settle
         sent_before = await control.sent_count()
         cpu0 = time.process_time()
         if profiler:
