@@ -92,7 +92,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "debrief_split": (["bot/core/debrief_split.py"], ["tests/test_debrief_split.py"]),
     "apps": (
         ["bot/core/apps_attach.py", "bot/core/apps_insights.py", "bot/core/apps_data.py"],
-        ["tests/test_apps_attach.py", "tests/test_apps_insights.py", "tests/test_apps_board.py"],
+        ["tests/test_apps_attach.py", "tests/test_apps_insights.py", "tests/test_apps_board.py",
+         "tests/test_apps_reminders.py"],
     ),
     "notes": (["bot/core/notebook_versions.py"], ["tests/test_notes_core.py", "tests/test_notes_rules.py"]),
     # SQLite: its engines (WAL, BEGIN IMMEDIATE, the file guard) and the store's write batches (plain writes and claims

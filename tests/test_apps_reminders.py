@@ -54,7 +54,8 @@ async def test_chinese_words_and_the_buttons(service: Service, store: FakeStore)
     assert sorted(r.payload["days"] for r in await follow_ups(store, uid)) == [3, 14]  # type: ignore[type-var]
     await service.handle_text(uid, "/apps 1 remind")  # no number: the default week
     (r,) = await service.handle_text(uid, "/apps 1 提醒 5")
-    assert "上限（3 个）" in r.text and len(await follow_ups(store, uid)) == apps_data.MAX_PENDING_REMINDERS
+    assert "上限（3 个）" in r.text and r.kind == "error"
+    assert len(await follow_ups(store, uid)) == apps_data.MAX_PENDING_REMINDERS
 
 
 async def test_the_reminder_dispatch_renders_it_and_skips_a_closed_or_deleted_one(
@@ -129,12 +130,14 @@ async def test_reminders_are_cancelled_in_words_or_by_the_button(service: Servic
 
     (r,) = await service.handle_text(uid, "/apps 1 remind off")
     assert r.text == "Cancelled 2 reminders to follow up on ByteDance."
+    assert [(b.label, b.action) for b in r.buttons[0]] == [("Open", f"cr:apps:show:{bytedance.id}")]
     states = {(x.payload["app_id"], x.payload["days"]): x.state for x in await follow_ups(store, uid)}
     assert states == {(bytedance.id, 7): "cancelled", (bytedance.id, 14): "cancelled", (moonshot.id, 3): "pending"}
     (shown,) = await service.handle_text(uid, "/apps 1")
     assert "Follow-up reminder" not in shown.text and f"cr:apps:remoff:{bytedance.id}" not in shown.actions()
     (r,) = await service.handle_text(uid, "/apps 1 cancel the reminder")
     assert r.text == "No follow-up reminder on ByteDance is waiting to be sent."
+    assert r.actions() == [f"cr:apps:show:{bytedance.id}"]
     (r,) = await service.handle_text(uid, "/apps 1 remind 5")  # the cap counts pending ones only
     assert r.text.startswith("I'll remind you")
 
@@ -149,7 +152,8 @@ async def test_chinese_words_cancel_and_another_users_application_is_not_found(
     uid, other = await new_user(service, "zh"), (await service.user_for("test", "someone-else", "en")).id
     await service.handle_text(uid, "/apps add 阿里 | 预训练")
     (app_,) = await store.list_applications(uid)
-    await service.handle_text(uid, "/apps 1 3天后提醒我跟进")
+    (added,) = await service.handle_text(uid, "/apps 1 3天后提醒我跟进")
+    assert [b.label for b in added.buttons[0]] == ["取消提醒", "查看"]
     (r,) = await service.handle_action(other, f"cr:apps:remoff:{app_.id}")
     assert r.text.startswith("No such application") and [x.state for x in await follow_ups(store, uid)] == ["pending"]
     await service.handle_text(uid, "/apps 1 提醒 7，别忘了")  # "don't forget": a reminder, not a cancel
@@ -159,6 +163,8 @@ async def test_chinese_words_cancel_and_another_users_application_is_not_found(
     await service.handle_text(uid, "/apps 1 remind 3")
     (r,) = await service.handle_text(uid, "/apps 1 don't remind me")
     assert r.text.startswith("已取消") and {x.state for x in await follow_ups(store, uid)} == {"cancelled"}
+    (r,) = await service.handle_text(uid, "/apps 1 取消提醒")
+    assert r.text == "阿里巴巴 没有待发送的跟进提醒。" and [b.label for b in r.buttons[0]] == ["查看"]
 
 
 async def test_a_cancelled_follow_up_is_never_sent(app: App) -> None:
