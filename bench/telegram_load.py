@@ -15,10 +15,10 @@ once through the Notifier with the limiter at its configured rate, against that 
 
 python-telegram-bot's own floor (`ptb_floor`) is measured the same way: the same Application and
 fake server with a handler that only shows "typing" and sends one line after L seconds, timed after
-one untimed round of the same shape (as the bot's is, after its untimed answer round), so both start
-with their connections to the server open. The floor varies between runs on a shared machine, so the targets are ratios
-to it: `--rounds` rounds of the bot and of the floor alternate, each figure is the median over its
-rounds, and the ratios are of the medians: p99 added latency <= 1.5x the floor's, CPU per answer
+one untimed round of the same shape (as the bot's is, after its untimed answer round), so both
+start with their connections to the server open. The floor varies between runs on a shared machine,
+so the targets are ratios to it: `--rounds` rounds of the bot and of the floor alternate, each
+figure is the median over its rounds, and the ratios are of the medians: p99 added latency <= 1.5x the floor's, CPU per answer
 <= 2x, total / L <= 1.2x. A last run repeats the load with `--small` users (100), whose p99 added
 latency must stay under 500 ms.
 A third kind of round, alternating with the other two, is the store-before-grade floor
