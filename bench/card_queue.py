@@ -26,8 +26,8 @@ import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 
-from bot.core import srs
-from bot.core.models import Attempt, Grade, Rating
+from bot.kernel import srs
+from bot.kernel.models import Attempt, Grade, Rating
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore

@@ -25,11 +25,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
-from bot.core import commands as c
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.service import Service
 from bot.grading.offline import OfflineGrader
+from bot.kernel import commands as c
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.service import Service
 from bot.platforms.base import UPLOAD_LIMITS
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade

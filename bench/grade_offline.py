@@ -36,14 +36,14 @@ import yaml
 from pydantic import BaseModel
 
 from bot.content.loader import load_bank
-from bot.core.models import LANGS, Lang, Level, Question
-from bot.core.text import words
 from bot.grading.batch_question import question_from_row
 from bot.grading.features import split_sentences as sentences
 from bot.grading.offline import OfflineGrader
 from bot.grading.probes import PROBES
 from bot.grading.rubric_match import prepare
 from bot.grading.semantic import UseEmbedder
+from bot.kernel.models import LANGS, Lang, Level, Question
+from bot.text.tokens import words
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CSV = REPO.parent / "shared" / "data" / "semeval2013_3way_2way.csv"

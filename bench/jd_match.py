@@ -1,4 +1,4 @@
-"""How well /jd reads a job description offline (bot/core/jd_match.py): the bank subtopics it finds in the
+"""How well /jd reads a job description offline (bot/features/jd/match.py): the bank subtopics it finds in the
 hand-written JDs of tests/data/jds/ against those a reader expects there (`expected_subtopics`).
 
 Usage: python bench/jd_match.py [-v]
@@ -18,8 +18,8 @@ from typing import Any
 import yaml
 
 from bot.content.loader import load_bank
-from bot.core.bank import Bank
-from bot.core.jd_match import JdMatcher
+from bot.features.jd.match import JdMatcher
+from bot.kernel.bank import Bank
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "jds"
 TARGET_PRECISION = 0.8

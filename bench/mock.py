@@ -26,13 +26,13 @@ from sqlalchemy import event
 
 from bot.charts import MatplotlibMockChart
 from bot.content.loader import load_bank
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.mock_chart_data import MockChartData
-from bot.core.models import Grade, Lang, Level, Question
-from bot.core.service import Service
+from bot.features.mock.chart_data import MockChartData
 from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import Grade, Lang, Level, Question
+from bot.kernel.service import Service
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore

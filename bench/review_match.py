@@ -18,10 +18,10 @@ from pathlib import Path
 import yaml
 
 from bot.content.loader import load_bank
-from bot.core.bank import MATCH_THRESHOLD, Bank
 from bot.grading.question_match import SURE, UNSURE, SemanticMatcher
 from bot.grading.semantic import default_embedder
 from bot.grading.term_weights import bank_weights
+from bot.kernel.bank import MATCH_THRESHOLD, Bank
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "review_phrasings.yaml"
 TARGET_TOP1 = 0.8

@@ -30,14 +30,14 @@ from datetime import UTC, datetime, timedelta
 
 from bot.charts import MatplotlibChartRenderer
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
-from bot.core import srs
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.models import DIMENSIONS, Attempt, Card, Grade, InterviewLog, Question, ReviewItem, User
-from bot.core.progress import ProgressData, compute_progress
-from bot.core.progress_report import build_progress, progress_reply
-from bot.core.scoring import rating_from_score
+from bot.features.stats.progress import ProgressData, compute_progress
+from bot.features.stats.report import build_progress, progress_reply
 from bot.grading.offline import OfflineGrader
+from bot.kernel import srs
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import DIMENSIONS, Attempt, Card, Grade, InterviewLog, Question, ReviewItem, User
+from bot.kernel.scoring import rating_from_score
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore

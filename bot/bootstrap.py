@@ -11,24 +11,10 @@ from datetime import timedelta
 
 from bot.config import Settings
 from bot.content.loader import DEFAULT_CONTENT_DIR, BankMissing, check_present, load_bank
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.models import Question
-from bot.core.ports import (
-    AppsChartRenderer,
-    ChartRenderer,
-    Clock,
-    Grader,
-    MockChartRenderer,
-    QuestionMatcher,
-    Transcriber,
-)
-from bot.core.regrade import regrade_pending
-from bot.core.service import Service
-from bot.core.timeutil import SystemClock
 from bot.dates import parse_natural
 from bot.delivery import NotifierRouter
 from bot.documents import read_document
+from bot.features.drill.regrade import regrade_pending
 from bot.grading.debrief_splitter import LLMDebriefSplitter
 from bot.grading.factory import llm_grader
 from bot.grading.feedback import follow_up_for_points
@@ -38,6 +24,20 @@ from bot.grading.prompts import PromptError, load_prompts
 from bot.grading.rubric_writer import LLMRubricWriter
 from bot.grading.star_writer import LLMStarWriter
 from bot.grading.tightener import LLMTightener
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import Question
+from bot.kernel.ports import (
+    AppsChartRenderer,
+    ChartRenderer,
+    Clock,
+    Grader,
+    MockChartRenderer,
+    QuestionMatcher,
+    Transcriber,
+)
+from bot.kernel.service import Service
+from bot.kernel.timeutil import SystemClock
 from bot.platforms.base import UPLOAD_LIMITS
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.scheduler import Scheduler

@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.core.timeutil import zone
+from bot.kernel.timeutil import zone
 
 DATA_DIR = Path("data")
 

@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import dateparser
 
-from bot.core.timeutil import zone
+from bot.kernel.timeutil import zone
 
 log = logging.getLogger(__name__)
 MAX_CHARS = 64

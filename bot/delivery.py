@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from bot.core.ports import AboutToSend, ChannelPoster, Delivery, Notifier
-from bot.core.replies import Reply
-from bot.core.store_ports import UsersPort
+from bot.kernel.ports import AboutToSend, ChannelPoster, Delivery, Notifier
+from bot.kernel.replies import Reply
+from bot.kernel.store_ports import UsersPort
 
 log = logging.getLogger(__name__)
 

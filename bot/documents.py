@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import logging
 
-from bot.core.ports import DocumentError
+from bot.kernel.ports import DocumentError
 
 log = logging.getLogger(__name__)
 

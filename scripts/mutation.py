@@ -27,22 +27,25 @@ ROOT = Path(__file__).resolve().parents[1]
 TARGET = 0.85
 GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "scoring": (
-        ["bot/core/scoring.py", "bot/core/srs.py"],
+        ["bot/kernel/scoring.py", "bot/kernel/srs.py"],
         ["tests/test_rules.py", "tests/test_service.py", "tests/test_progress.py"],
     ),
-    "push_rules": (["bot/core/push_rules.py"], ["tests/test_rules.py", "tests/test_push_rules.py"]),
-    "regrade": (["bot/core/regrade.py"], ["tests/test_regrade.py", "tests/test_llm_grader.py", "-k", "regrade"]),
+    "push_rules": (["bot/kernel/push_rules.py"], ["tests/test_rules.py", "tests/test_push_rules.py"]),
+    "regrade": (
+        ["bot/features/drill/regrade.py"],
+        ["tests/test_regrade.py", "tests/test_llm_grader.py", "-k", "regrade"],
+    ),
     "drill": (
-        ["bot/core/drill.py"],
+        ["bot/features/drill/drill.py"],
         ["tests/test_service.py", "tests/test_flows.py", "tests/test_two_processes.py", "tests/test_drill_rules.py"],
     ),
-    "rate_limit": (["bot/core/rate_limit.py"], ["tests/test_rate_limit.py"]),
+    "rate_limit": (["bot/kernel/rate_limit.py"], ["tests/test_rate_limit.py"]),
     "study_server": (
-        ["bot/core/study_server.py"],
+        ["bot/features/study_server/study_server.py"],
         ["tests/test_study_server.py", "tests/test_board_periods.py", "tests/test_study_server_rules.py"],
     ),
     "personal_data": (
-        ["bot/core/interviews.py", "bot/core/text_input.py", "bot/core/export_files.py"],
+        ["bot/features/review/interviews.py", "bot/kernel/text_input.py", "bot/features/account/export_files.py"],
         ["tests/test_personal_data.py", "tests/test_service.py", "tests/test_review_matching.py"],
     ),
     # the offline grader's rules (545 mutants) with the tests that take under a second: the ones that grade the
@@ -79,28 +82,40 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         [
             "bot/grading/llm_verdicts.py",
             "bot/grading/llm_reply.py",
-            "bot/core/llm_budget.py",
+            "bot/kernel/llm_budget.py",
         ],
         ["tests/test_llm_reply.py", "tests/test_llm_chain.py", "tests/test_llm_grader.py"],
     ),
     # which grader grades an answer, with hand-written graders
-    "grading_chain": (["bot/core/grading_chain.py"], ["tests/test_grading_chain.py", "tests/test_llm_chain.py"]),
+    "grading_chain": (
+        ["bot/features/drill/grading_chain.py"],
+        ["tests/test_grading_chain.py", "tests/test_llm_chain.py"],
+    ),
     # the career tools' rules (/jd focus and matching, /debrief splitting, /apps attachment and insights, /notes
     # versions) with their fast tests
-    "focus": (["bot/core/focus.py"], ["tests/test_focus_rule.py", "tests/test_focus_queue.py"]),
-    "jd_match": (["bot/core/jd_match.py"], ["tests/test_jd_match.py"]),
-    "debrief_split": (["bot/core/debrief_split.py"], ["tests/test_debrief_split.py"]),
+    "focus": (["bot/features/jd/focus.py"], ["tests/test_focus_rule.py", "tests/test_focus_queue.py"]),
+    "jd_match": (["bot/features/jd/match.py"], ["tests/test_jd_match.py"]),
+    "debrief_split": (["bot/features/debrief/split.py"], ["tests/test_debrief_split.py"]),
     "apps": (
-        ["bot/core/apps_attach.py", "bot/core/apps_insights.py", "bot/core/apps_data.py"],
-        ["tests/test_apps_attach.py", "tests/test_apps_insights.py", "tests/test_apps_board.py",
-         "tests/test_apps_reminders.py"],
+        ["bot/features/apps/attach.py", "bot/features/apps/insights.py", "bot/features/apps/data.py"],
+        [
+            "tests/test_apps_attach.py",
+            "tests/test_apps_insights.py",
+            "tests/test_apps_board.py",
+            "tests/test_apps_reminders.py",
+        ],
     ),
-    "notes": (["bot/core/notebook_versions.py"], ["tests/test_notes_core.py", "tests/test_notes_rules.py"]),
+    "notes": (["bot/features/notebook/versions.py"], ["tests/test_notes_core.py", "tests/test_notes_rules.py"]),
     # SQLite: its engines (WAL, BEGIN IMMEDIATE, the file guard) and the store's write batches (plain writes and claims
     # gathered, order kept, a failing unit alone) and read queue
     "group_commit": (
         ["bot/storage/group_commit.py", "bot/storage/engine.py"],
-        ["tests/test_sqlite_engine.py", "tests/test_engines.py", "tests/test_write_batching.py", "tests/test_faults.py"],
+        [
+            "tests/test_sqlite_engine.py",
+            "tests/test_engines.py",
+            "tests/test_write_batching.py",
+            "tests/test_faults.py",
+        ],
     ),
 }
 RESULT = re.compile(r"^\s*(([\w.]+)__mutmut_\d+): (\w+)", re.MULTILINE)
@@ -125,7 +140,7 @@ def configure(dest: Path, modules: list[str], tests: list[str]) -> None:
 
 
 def module_of(mutant: str) -> str:
-    """'bot.core.srs.x_review' -> 'bot/core/srs.py' (mutmut names a mutant by module and function)."""
+    """'bot.kernel.srs.x_review' -> 'bot/kernel/srs.py' (mutmut names a mutant by module and function)."""
     parts = mutant.split(".")
     for cut in range(len(parts), 0, -1):
         candidate = "/".join(parts[:cut]) + ".py"

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from bot.content.loader import load_file
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.models import KeyPoint, Question, Rubric, Text, TextList
-from bot.core.service import Service
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import KeyPoint, Question, Rubric, Text, TextList
+from bot.kernel.service import Service
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.core.career_models import Application, JobDescription, NoteEntry
-from bot.core.mock_models import MockSession
-from bot.core.models import (
+from bot.features.career.models import Application, JobDescription, NoteEntry
+from bot.features.mock.models import MockSession
+from bot.kernel.models import (
     DIMENSIONS,
     Attempt,
     Card,
@@ -25,10 +25,10 @@ from bot.core.models import (
     ReviewItem,
     User,
 )
-from bot.core.ports import Transcription, TranscriptionError, WriteFailed
-from bot.core.scoring import total_score
-from bot.core.session import Idle, Session, open_card_id
-from bot.core.store_ports import EventClaim
+from bot.kernel.ports import Transcription, TranscriptionError, WriteFailed
+from bot.kernel.scoring import total_score
+from bot.kernel.session import Idle, Session, open_card_id
+from bot.kernel.store_ports import EventClaim
 
 
 class FakeClock:

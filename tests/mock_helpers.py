@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.content.loader import load_file
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.models import Question
-from bot.core.replies import Reply
-from bot.core.service import Service
 from bot.grading.feedback import follow_up_for_points
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import Question
+from bot.kernel.replies import Reply
+from bot.kernel.service import Service
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 
 ROOT = Path(__file__).resolve().parents[1] / "content"

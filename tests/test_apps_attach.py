@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.core.apps_attach import ASKED_WITHIN, asked_at, attach_all, owner, stage_at
-from bot.core.career_models import Application, StageChange
-from bot.core.models import InterviewLog, ReviewItem
+from bot.features.apps.attach import ASKED_WITHIN, asked_at, attach_all, owner, stage_at
+from bot.features.career.models import Application, StageChange
+from bot.kernel.models import InterviewLog, ReviewItem
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 

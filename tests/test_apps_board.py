@@ -7,11 +7,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.core.apps_attach import Attached
-from bot.core.apps_board import by_number, columns, days_since, move, next_number, next_stage, parse_stage
-from bot.core.apps_view import board_data, board_text
-from bot.core.career_models import Application, StageChange
-from bot.core.models import InterviewLog
+from bot.features.apps.attach import Attached
+from bot.features.apps.board import by_number, columns, days_since, move, next_number, next_stage, parse_stage
+from bot.features.apps.view import board_data, board_text
+from bot.features.career.models import Application, StageChange
+from bot.kernel.models import InterviewLog
 
 NOW = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
 

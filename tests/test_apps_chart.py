@@ -11,9 +11,9 @@ from PIL import Image
 
 from bot.charts import MatplotlibAppsChart
 from bot.charts.apps_chart import HEADINGS
-from bot.core.apps_board import BoardColumn, BoardData
-from bot.core.apps_view import board_data
-from bot.core.career_models import Application, StageChange
+from bot.features.apps.board import BoardColumn, BoardData
+from bot.features.apps.view import board_data
+from bot.features.career.models import Application, StageChange
 
 NOW = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
 HEADING_ROW = 88  # pixels from the top: the middle of the headings (0.875 in at 100 dpi)

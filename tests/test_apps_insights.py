@@ -7,12 +7,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.core import srs
-from bot.core.apps_attach import Attached, attach_all
-from bot.core.apps_insights import compute_insights, next_round, rank_questions
-from bot.core.career_models import Application, StageChange
-from bot.core.models import Card, InterviewLog, Question, Rating, ReviewItem
-from bot.core.progress import Mastery
+from bot.features.apps.attach import Attached, attach_all
+from bot.features.apps.insights import compute_insights, next_round, rank_questions
+from bot.features.career.models import Application, StageChange
+from bot.features.stats.progress import Mastery
+from bot.kernel import srs
+from bot.kernel.models import Card, InterviewLog, Question, Rating, ReviewItem
 from tests.conftest import make_question
 
 NOW = datetime(2026, 4, 1, 9, 0, tzinfo=UTC)
@@ -128,7 +128,7 @@ def test_a_company_that_asked_nothing_yet_gets_the_subtopics_asked_everywhere() 
 
 
 def test_due_cards_come_first_then_the_weakest_with_unseen_as_weakest() -> None:
-    from bot.core.apps_insights import Asked
+    from bot.features.apps.insights import Asked
 
     nan = [Asked("stability", "nan-loss", 3)]
     cards = {"nan-1": card("nan-1", due=3, rating=Rating.AGAIN), "nan-2": card("nan-2", due=-1)}
@@ -231,7 +231,7 @@ def test_a_rarely_asked_unpractised_subtopic_is_not_cut_before_ranking_by_need()
 
 
 def test_a_card_due_right_now_counts_as_due() -> None:
-    from bot.core.apps_insights import Asked
+    from bot.features.apps.insights import Asked
 
     cards = {"nan-1": card("nan-1", due=0)}  # reviewed well, due at this very moment
     assert rank_questions([Asked("stability", "nan-loss", 1)], BANK, cards, NOW) == ["nan-1", "nan-2", "nan-3"]

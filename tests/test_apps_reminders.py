@@ -12,11 +12,12 @@ import pytest
 
 from bot.bootstrap import App, build_app
 from bot.config import Settings
-from bot.core import apps_data, push_rules
-from bot.core.bank import Bank
-from bot.core.deps import Deps
-from bot.core.models import Reminder
-from bot.core.service import Service
+from bot.features.apps import data as apps_data
+from bot.kernel import push_rules
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps
+from bot.kernel.models import Reminder
+from bot.kernel.service import Service
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.test_scheduler import Outbox, add_user, clock_of, dispatcher
 from tests.test_service import new_user, onboard

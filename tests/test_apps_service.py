@@ -8,10 +8,10 @@ from dataclasses import replace
 
 import pytest
 
-from bot.core import apps
-from bot.core.deps import Deps
-from bot.core.service import Service
-from bot.core.session import Idle, InCareer
+from bot.features.apps import apps
+from bot.kernel.deps import Deps
+from bot.kernel.service import Service
+from bot.kernel.session import Idle, InCareer
 from tests.fakes import FakeStore
 from tests.test_service import new_user
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.core.career_models import AppNote
+from bot.features.career.models import AppNote
 from bot.storage.store import SqlStore
 from tests.store_contract.helpers import new_user
 from tests.test_apps_attach import T0, app

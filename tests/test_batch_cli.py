@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot.content.loader import load_bank
-from bot.core.models import Grade, Lang, Level, Question
 from bot.grading.batch import BatchInputError, fallback_reason, read_rows, run_batch
+from bot.kernel.models import Grade, Lang, Level, Question
 from tests.bot_env import bot_env
 from tests.fakes import FakeGrader
 

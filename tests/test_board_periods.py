@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.core.study_server import _month_start, _week_start
+from bot.features.study_server.study_server import _month_start, _week_start
 
 SHANGHAI = "Asia/Shanghai"  # UTC+8, no daylight saving
 

@@ -1,4 +1,4 @@
-"""The career tools' one door (bot/core/career_router.py), with a hand-written tool: commands, buttons and
+"""The career tools' one door (bot/features/career/router.py), with a hand-written tool: commands, buttons and
 waited-for text reach the tool named; a sent file is checked for size and text, then goes to the tool
 waiting for text, or the user is asked what it is for; a file read, then cancelled, leaves nothing behind."""
 
@@ -10,17 +10,17 @@ from unittest.mock import patch
 
 import pytest
 
-from bot.core import career_router
-from bot.core import commands as c
-from bot.core.career_router import TOOLS
-from bot.core.career_tool import Tool
-from bot.core.deps import Deps
-from bot.core.models import User
-from bot.core.parsing import parse_action, parse_line
-from bot.core.ports import DocumentError
-from bot.core.replies import Reply
-from bot.core.service import Service
-from bot.core.session import Idle, InCareer
+from bot.features.career import router as career_router
+from bot.features.career.router import TOOLS
+from bot.features.career.tool import Tool
+from bot.kernel import commands as c
+from bot.kernel.deps import Deps
+from bot.kernel.models import User
+from bot.kernel.parsing import parse_action, parse_line
+from bot.kernel.ports import DocumentError
+from bot.kernel.replies import Reply
+from bot.kernel.service import Service
+from bot.kernel.session import Idle, InCareer
 from tests.fakes import FakeStore
 from tests.test_service import new_user
 

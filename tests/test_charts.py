@@ -16,10 +16,10 @@ from PIL import Image
 
 from bot.charts import MatplotlibChartRenderer
 from bot.charts.fonts import CJK_FAMILY, bundled_cjk_font, font_families
-from bot.core import srs
-from bot.core.models import DIMENSIONS, Attempt, Card, Grade, InterviewLog, Question, ReviewItem, User
-from bot.core.progress import ProgressData, compute_progress
-from bot.core.scoring import rating_from_score
+from bot.features.stats.progress import ProgressData, compute_progress
+from bot.kernel import srs
+from bot.kernel.models import DIMENSIONS, Attempt, Card, Grade, InterviewLog, Question, ReviewItem, User
+from bot.kernel.scoring import rating_from_score
 from tests.conftest import make_question
 
 NOW = datetime(2026, 6, 1, 4, 0, tzinfo=UTC)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.companies import KNOWN, company_key, company_name
+from bot.features.review.companies import KNOWN, company_key, company_name
 
 REQUIRED = [  # issue #18: each group must fold to one company
     ["ByteDance", "字节跳动", "字节", "bytedance", "Bytedance Inc.", "字节跳动有限公司"],

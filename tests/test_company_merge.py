@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from bot.bootstrap import build_app
-from bot.core import commands as c
-from bot.core.bank import Bank
-from bot.core.models import InterviewLog, ReviewItem
-from bot.core.parsing import parse_line
-from bot.core.service import Service
+from bot.kernel import commands as c
+from bot.kernel.bank import Bank
+from bot.kernel.models import InterviewLog, ReviewItem
+from bot.kernel.parsing import parse_line
+from bot.kernel.service import Service
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.test_app import settings_for
 from tests.test_first_hour import Terminal

@@ -120,8 +120,8 @@ def test_bank_size_and_mix_meet_the_content_bar() -> None:
 
 
 def test_every_bank_subtopic_has_a_display_name_in_both_languages() -> None:
-    from bot.core.i18n import MESSAGES
-    from bot.core.render import subtopic_name
+    from bot.kernel.i18n import MESSAGES
+    from bot.kernel.render import subtopic_name
 
     acronyms = {"dpo", "grpo", "lora", "rlhf"}  # their names are the acronyms in both languages
     for q in load_bank().questions:
@@ -170,7 +170,7 @@ def test_prompts_load_and_a_wrong_placeholder_is_refused(tmp_path: Path) -> None
 
 def test_a_follow_up_may_carry_its_own_rubric_and_its_answer_is_graded_against_it(tmp_path: Path) -> None:
     from bot.content.loader import load_file
-    from bot.core.grading_chain import follow_up_question
+    from bot.features.drill.grading_chain import follow_up_question
 
     data = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
     data["follow_ups"][0] = {

@@ -10,16 +10,16 @@ from typing import Any
 
 import pytest
 
-from bot.core import commands as c
-from bot.core.bank import Bank
-from bot.core.debrief_log import SOURCE
-from bot.core.deps import Deps, Limits
-from bot.core.i18n import t
-from bot.core.models import InterviewLog, Question, ReviewItem
-from bot.core.ports import WriteFailed
-from bot.core.replies import Reply
-from bot.core.service import Service
-from bot.core.session import Idle, InCareer
+from bot.features.debrief.log import SOURCE
+from bot.kernel import commands as c
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.i18n import t
+from bot.kernel.models import InterviewLog, Question, ReviewItem
+from bot.kernel.ports import WriteFailed
+from bot.kernel.replies import Reply
+from bot.kernel.service import Service
+from bot.kernel.session import Idle, InCareer
 from bot.storage.store import SqlStore
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore

@@ -13,12 +13,12 @@ from pydantic import SecretStr
 
 from bot.bootstrap import build_app
 from bot.config import LLMSettings, Settings
-from bot.core.bank import Bank
-from bot.core.debrief import MAX_DATA_CHARS
-from bot.core.deps import Deps, Limits
-from bot.core.ports import DebriefSplit
-from bot.core.service import Service
+from bot.features.debrief.debrief import MAX_DATA_CHARS
 from bot.grading.debrief_splitter import LLMDebriefSplitter, answer_between, numbered, split_schema
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.ports import DebriefSplit
+from bot.kernel.service import Service
 from tests.conftest import make_question
 from tests.fake_openai import FakeOpenAI, Fault, default_grade
 from tests.fakes import FakeClock, FakeGrader, FakeStore

@@ -4,12 +4,12 @@ questions, and a question the bank does not have is a new personal one."""
 from __future__ import annotations
 
 from bot.content.loader import load_bank
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.service import Service
 from bot.grading.question_match import SemanticMatcher
 from bot.grading.semantic import default_embedder
 from bot.grading.term_weights import bank_weights
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.service import Service
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 
 NOTES = """字节 大模型训练 二面

@@ -1,4 +1,4 @@
-"""The offline split of interview notes (bot/core/debrief_split.py) on realistic notes and transcripts in
+"""The offline split of interview notes (bot/features/debrief/split.py) on realistic notes and transcripts in
 both languages: numbered notes, speaker turns, mixed, a messy paste, one paragraph, and what is not a
 question (small talk, an answer's own numbered list, a line with no mark at all)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.debrief_split import MAX_QUESTIONS, Asked, split_notes
+from bot.features.debrief.split import MAX_QUESTIONS, Asked, split_notes
 
 
 def pairs(text: str) -> list[tuple[str, str]]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from bot.core.deps import Deps
-from bot.core.service import Service
 from bot.documents import read_document
+from bot.kernel.deps import Deps
+from bot.kernel.service import Service
 from bot.platforms.console.chat import run_console
 
 NOTES = """Interviewer: How does ZeRO stage 3 partition optimizer states, gradients and parameters?

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from bot.core.models import User
-from bot.core.ports import AboutToSend, Delivery
-from bot.core.replies import Reply
 from bot.delivery import NotifierRouter
+from bot.kernel.models import User
+from bot.kernel.ports import AboutToSend, Delivery
+from bot.kernel.replies import Reply
 from tests.fakes import FakeStore
 
 

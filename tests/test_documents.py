@@ -12,8 +12,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pytest
 
-from bot.core.ports import DocumentError
 from bot.documents import read_document
+from bot.kernel.ports import DocumentError
 
 
 def pdf_with(text: str | None) -> bytes:

@@ -1,4 +1,4 @@
-"""The drill loop's rules (bot/core/drill.py) one by one, through the service with hand-written fakes:
+"""The drill loop's rules (bot/features/drill/drill.py) one by one, through the service with hand-written fakes:
 which question comes next and how it is tagged, what an answer stores and schedules, where the session
 is left, and exactly which reply (text in the user's language, buttons, kind) each step gives."""
 
@@ -8,17 +8,18 @@ from datetime import timedelta
 
 import pytest
 
-from bot.core import commands as c
-from bot.core import drill, render, srs
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.i18n import t, tn
-from bot.core.models import Attempt, Rating, Text, User
-from bot.core.replies import Button, Reply
-from bot.core.scoring import rating_from_score
-from bot.core.service import Service
-from bot.core.session import Answering, FollowingUp, Grading, Idle
-from bot.core.timeutil import fmt_local
+from bot.features.drill import drill
+from bot.kernel import commands as c
+from bot.kernel import render, srs
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.i18n import t, tn
+from bot.kernel.models import Attempt, Rating, Text, User
+from bot.kernel.replies import Button, Reply
+from bot.kernel.scoring import rating_from_score
+from bot.kernel.service import Service
+from bot.kernel.session import Answering, FollowingUp, Grading, Idle
+from bot.kernel.timeutil import fmt_local
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.test_regrade import LLMStub

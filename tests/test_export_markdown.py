@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.core.export_markdown import render
-from bot.core.models import Attempt, Grade, Question, User
+from bot.features.account.export_markdown import render
+from bot.kernel.models import Attempt, Grade, Question, User
 from tests.conftest import make_question
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

@@ -18,12 +18,12 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.i18n import t
-from bot.core.models import Lang
-from bot.core.parsing import MAX_ID
-from bot.core.service import Service
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.i18n import t
+from bot.kernel.models import Lang
+from bot.kernel.parsing import MAX_ID
+from bot.kernel.service import Service
 from bot.storage.engine import Engines, make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.sqlite_file import DatabaseFileGone

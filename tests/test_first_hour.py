@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.bootstrap import App, build_app
-from bot.core.bank import Bank
+from bot.kernel.bank import Bank
 from bot.platforms.console.chat import run_console
 from tests.fakes import FakeClock, FakeGrader
 from tests.test_app import settings_for

@@ -8,15 +8,15 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.core import commands as c
-from bot.core import srs
-from bot.core.bank import Bank
-from bot.core.deps import Deps
-from bot.core.parsing import parse_line
-from bot.core.service import Service
-from bot.core.session import InFlow
-from bot.core.yes_no import DELETE, is_no, is_number, is_yes
 from bot.dates import parse_natural
+from bot.kernel import commands as c
+from bot.kernel import srs
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps
+from bot.kernel.parsing import parse_line
+from bot.kernel.service import Service
+from bot.kernel.session import InFlow
+from bot.kernel.yes_no import DELETE, is_no, is_number, is_yes
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeStore
 from tests.test_service import new_user
@@ -30,7 +30,7 @@ async def test_a_deleted_user_is_logged_by_id_and_told_to_start_again(
     with caplog.at_level(logging.WARNING, logger="bot"):
         (r,) = await service.handle_text(uid, "my secret answer")
     assert r.kind == "error" and "/start" in r.text and "went wrong" not in r.text
-    (record,) = [x for x in caplog.records if x.name == "bot.core.service"]
+    (record,) = [x for x in caplog.records if x.name == "bot.kernel.service"]
     assert record.levelno == logging.WARNING and str(uid) in record.getMessage() and "FreeText" in record.getMessage()
     assert "secret" not in caplog.text
     fresh = await service.user_for("test", "u1")
@@ -106,7 +106,7 @@ def test_settings_with_no_value_shows_how_to_give_that_setting() -> None:
 
 
 async def test_every_setting_name_has_its_usage(service: Service) -> None:
-    from bot.core.parsing import SETTING_ALIASES
+    from bot.kernel.parsing import SETTING_ALIASES
 
     uid = await new_user(service, "zh")
     for alias in SETTING_ALIASES:

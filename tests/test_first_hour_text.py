@@ -14,8 +14,8 @@ from pathlib import Path
 
 from bot.bootstrap import build_app, load_default_bank
 from bot.config import Settings
-from bot.core.bank import Bank
-from bot.core.i18n import MESSAGES
+from bot.kernel.bank import Bank
+from bot.kernel.i18n import MESSAGES
 from bot.platforms.console.chat import run_console
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader

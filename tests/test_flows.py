@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.core.deps import Deps
-from bot.core.service import Service
-from bot.core.session import Answering, Idle, InFlow
 from bot.dates import parse_natural
+from bot.kernel.deps import Deps
+from bot.kernel.service import Service
+from bot.kernel.session import Answering, Idle, InFlow
 from tests.fakes import FakeStore
 
 

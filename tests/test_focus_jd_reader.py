@@ -10,9 +10,9 @@ from typing import Any
 
 from bot.bootstrap import build_app
 from bot.config import LLMSettings, Settings
-from bot.core.bank import Bank
-from bot.core.ports import JdReader
 from bot.grading.jd_reader import MAX_QUESTIONS, TAG, LLMJdReader, jd_schema
+from bot.kernel.bank import Bank
+from bot.kernel.ports import JdReader
 from tests.conftest import make_question
 from tests.fake_openai import FakeOpenAI, Fault
 from tests.test_llm_grader import make_grader

@@ -9,14 +9,15 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from bot.core import mock_plan, push_rules, srs
-from bot.core.bank import Bank
-from bot.core.career_models import JobDescription
-from bot.core.deps import Deps, Limits
-from bot.core.i18n import t
-from bot.core.models import Question, User
-from bot.core.service import Service
-from bot.core.session import Answering
+from bot.features.career.models import JobDescription
+from bot.features.mock import plan as mock_plan
+from bot.kernel import push_rules, srs
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.i18n import t
+from bot.kernel.models import Question, User
+from bot.kernel.service import Service
+from bot.kernel.session import Answering
 from bot.storage.store import SqlStore
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore

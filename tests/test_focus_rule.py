@@ -1,13 +1,13 @@
-"""The job-description focus rule (bot/core/focus.py) on its own: which new question each turn takes, with
+"""The job-description focus rule (bot/features/jd/focus.py) on its own: which new question each turn takes, with
 and without a focus, and where the level keeps a focus question in its place."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.core import focus
-from bot.core.career_models import JobDescription
-from bot.core.models import Question
+from bot.features.career.models import JobDescription
+from bot.features.jd import focus
+from bot.kernel.models import Question
 from tests.conftest import make_question
 
 

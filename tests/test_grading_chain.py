@@ -1,4 +1,4 @@
-"""Which grader grades an answer (bot/core/grading_chain.grade_answer), with hand-written graders: the
+"""Which grader grades an answer (bot/features/drill/grading_chain.grade_answer), with hand-written graders: the
 outcome of each path (no LLM, over the budget, LLM down, both down, LLM fine), what is logged, and the
 latency in milliseconds."""
 
@@ -9,11 +9,11 @@ import logging
 
 import pytest
 
-from bot.core import grading_chain
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.grading_chain import Outcome, grade_answer
-from bot.core.models import Grade, Lang, Level, Question, User
+from bot.features.drill import grading_chain
+from bot.features.drill.grading_chain import Outcome, grade_answer
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import Grade, Lang, Level, Question, User
 from tests.conftest import example_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 
@@ -107,7 +107,7 @@ async def test_an_llm_grade_is_kept_with_the_estimate_beside_it(ticks: None) -> 
 
 
 async def test_a_failed_grading_without_an_llm_is_logged_with_the_graders_id(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="bot.core.grading_chain")
+    caplog.set_level(logging.WARNING, logger="bot.features.drill.grading_chain")
     grader = Named("offline", 61)
     grader.fail = True
     assert await run(deps(grader, None)) == Outcome(None, 0, True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 import string
 
-from bot.core.i18n import MESSAGES, listing, plural_form, t, tn
-from bot.core.i18n_counts import PLURALS
-from bot.core.models import DIMENSIONS, Grade, Rating
-from bot.core.render import grade_text
+from bot.kernel.i18n import MESSAGES, listing, plural_form, t, tn
+from bot.kernel.i18n_counts import PLURALS
+from bot.kernel.models import DIMENSIONS, Grade, Rating
+from bot.kernel.render import grade_text
 from tests.conftest import make_question
 
 

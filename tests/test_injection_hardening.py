@@ -14,10 +14,10 @@ import re
 
 import pytest
 
-from bot.core.models import Question
 from bot.grading.delimiters import GENERIC_TAG, escape_answer, new_tag
 from bot.grading.injection import clean_for_matching, injection_attempt, strip_injections
 from bot.grading.offline import OfflineGrader
+from bot.kernel.models import Question
 from tests.conftest import example_question
 
 ZW, ZWNJ, ZWJ, WJ, BOM, SHY = "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"

@@ -9,14 +9,14 @@ from datetime import timedelta
 
 import pytest
 
-from bot.core import commands as c
-from bot.core.bank import Bank
-from bot.core.deps import Deps
-from bot.core.jd_read import MAX_JDS
-from bot.core.parsing import parse_line
-from bot.core.replies import Reply
-from bot.core.service import Service
-from bot.core.session import Idle, InCareer
+from bot.features.jd.read import MAX_JDS
+from bot.kernel import commands as c
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps
+from bot.kernel.parsing import parse_line
+from bot.kernel.replies import Reply
+from bot.kernel.service import Service
+from bot.kernel.session import Idle, InCareer
 from tests.conftest import ROOT
 from tests.fakes import FakeClock, FakeStore
 from tests.test_service import new_user, onboard

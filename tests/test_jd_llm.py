@@ -9,13 +9,13 @@ from dataclasses import replace
 
 import pytest
 
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.models import Lang
-from bot.core.ports import JdReading
-from bot.core.replies import Reply
-from bot.core.service import Service
-from bot.core.session import Idle
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import Lang
+from bot.kernel.ports import JdReading
+from bot.kernel.replies import Reply
+from bot.kernel.service import Service
+from bot.kernel.session import Idle
 from bot.storage.store import SqlStore
 from tests.fakes import FakeClock, FakeGrader, FakeRubricWriter, FakeStore
 from tests.test_jd_flows import EN_JD, ZH_JD, jd_bank

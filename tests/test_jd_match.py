@@ -1,4 +1,4 @@
-"""Reading a job description offline (bot/core/jd_match.py): the measured precision and recall on the
+"""Reading a job description offline (bot/features/jd/match.py): the measured precision and recall on the
 hand-written JDs of tests/data/jds/ stay at their targets, and the matching rules hold in both languages."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from types import ModuleType
 import pytest
 
 from bot.content.loader import load_bank
-from bot.core.jd_match import JdMatcher
-from bot.core.models import KeyPoint, Question, Rubric, Text, TextList
+from bot.features.jd.match import JdMatcher
+from bot.kernel.models import KeyPoint, Question, Rubric, Text, TextList
 
 ROOT = Path(__file__).resolve().parents[1]
 

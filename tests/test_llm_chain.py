@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.grading_chain import DISAGREEMENT, suspicious
-from bot.core.models import Grade, KeyPointResult
-from bot.core.service import Service
+from bot.features.drill.grading_chain import DISAGREEMENT, suspicious
 from bot.grading.offline import OfflineGrader
 from bot.grading.rubric_writer import RUBRIC_SCHEMA, LLMRubricWriter
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import Grade, KeyPointResult
+from bot.kernel.service import Service
 from tests.conftest import example_question
 from tests.fake_openai import FakeOpenAI, Fault, default_grade
 from tests.fakes import FakeClock, FakeStore
@@ -161,8 +161,8 @@ async def test_a_rubric_with_repeated_ids_gets_distinct_ones(server: FakeOpenAI)
 async def test_the_budget_counts_the_users_local_day_and_stops_at_the_budget_exactly() -> None:
     from datetime import UTC, datetime, timedelta
 
-    from bot.core import llm_budget
-    from bot.core.models import User
+    from bot.kernel import llm_budget
+    from bot.kernel.models import User
     from tests.fakes import FakeGrader
 
     store, clock = FakeStore(), FakeClock(datetime(2026, 3, 2, 1, 0, tzinfo=UTC))  # 09:00 in Shanghai

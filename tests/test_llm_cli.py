@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.bootstrap import build_app
 from bot.config import Settings
-from bot.core.scoring import total_score
+from bot.kernel.scoring import total_score
 from bot.storage.usage import usage_by_day
 from tests.bot_env import bot_env
 from tests.fake_openai import FakeOpenAI, Fault

@@ -10,18 +10,18 @@ from typing import Any
 import openai
 import pytest
 
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.ports import Delivery, GraderUnavailable
-from bot.core.regrade import regrade_pending
-from bot.core.replies import Reply
-from bot.core.scoring import total_score
-from bot.core.service import Service
+from bot.features.drill.regrade import regrade_pending
 from bot.grading.llm import LLMGrader
 from bot.grading.llm_reply import token_bound
 from bot.grading.offline import OfflineGrader
 from bot.grading.prompts import load_prompts
 from bot.grading.rubric_writer import LLMRubricWriter
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.ports import Delivery, GraderUnavailable
+from bot.kernel.replies import Reply
+from bot.kernel.scoring import total_score
+from bot.kernel.service import Service
 from tests.conftest import example_question, make_question
 from tests.fake_openai import FakeOpenAI, Fault, answer_in, request_text
 from tests.fakes import FakeClock, FakeStore

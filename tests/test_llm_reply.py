@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from bot.content.loader import load_bank
-from bot.core.models import KeyPoint, Text, TextList
 from bot.grading.llm_reply import (
     BOUNDS,
     MAX_MISTAKES,
@@ -22,6 +21,7 @@ from bot.grading.llm_reply import (
     token_bound,
 )
 from bot.grading.llm_verdicts import LEVEL_SCORE, PENALTY, combine, derive, quoted
+from bot.kernel.models import KeyPoint, Text, TextList
 
 
 def extreme(schema: dict[str, Any], longest: bool) -> Any:

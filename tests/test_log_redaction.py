@@ -10,12 +10,12 @@ import sys
 from pydantic import SecretStr
 
 from bot.config import Settings
-from bot.core import commands as c
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.models import User
-from bot.core.service import Service
-from bot.core.session import Session
+from bot.kernel import commands as c
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import User
+from bot.kernel.service import Service
+from bot.kernel.session import Session
 from bot.logging_setup import REDACTED, RedactingFilter, configured_secrets
 from bot.storage.store import SqlStore
 from tests.fakes import FakeClock, FakeGrader
@@ -92,7 +92,7 @@ async def test_a_failing_write_logs_the_statement_but_not_the_users_text(sql: Sq
         replies = await svc.handle(c.LogReview(user.id, "Acme", private, "my own answer, word for word"))
     assert replies[0].kind == "error"
     logs = out.getvalue()
-    assert "ERROR bot.core.service" in logs and "IntegrityError" in logs  # the failure is logged ...
+    assert "ERROR bot.kernel.service" in logs and "IntegrityError" in logs  # the failure is logged ...
     assert "INSERT INTO" in logs and "SQL parameters hidden" in logs  # ... with its statement ...
     assert private not in logs and "word for word" not in logs  # ... and without what the user wrote
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 
-from bot.core import commands as c
-from bot.core.deps import Deps
-from bot.core.service import Service
-from bot.core.session import Idle, InMock
 from bot.grading.offline import OfflineGrader
+from bot.kernel import commands as c
+from bot.kernel.deps import Deps
+from bot.kernel.service import Service
+from bot.kernel.session import Idle, InMock
 from tests.fakes import FakeClock, FakeGrader, FakeStore, FakeTranscriber
 from tests.mock_helpers import CASE_ANSWER, PLAIN_ANSWER, answer_all, mock_deps
 
@@ -55,7 +55,7 @@ async def test_the_plan_covers_types_and_subtopics_and_mixes_due_and_new() -> No
     store, clock = FakeStore(), FakeClock()
     service, uid = await _setup(mock_deps(store, FakeGrader(), clock))
     # one question already in the deck and due: it is asked among the new ones
-    from bot.core import srs
+    from bot.kernel import srs
 
     due = await store.create_card(uid, "stab-dist-004", srs.new_state(clock.now()), clock.now(), False, clock.now())
     store.cards[due.id] = due.model_copy(update={"is_new": False})
@@ -221,8 +221,8 @@ class PromptRecordingGrader(FakeGrader):
 
 
 async def test_the_regrade_after_an_outage_stays_quiet_and_grades_the_follow_up_that_was_asked() -> None:
-    from bot.core.ports import Delivery
-    from bot.core.regrade import regrade_pending
+    from bot.features.drill.regrade import regrade_pending
+    from bot.kernel.ports import Delivery
 
     store, clock, llm = FakeStore(), FakeClock(), PromptRecordingGrader()
     deps = mock_deps(store, llm, clock)
@@ -269,7 +269,7 @@ async def test_the_weakest_focus_leads_with_the_lowest_scored_subtopics() -> Non
 
 
 async def test_a_focus_with_one_fitting_question_says_so_in_the_singular() -> None:
-    from bot.core.bank import Bank
+    from bot.kernel.bank import Bank
 
     store, clock = FakeStore(), FakeClock()
     deps = mock_deps(store, FakeGrader(), clock)
@@ -309,7 +309,7 @@ async def test_an_answer_cut_off_while_grading_is_kept_and_the_question_asked_ag
     await service.handle_text(uid, "/mock stability 3")
     [mock] = store.mocks.values()
     # the process stopped while grading: the attempt was stored and the session claimed, nothing after
-    from bot.core.models import Attempt
+    from bot.kernel.models import Attempt
 
     claimed = InMock(mock_id=mock.id, step=0, grading=True)
     cut = await store.open_attempt(

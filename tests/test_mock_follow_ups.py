@@ -3,12 +3,12 @@ targets it (bot/grading/feedback.py follow_up_for_points, graded by the real off
 
 from __future__ import annotations
 
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.models import FollowUp, KeyPoint, Question, Rubric, Text, TextList
-from bot.core.service import Service
 from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import FollowUp, KeyPoint, Question, Rubric, Text, TextList
+from bot.kernel.service import Service
 from tests.fakes import FakeClock, FakeStore
 
 
@@ -94,8 +94,8 @@ async def test_offline_the_mock_presses_on_the_missed_heaviest_point() -> None:
 
 
 def test_weak_points_are_the_missed_then_the_partial_ones_heaviest_first() -> None:
-    from bot.core.mock_turn import weak_points
-    from bot.core.models import Grade, KeyPointResult
+    from bot.features.mock.turn import weak_points
+    from bot.kernel.models import Grade, KeyPointResult
 
     verdicts = {"clip": "partial", "warmup": "missed", "data": "missed"}
     grade = Grade(score=50, dimensions={}, key_points=[KeyPointResult(id=k, verdict=v) for k, v in verdicts.items()])  # type: ignore[arg-type]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.mock_report import BANDS, clause_cut, star_check, verdict
-from bot.core.service import Service
+from bot.features.mock.report import BANDS, clause_cut, star_check, verdict
+from bot.kernel.service import Service
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.mock_helpers import CASE_ANSWER, mock_deps
 
@@ -78,7 +78,7 @@ async def test_the_chinese_debrief_reads_naturally_with_full_width_punctuation()
 
 
 def test_the_reference_sentence_is_long_enough_to_say_something() -> None:
-    from bot.core.mock_report import first_sentence
+    from bot.features.mock.report import first_sentence
 
     assert first_sentence("They solve different problems. Search is good at X when Y holds. More.") == (
         "They solve different problems. Search is good at X when Y holds."
@@ -91,7 +91,7 @@ def test_the_reference_sentence_is_long_enough_to_say_something() -> None:
 
 
 def test_strengths_and_gaps_name_different_questions_before_one_twice() -> None:
-    from bot.core.mock_report import _spread
+    from bot.features.mock.report import _spread
 
     ranked = [(-3, 1, "a"), (-3, 1, "b"), (-2, 2, "c"), (-1, 1, "d"), (-1, 3, "e")]
     assert _spread(ranked, 1) == [(-3, 1, "a"), (-2, 2, "c"), (-1, 3, "e")]
@@ -133,7 +133,7 @@ async def test_the_debrief_carries_its_chart_and_goes_on_without_it_when_drawing
 
 def test_the_matplotlib_chart_draws_a_png_in_both_languages() -> None:
     from bot.charts import MatplotlibMockChart
-    from bot.core.mock_chart_data import MockChartData
+    from bot.features.mock.chart_data import MockChartData
 
     for title in ("Mock interview · mixed · 40/100 · no hire", "模拟面试 · 综合 · 40/100 · 不录用"):
         data = MockChartData(
@@ -160,9 +160,9 @@ def test_a_long_key_point_is_named_by_its_first_clauses_not_cut_mid_word() -> No
 def test_a_partly_made_point_is_not_listed_as_covered() -> None:
     from datetime import UTC, datetime
 
-    from bot.core.mock_models import MockItem
-    from bot.core.mock_report import Answered, _question_block
-    from bot.core.models import Attempt, Grade, KeyPointResult
+    from bot.features.mock.models import MockItem
+    from bot.features.mock.report import Answered, _question_block
+    from bot.kernel.models import Attempt, Grade, KeyPointResult
     from tests.conftest import make_question
 
     q = make_question("pipe-q-001")  # key points k0..k3, "point 0".."point 3"

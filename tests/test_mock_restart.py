@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.core.service import Service
-from bot.core.session import InMock
+from bot.kernel.service import Service
+from bot.kernel.session import InMock
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore

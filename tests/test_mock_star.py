@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.core.deps import Limits
-from bot.core.service import Service
 from bot.grading.star_writer import STAR_SCHEMA, LLMStarWriter
+from bot.kernel.deps import Limits
+from bot.kernel.service import Service
 from tests.fake_openai import FakeOpenAI, Fault, default_grade
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.mock_helpers import CASE_ANSWER, answer_all, mock_deps

@@ -4,10 +4,10 @@ a review), the Markdown export, the limits, and another user's ids; in English a
 
 from __future__ import annotations
 
-from bot.core import notebook_versions
-from bot.core.replies import Reply
-from bot.core.service import Service
-from bot.core.session import Idle, InCareer
+from bot.features.notebook import versions as notebook_versions
+from bot.kernel.replies import Reply
+from bot.kernel.service import Service
+from bot.kernel.session import Idle, InCareer
 from tests.fakes import FakeGrader, FakeStore
 from tests.test_service import onboard
 
@@ -173,7 +173,7 @@ async def test_the_list_numbers_questions_and_finds_one_by_words(service: Servic
 
 
 def test_a_long_prompt_is_shortened_at_a_clause_or_word_never_mid_word() -> None:
-    from bot.core.notebook_view import short
+    from bot.features.notebook.view import short
 
     text = "How does ZeRO stage 3 partition optimizer states, gradients and parameters across data-parallel ranks?"
     assert short(text, "en", 60) == "How does ZeRO stage 3 partition optimizer states…"

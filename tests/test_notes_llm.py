@@ -4,13 +4,13 @@ against the fake OpenAI-compatible server; and a version spoken as a voice messa
 
 from __future__ import annotations
 
-from bot.core import commands as c
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.models import Lang
-from bot.core.service import Service
-from bot.core.session import Idle, InCareer
 from bot.grading.tightener import TIGHTEN_SCHEMA, LLMTightener
+from bot.kernel import commands as c
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import Lang
+from bot.kernel.service import Service
+from bot.kernel.session import Idle, InCareer
 from tests.conftest import make_question
 from tests.fake_openai import FakeOpenAI, Fault
 from tests.fakes import FakeClock, FakeGrader, FakeStore, FakeTranscriber

@@ -8,12 +8,12 @@ import json
 
 import pytest
 
-from bot.core import notebook_versions
-from bot.core.bank import Bank
-from bot.core.career_models import NoteEntry
-from bot.core.deps import Deps, Limits
-from bot.core.models import Grade, KeyPointResult, Lang, Rubric, Text, User
-from bot.core.service import Service
+from bot.features.career.models import NoteEntry
+from bot.features.notebook import versions as notebook_versions
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import Grade, KeyPointResult, Lang, Rubric, Text, User
+from bot.kernel.service import Service
 from bot.storage.store import SqlStore
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore

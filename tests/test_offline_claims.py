@@ -11,12 +11,12 @@ from __future__ import annotations
 import pytest
 
 from bot.content.loader import load_bank
-from bot.core.models import Grade, Lang
 from bot.grading.batch_question import question_from_row
 from bot.grading.features import Phrase, analyse, terms_of
 from bot.grading.normalize import for_matching
 from bot.grading.offline import OfflineGrader
 from bot.grading.probes import PROBES
+from bot.kernel.models import Grade, Lang
 
 grader = OfflineGrader()
 BANK = {q.id: q for q in load_bank().questions}
@@ -312,7 +312,7 @@ def test_number_words_meet_their_digits(a: str, b: str) -> None:
 def test_every_reference_hits_every_one_of_its_own_points() -> None:
     """Keyword hygiene (issue: the bank, verified): a rubric only a right answer satisfies is one its own
     reference satisfies, point by point, in both languages; so for each follow-up and its own rubric."""
-    from bot.core.grading_chain import follow_up_question
+    from bot.features.drill.grading_chain import follow_up_question
 
     short: list[tuple[str, str, str]] = []
     for q in BANK.values():

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from bot.content.loader import load_bank, load_file
-from bot.core.models import Grade, KeyPoint, Lang, Question, Rubric, Text, TextList
-from bot.core.scoring import total_score
-from bot.core.text import has_cjk
 from bot.grading.batch_question import question_from_row
 from bot.grading.injection import injection_attempt, strip_injections
 from bot.grading.markers import numbers
 from bot.grading.offline import OfflineGrader
+from bot.kernel.models import Grade, KeyPoint, Lang, Question, Rubric, Text, TextList
+from bot.kernel.scoring import total_score
+from bot.text.tokens import has_cjk
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "content" / "stability" / "stab-nan-debug-001.yaml"

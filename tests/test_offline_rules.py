@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pytest
 
-from bot.core.models import KeyPoint, Lang, Question, Rubric, Text, TextList
 from bot.grading import offline
 from bot.grading.markers import evidence_level, specificity_level, structure_level
 from bot.grading.offline import OfflineGrader, _coverage, _curve, _mistake_texts, _ramp, _relative
@@ -23,6 +22,7 @@ from bot.grading.probes import PROBES
 from bot.grading.rubric_match import MAX_EMBEDDED_TOKENS, AnswerView, KeyPointMatch, PreparedQuestion, prepare
 from bot.grading.semantic import UseEmbedder, default_embedder
 from bot.grading.term_weights import TermWeights, bank_weights
+from bot.kernel.models import KeyPoint, Lang, Question, Rubric, Text, TextList
 from tests.conftest import example_question
 
 LEXICAL = OfflineGrader(semantic=False)

@@ -16,12 +16,12 @@ import pytest
 from sqlalchemy import text
 
 from bot.config import Settings
-from bot.core import commands as c
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.models import InterviewLog, ReviewItem
-from bot.core.ports import WriteFailed
-from bot.core.service import Service
+from bot.kernel import commands as c
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import InterviewLog, ReviewItem
+from bot.kernel.ports import WriteFailed
+from bot.kernel.service import Service
 from bot.storage.store import SqlStore
 from tests.fakes import FakeClock, FakeGrader, FakeRubricWriter, FakeStore
 
@@ -311,7 +311,7 @@ async def test_an_export_too_large_even_zipped_comes_in_parts_that_each_fit(
 def test_packing_holds_when_compression_varies_across_the_export() -> None:
     """The first half compresses 20x and the second hardly at all: the estimate from samples and the retries
     still give parts that all fit, with every record once and in order."""
-    from bot.core.export_files import pack
+    from bot.features.account.export_files import pack
 
     rng = random.Random(5)
     easy = [{"answer": "warmup " * 1000} for _ in range(100)]

@@ -9,13 +9,13 @@ from statistics import fmean
 import fsrs
 import pytest
 
-from bot.core import srs
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.models import DIMENSIONS, Attempt, Card, Grade, InterviewLog, Question, ReviewItem, User
-from bot.core.progress import compute_progress, due_forecast, streaks
-from bot.core.progress_report import progress_text
-from bot.core.service import Service
+from bot.features.stats.progress import compute_progress, due_forecast, streaks
+from bot.features.stats.report import progress_text
+from bot.kernel import srs
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import DIMENSIONS, Attempt, Card, Grade, InterviewLog, Question, ReviewItem, User
+from bot.kernel.service import Service
 from tests.conftest import make_question
 from tests.fakes import FakeChartRenderer, FakeClock, FakeGrader, FakeStore
 
@@ -354,7 +354,7 @@ def test_every_company_is_named_in_the_text() -> None:
 
 
 async def test_the_weekly_summary_names_the_weakest_subtopic_and_counts_in_the_singular() -> None:
-    from bot.core.push_rules import weekly_summary
+    from bot.kernel.push_rules import weekly_summary
 
     store = FakeStore()
     bank = Bank([make_question("stab-1").model_copy(update={"subtopic": "mixed-precision"})])

@@ -1,4 +1,4 @@
-"""The push rules (bot/core/push_rules.py) called directly, fast: when the daily drill, the weekly summary
+"""The push rules (bot/kernel/push_rules.py) called directly, fast: when the daily drill, the weekly summary
 and the review nudge are due in the user's local time, their keys, and what each push says."""
 
 from __future__ import annotations
@@ -7,12 +7,13 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from bot.core import drill, push_rules, srs
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.i18n import t, tn
-from bot.core.models import DIMENSIONS, Attempt, Grade, ReviewItem, User
-from bot.core.push_rules import (
+from bot.features.drill import drill
+from bot.kernel import push_rules, srs
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.i18n import t, tn
+from bot.kernel.models import DIMENSIONS, Attempt, Grade, ReviewItem, User
+from bot.kernel.push_rules import (
     daily_date,
     daily_key,
     in_quiet_hours,
@@ -21,10 +22,10 @@ from bot.core.push_rules import (
     practised_before_push,
     weekly_key,
 )
-from bot.core.render import subtopic_name
-from bot.core.replies import Button
-from bot.core.service import Service
-from bot.core.session import Answering, ConfirmingForget, Idle, InFlow, Onboarding, Session
+from bot.kernel.render import subtopic_name
+from bot.kernel.replies import Button
+from bot.kernel.service import Service
+from bot.kernel.session import Answering, ConfirmingForget, Idle, InFlow, Onboarding, Session
 from tests.conftest import make_question
 from tests.fakes import FakeChartRenderer, FakeClock, FakeGrader, FakeStore
 

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.i18n import t, tn
-from bot.core.models import Attempt, Reminder, User
-from bot.core.ports import AboutToSend, Delivery
-from bot.core.replies import Button, Reply
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.i18n import t, tn
+from bot.kernel.models import Attempt, Reminder, User
+from bot.kernel.ports import AboutToSend, Delivery
+from bot.kernel.replies import Button, Reply
 from bot.scheduling.dispatcher import MAX_ATTEMPTS, Dispatcher, dump_replies, load_replies
 from bot.storage import tables as T
 from bot.storage.pushes import PushStore

@@ -19,5 +19,5 @@ def test_ruff_is_clean() -> None:
 
 
 def test_mypy_core_is_clean() -> None:
-    result = run("mypy", "bot/core", "bot/grading", "bot/content")
+    result = run("mypy", "bot/kernel", "bot/features", "bot/text", "bot/grading", "bot/content")
     assert result.returncode == 0, result.stdout + result.stderr

@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.core import rate_limit
-from bot.core.rate_limit import Admission, RateLimiter
-from bot.core.service import Service
+from bot.kernel import rate_limit
+from bot.kernel.rate_limit import Admission, RateLimiter
+from bot.kernel.service import Service
 from tests.fakes import FakeClock
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""The regrade worker's rules (bot/core/regrade.py) with hand-written fakes: which attempts it takes,
+"""The regrade worker's rules (bot/features/drill/regrade.py) with hand-written fakes: which attempts it takes,
 what it grades them against, what it stores and schedules, and what the user is sent."""
 
 from __future__ import annotations
@@ -9,17 +9,17 @@ from typing import Any
 
 import pytest
 
-from bot.core import render, srs
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.i18n import t
-from bot.core.models import DIMENSIONS, Attempt, Grade, KeyPointResult, Question, Rating
-from bot.core.ports import Delivery, GraderUnavailable
-from bot.core.regrade import regrade_pending
-from bot.core.replies import Reply
-from bot.core.scoring import total_score
-from bot.core.service import Service
-from bot.core.timeutil import fmt_local
+from bot.features.drill.regrade import regrade_pending
+from bot.kernel import render, srs
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.i18n import t
+from bot.kernel.models import DIMENSIONS, Attempt, Grade, KeyPointResult, Question, Rating
+from bot.kernel.ports import Delivery, GraderUnavailable
+from bot.kernel.replies import Reply
+from bot.kernel.scoring import total_score
+from bot.kernel.service import Service
+from bot.kernel.timeutil import fmt_local
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 
@@ -344,11 +344,11 @@ async def test_a_regrade_while_the_llm_is_still_down_is_put_back_and_logged(
     second = await world.store.add_attempt(first.model_copy(update={"id": 0, "card_id": None}))
     world.llm.down = True
     outbox = Outbox()
-    with caplog.at_level(logging.INFO, logger="bot.core.regrade"):
+    with caplog.at_level(logging.INFO, logger="bot.features.drill.regrade"):
         assert await regrade_pending(world.deps, outbox) == 0
     assert [(await attempt(world, a.id)).status for a in (first, second)] == ["regrade", "regrade"]
     assert outbox.sent == [] and len(world.llm.calls) == 2  # the answer's call and one try: the round stops
-    assert [r.getMessage() for r in caplog.records if r.name == "bot.core.regrade"] == [
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.features.drill.regrade"] == [
         f"regrade of attempt {first.id} postponed: GraderUnavailable"
     ]
 

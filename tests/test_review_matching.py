@@ -8,14 +8,14 @@ import pytest
 import yaml
 
 from bot.content.loader import load_bank
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.i18n import t
-from bot.core.models import Question
-from bot.core.service import Service
 from bot.grading.question_match import SURE, UNSURE, SemanticMatcher
 from bot.grading.semantic import default_embedder
 from bot.grading.term_weights import bank_weights
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.i18n import t
+from bot.kernel.models import Question
+from bot.kernel.service import Service
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.test_service import new_user, onboard
@@ -184,7 +184,7 @@ async def test_no_close_question_is_personal_under_the_nearest_subtopic_without_
 
 
 async def test_a_relink_names_only_the_users_own_review_item(store: FakeStore) -> None:
-    from bot.core.models import ReviewItem
+    from bot.kernel.models import ReviewItem
     from tests.fakes import FakeClock as Clock
 
     now = Clock().now()

@@ -6,12 +6,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.core import commands as c
-from bot.core import srs
-from bot.core.models import DIMENSIONS, Rating, User
-from bot.core.parsing import parse_action
-from bot.core.push_rules import in_quiet_hours
-from bot.core.scoring import rating_from_score, total_score, weights_for
+from bot.kernel import commands as c
+from bot.kernel import srs
+from bot.kernel.models import DIMENSIONS, Rating, User
+from bot.kernel.parsing import parse_action
+from bot.kernel.push_rules import in_quiet_hours
+from bot.kernel.scoring import rating_from_score, total_score, weights_for
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -71,9 +71,9 @@ def test_a_rating_override_with_a_huge_attempt_id_is_refused() -> None:
 
 
 async def test_nul_and_control_characters_are_removed_at_the_edge() -> None:
-    from bot.core.bank import Bank
-    from bot.core.deps import Deps, Limits
-    from bot.core.service import Service, clean_text
+    from bot.kernel.bank import Bank
+    from bot.kernel.deps import Deps, Limits
+    from bot.kernel.service import Service, clean_text
     from tests.conftest import make_question
     from tests.fakes import FakeClock, FakeGrader, FakeStore
 
@@ -83,7 +83,7 @@ async def test_nul_and_control_characters_are_removed_at_the_edge() -> None:
                        clock=FakeClock(), limits=Limits(fuzz=False)))  # fmt: skip
     uid = (await svc.user_for("test", "nul")).id
     await svc.handle_text(uid, "/review Acme\x00 | What does ZeRO\x00-3 shard? | I said\x07 params")
-    from bot.core import commands as cmds
+    from bot.kernel import commands as cmds
 
     await svc.handle(cmds.LogReview(uid, "Beta\x00", "How is ZeRO-3\x00 sharded?", ""))  # as Discord builds it
     items = list(store.review_items.values())

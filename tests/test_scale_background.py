@@ -10,12 +10,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.models import Attempt, User
-from bot.core.ports import Delivery
-from bot.core.regrade import REGRADING_STALE_AFTER, regrade_pending
-from bot.core.replies import Reply
+from bot.features.drill.regrade import REGRADING_STALE_AFTER, regrade_pending
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import Attempt, User
+from bot.kernel.ports import Delivery
+from bot.kernel.replies import Reply
 from bot.storage.engine import Engines, make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore

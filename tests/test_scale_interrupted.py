@@ -10,12 +10,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.mock_turn import STUCK_AFTER
-from bot.core.models import Attempt
-from bot.core.service import Service
-from bot.core.session import Answering, Grading, Idle
+from bot.features.mock.turn import STUCK_AFTER
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import Attempt
+from bot.kernel.service import Service
+from bot.kernel.session import Answering, Grading, Idle
 from bot.storage.engine import Engines, make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore

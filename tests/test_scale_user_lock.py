@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.service import Service
-from bot.core.user_lock import LocalUserLocks
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.service import Service
+from bot.kernel.user_lock import LocalUserLocks
 from bot.storage.engine import Engines, make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore

@@ -14,11 +14,11 @@ import pytest
 
 from bot.bootstrap import App, build_app, build_scheduler, load_default_bank
 from bot.config import Settings
-from bot.core.bank import Bank
-from bot.core.ports import AboutToSend, Delivery
-from bot.core.replies import Reply
 from bot.delivery import NotifierRouter
 from bot.grading.offline import OfflineGrader
+from bot.kernel.bank import Bank
+from bot.kernel.ports import AboutToSend, Delivery
+from bot.kernel.replies import Reply
 from bot.scheduling.dispatcher import MAX_ATTEMPTS, Dispatcher
 from bot.scheduling.scheduler import HOUSEKEEPING_JOB_ID, JOB_ID, REGRADE_JOB_ID, Scheduler
 from bot.storage.pushes import PushStore
@@ -415,7 +415,7 @@ async def test_a_failed_housekeeping_round_is_logged_and_the_next_one_runs(caplo
 
 
 async def test_study_server_daily_question_is_posted_once_in_its_timezone(app: App) -> None:
-    from bot.core.models import Guild
+    from bot.kernel.models import Guild
 
     clock = clock_of(app)
     clock.current = datetime(2026, 3, 2, 0, 0, tzinfo=UTC)

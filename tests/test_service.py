@@ -7,10 +7,10 @@ from datetime import timedelta
 
 import pytest
 
-from bot.core import srs
-from bot.core.models import Card, Rating
-from bot.core.service import Service
-from bot.core.session import Answering, open_card_id
+from bot.kernel import srs
+from bot.kernel.models import Card, Rating
+from bot.kernel.service import Service
+from bot.kernel.session import Answering, open_card_id
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 
 

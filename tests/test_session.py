@@ -13,11 +13,11 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.models import User
-from bot.core.service import Service
-from bot.core.session import (
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import User
+from bot.kernel.service import Service
+from bot.kernel.session import (
     Answering,
     ConfirmingForget,
     FollowingUp,
@@ -119,9 +119,9 @@ async def test_a_stored_session_no_mode_reads_is_idle_and_logged(
 ) -> None:
     uid = await _user(sql, "corrupt")
     await _write_raw(sql, uid, raw)
-    with caplog.at_level(logging.WARNING, logger="bot.core.session"):
+    with caplog.at_level(logging.WARNING, logger="bot.kernel.session"):
         assert await sql.get_session(uid) == Idle()
-    (record,) = [r for r in caplog.records if r.name == "bot.core.session"]
+    (record,) = [r for r in caplog.records if r.name == "bot.kernel.session"]
     assert f"user {uid}: unreadable session state" in record.getMessage() and "read as idle" in record.getMessage()
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.core import commands as c
-from bot.core.deps import Deps
-from bot.core.models import Guild
-from bot.core.replies import Reply
-from bot.core.service import Service
-from bot.core.study_server import board_source, daily_post, daily_question, server_source
+from bot.features.study_server.study_server import board_source, daily_post, daily_question, server_source
+from bot.kernel import commands as c
+from bot.kernel.deps import Deps
+from bot.kernel.models import Guild
+from bot.kernel.replies import Reply
+from bot.kernel.service import Service
 from tests.fakes import FakeClock, FakeGrader, FakeRubricWriter, FakeStore
 
 GUILD = "900"

@@ -1,4 +1,4 @@
-"""The study-server rules (bot/core/study_server.py) one by one: the daily post, /setup's defaults and
+"""The study-server rules (bot/features/study_server/study_server.py) one by one: the daily post, /setup's defaults and
 refusals, where an answer in a server leaves the member's session, which answers score, and the
 leaderboard's periods, size and language."""
 
@@ -6,15 +6,15 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.core import commands as c
-from bot.core import render, srs
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.i18n import t, tn
-from bot.core.replies import Button
-from bot.core.service import Service
-from bot.core.session import Answering, Idle, open_card_id
-from bot.core.study_server import daily_post, daily_question
+from bot.features.study_server.study_server import daily_post, daily_question
+from bot.kernel import commands as c
+from bot.kernel import render, srs
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.i18n import t, tn
+from bot.kernel.replies import Button
+from bot.kernel.service import Service
+from bot.kernel.session import Answering, Idle, open_card_id
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.test_study_server import GUILD, guild, member, setup_cmd
 

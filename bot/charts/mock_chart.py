@@ -15,7 +15,7 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure
 
 from bot.charts.fonts import font_families
-from bot.core.mock_chart_data import MockChartData
+from bot.features.mock.chart_data import MockChartData
 
 BLUE, ORANGE, GREY, RED = "#3b75af", "#ef8636", "#9aa5b1", "#c44e52"
 BAND_COLOURS = ("#e3f1e0", "#eef6e9", "#fbf3e2", "#f9e4e2")  # strong hire ... no hire, light

@@ -26,10 +26,10 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
 from bot.charts.fonts import font_families
-from bot.core.i18n import t, tn
-from bot.core.models import Lang
-from bot.core.progress import ProgressData
-from bot.core.render import subtopic_name
+from bot.features.stats.progress import ProgressData
+from bot.kernel.i18n import t, tn
+from bot.kernel.models import Lang
+from bot.kernel.render import subtopic_name
 
 BLUE, ORANGE, GREY, RED = "#3b75af", "#ef8636", "#9aa5b1", "#c44e52"
 MASTERY_ROWS = 8

@@ -9,8 +9,8 @@ import yaml
 from pydantic import ValidationError
 
 from bot.content.schema import QuestionFile
-from bot.core.models import Question
-from bot.core.text import char_ngrams, cosine
+from bot.kernel.models import Question
+from bot.text.tokens import char_ngrams, cosine
 
 DEFAULT_CONTENT_DIR = Path(__file__).resolve().parents[2] / "content"
 NEAR_DUPLICATE = 0.85

@@ -7,10 +7,10 @@ stay under their ceilings (`bot.grading.probes`). Exit status 1 when any probe m
 
 from __future__ import annotations
 
-from bot.core.grading_chain import follow_up_question
-from bot.core.models import LANGS, Question
+from bot.features.drill.grading_chain import follow_up_question
 from bot.grading.offline import OfflineGrader
 from bot.grading.probes import PROBES
+from bot.kernel.models import LANGS, Question
 
 
 def probe_rows(questions: list[Question], grader: OfflineGrader | None = None) -> list[tuple[str, str, int, bool]]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
-from bot.core.models import FollowUp, KeyPoint, Question, Text, TextList
+from bot.kernel.models import FollowUp, KeyPoint, Question, Text, TextList
 
 PROMPT_KEYWORDS = "prompt_keywords"
 

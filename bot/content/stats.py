@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.core.models import Question
+from bot.kernel.models import Question
 
 
 def counts(questions: list[Question]) -> dict[str, Counter[str]]:

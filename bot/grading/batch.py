@@ -26,10 +26,10 @@ from pathlib import Path
 from tqdm import tqdm
 from tqdm.contrib.logging import logging_redirect_tqdm
 
-from bot.core.models import DIMENSIONS, Grade, Lang, Question
-from bot.core.ports import Grader
 from bot.grading.batch_question import FREE_COLUMNS, RowError, row_question
 from bot.grading.offline import OfflineGrader
+from bot.kernel.models import DIMENSIONS, Grade, Lang, Question
+from bot.kernel.ports import Grader
 
 log = logging.getLogger(__name__)
 

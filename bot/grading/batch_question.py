@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.core.models import KeyPoint, Question, Rubric, Text
+from bot.kernel.models import KeyPoint, Question, Rubric, Text
 
 FREE_COLUMNS = ("question", "reference_answer")
 """What a row without a question_id needs besides its answer."""

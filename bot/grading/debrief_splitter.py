@@ -10,11 +10,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.core.debrief_split import MAX_QUESTIONS, REPLY_TURN
-from bot.core.ports import DebriefSplit
+from bot.features.debrief.split import MAX_QUESTIONS, REPLY_TURN
 from bot.grading.delimiters import escape_answer
 from bot.grading.llm import LLMGrader
 from bot.grading.prompts import fill
+from bot.kernel.ports import DebriefSplit
 
 log = logging.getLogger(__name__)
 TAG = "interview_notes"

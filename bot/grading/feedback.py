@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 
-from bot.core.models import KeyPoint, Lang, Question
-from bot.core.scoring import weights_for
 from bot.grading.features import terms_of
 from bot.grading.normalize import for_matching
 from bot.grading.rubric_match import KeyPointMatch
+from bot.kernel.models import KeyPoint, Lang, Question
+from bot.kernel.scoring import weights_for
 
 _LABEL_SPLIT = re.compile(r"[:：]")
 _CLAUSE_SPLIT = re.compile(r"[,，;；(（]")

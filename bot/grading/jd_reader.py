@@ -15,11 +15,11 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from bot.core.models import Lang
-from bot.core.ports import JdReading
 from bot.grading.delimiters import escape_answer
 from bot.grading.llm import LLMGrader
 from bot.grading.prompts import LANGUAGE_NAMES, fill
+from bot.kernel.models import Lang
+from bot.kernel.ports import JdReading
 
 log = logging.getLogger(__name__)
 TAG = "job_description"

@@ -18,9 +18,6 @@ from typing import Any, Literal
 
 import openai
 
-from bot.core.models import DIMENSIONS, Grade, KeyPoint, KeyPointResult, Lang, Level, Question, Text
-from bot.core.ports import GraderUnavailable
-from bot.core.scoring import total_score
 from bot.grading.delimiters import new_tag
 from bot.grading.injection import strip_injections
 from bot.grading.llm_reply import (
@@ -34,6 +31,9 @@ from bot.grading.llm_reply import (
 )
 from bot.grading.llm_verdicts import combine
 from bot.grading.prompts import PromptSet, fill, load_prompts
+from bot.kernel.models import DIMENSIONS, Grade, KeyPoint, KeyPointResult, Lang, Level, Question, Text
+from bot.kernel.ports import GraderUnavailable
+from bot.kernel.scoring import total_score
 
 log = logging.getLogger(__name__)
 OutputMode = Literal["auto", "json_schema", "json_object"]

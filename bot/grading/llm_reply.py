@@ -19,7 +19,7 @@ from typing import Any
 
 import jsonschema
 
-from bot.core.models import Lang
+from bot.kernel.models import Lang
 
 VERDICTS = ("hit", "partial", "missed")
 LEVELS = ("none", "weak", "fair", "strong")

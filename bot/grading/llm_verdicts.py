@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import mean
 
-from bot.core.models import DIMENSIONS, KeyPoint
-from bot.core.text import normalize
 from bot.grading.llm_reply import Reply
+from bot.kernel.models import DIMENSIONS, KeyPoint
+from bot.text.tokens import normalize
 
 CREDIT = {"hit": 1.0, "partial": 0.5, "missed": 0.0}
 LOWER = {"hit": "partial", "partial": "missed", "missed": "missed"}

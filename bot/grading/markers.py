@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bot.core.text import normalize
+from bot.text.tokens import normalize
 
 _EN_ORDINALS = re.compile(
     r"\b(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth|fifth|then|next|after that|afterwards|finally|"

@@ -26,8 +26,6 @@ import math
 
 import numpy as np
 
-from bot.core.models import DIMENSIONS, Grade, KeyPointResult, Lang, Level, Question
-from bot.core.scoring import total_score
 from bot.grading.features import is_cjk
 from bot.grading.feedback import feedback, follow_up, label, pressed_key_point, related_follow_up
 from bot.grading.injection import strip_injections
@@ -45,6 +43,8 @@ from bot.grading.rubric_match import (
 )
 from bot.grading.semantic import Embedder, UseEmbedder, Vectors, default_embedder
 from bot.grading.term_weights import TermWeights, bank_weights
+from bot.kernel.models import DIMENSIONS, Grade, KeyPointResult, Lang, Level, Question
+from bot.kernel.scoring import total_score
 
 REF_FULL_WITH_KEY_POINTS = 0.55  # reference recall that counts as full coverage next to key points
 REF_FULL_REFERENCE_ONLY = 0.95  # ... when the reference is all there is

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from bot.core.models import Lang, Question
 from bot.grading.features import negated, split_sentences
 from bot.grading.mistakes import mistake_core
 from bot.grading.normalize import for_matching
+from bot.kernel.models import Lang, Question
 
 VAGUE: dict[Lang, str] = {
     "en": "It depends on the situation; I would look into it carefully and fix whatever is wrong.",

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from bot.core.models import QUESTION_TYPES, Lang, Level, Question
 from bot.grading.delimiters import escape_answer
+from bot.kernel.models import QUESTION_TYPES, Lang, Level, Question
 
 PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
 EXAMPLE = "Example (graded):"  # in prompts/types/*.txt: the graded example, sent as its own turns

@@ -15,11 +15,11 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from bot.core.models import Question
 from bot.grading.features import analyse_reference
 from bot.grading.normalize import for_matching
 from bot.grading.semantic import Embedder, cosine_matrix
 from bot.grading.term_weights import TermWeights
+from bot.kernel.models import Question
 
 SEM_WEIGHT = 0.7
 _VIEW_WEIGHTS = np.array([1.0, 1.0, 0.9, 0.9], dtype=np.float32)  # prompt en, zh; key points en, zh

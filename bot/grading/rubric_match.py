@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bot.core.models import LANGS, KeyPoint, Lang, Question, Verdict
 from bot.grading.concepts import (
     NO_MATCH,
     Concepts,
@@ -35,6 +34,7 @@ from bot.grading.mistakes import PreparedMistake, prepare_mistake
 from bot.grading.normalize import for_matching
 from bot.grading.semantic import Embedder, UseEmbedder, Vectors, cosine_matrix
 from bot.grading.term_weights import TermWeights
+from bot.kernel.models import LANGS, KeyPoint, Lang, Question, Verdict
 
 HIT, PARTIAL = 0.67, 0.3
 LEX_FROM, LEX_FULL = 0.04, 0.42  # weighted recall of a key point's concepts: no credit / full credit

@@ -9,9 +9,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.core.models import QUESTION_TYPES, KeyPoint, Lang, Level, Question, Rubric, Text, TextList
 from bot.grading.llm import LLMGrader
 from bot.grading.prompts import LANGUAGE_NAMES, fill
+from bot.kernel.models import QUESTION_TYPES, KeyPoint, Lang, Level, Question, Rubric, Text, TextList
 
 log = logging.getLogger(__name__)
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.core.models import Lang
 from bot.grading.delimiters import escape_answer
 from bot.grading.llm import LLMGrader
 from bot.grading.prompts import LANGUAGE_NAMES, fill
+from bot.kernel.models import Lang
 
 log = logging.getLogger(__name__)
 PARTS = ("situation", "task", "action", "result")

@@ -13,8 +13,8 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 
-from bot.core.models import Question
 from bot.grading.features import analyse_reference
+from bot.kernel.models import Question
 
 MIN_WEIGHT = 0.1
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.core.ports import ChannelPoster, Notifier
+from bot.kernel.ports import ChannelPoster, Notifier
 
 UPLOAD_LIMITS: dict[str, int] = {
     "discord": 8_000_000,  # a bot's upload where the server has no boost (10 MiB today; 8 MB leaves room)

@@ -2,11 +2,11 @@
 
 Order for every push: claim (a unique key, one short transaction), build the replies, mark
 "sending" (committed by the adapter's `about_to_send` call right before the request leaves, with
-the replies), send, then act on the outcome the adapter reports (bot/core/ports.py Delivery):
+the replies), send, then act on the outcome the adapter reports (bot/kernel/ports.py Delivery):
 delivered is marked sent; unreachable pauses the user and is marked paused; failed goes back to
 "claimed" and is retried. A crash before "sending" leaves a claim that a later tick takes over
 once it is older than `stale_after` and builds again (nothing was sent); a crash after it leaves
-a push that may have arrived, which is never sent again (at most once: bot/core/wire.py). Users are
+a push that may have arrived, which is never sent again (at most once: bot/kernel/wire.py). Users are
 streamed page by page and sends run through a bounded pool of workers, so a large due list
 keeps the platform's rate limiter busy without loading everything at once.
 """
@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.core import push_rules, study_server
-from bot.core.deps import Deps
-from bot.core.ports import AboutToSend, Delivery
-from bot.core.replies import Button, Reply
-from bot.core.store_ports import PushPort, StaleClaim
+from bot.features.study_server import study_server
+from bot.kernel import push_rules
+from bot.kernel.deps import Deps
+from bot.kernel.ports import AboutToSend, Delivery
+from bot.kernel.replies import Button, Reply
+from bot.kernel.store_ports import PushPort, StaleClaim
 
 log = logging.getLogger(__name__)
 Send = Callable[[int, list[Reply], AboutToSend | None], Awaitable[Delivery]]

@@ -14,7 +14,7 @@ from pathlib import PurePath
 
 import av
 
-from bot.core.ports import TranscriptionError
+from bot.kernel.ports import TranscriptionError
 from bot.speech.containers import open_audio, sniff
 
 # MAX_AUDIO_SECONDS is at most an hour: the bound for a caller that has no limit of its own.

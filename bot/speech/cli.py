@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 from bot.config import Settings, SettingsError
-from bot.core.models import Lang
-from bot.core.ports import Transcriber, TranscriberUnavailable, Transcription, TranscriptionError
-from bot.core.speaking import analyse, render_insights
+from bot.features.drill.speaking import analyse, render_insights
+from bot.kernel.models import Lang
+from bot.kernel.ports import Transcriber, TranscriberUnavailable, Transcription, TranscriptionError
 from bot.speech.factory import build_transcriber
 from bot.speech.local_backend import LocalTranscriber
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import av
 from av.container import InputContainer
 
-from bot.core.ports import TranscriptionError
+from bot.kernel.ports import TranscriptionError
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 import openai
 
 from bot.config import Settings, SettingsError
-from bot.core.ports import Transcriber
+from bot.kernel.ports import Transcriber
 
 
 def build_transcriber(settings: Settings) -> Transcriber | None:

@@ -8,7 +8,7 @@ keeps the output in simplified characters.
 
 from __future__ import annotations
 
-from bot.core.models import Lang
+from bot.kernel.models import Lang
 
 HINTS: dict[Lang, str] = {
     "en": "Umm, let me think, like, hmm... Okay. LLM training: loss, gradient norm, learning rate warmup, checkpoint.",

@@ -22,8 +22,8 @@ from typing import Any, Protocol
 import av
 import numpy as np
 
-from bot.core.models import Lang
-from bot.core.ports import TranscriberUnavailable, Transcription, TranscriptionError
+from bot.kernel.models import Lang
+from bot.kernel.ports import TranscriberUnavailable, Transcription, TranscriptionError
 from bot.speech.audio import STOP_AFTER_SECONDS, probe_seconds
 from bot.speech.containers import open_audio
 from bot.speech.hints import hint_for

@@ -13,8 +13,8 @@ import logging
 
 import openai
 
-from bot.core.models import Lang
-from bot.core.ports import TranscriberUnavailable, Transcription, TranscriptionError
+from bot.kernel.models import Lang
+from bot.kernel.ports import TranscriberUnavailable, Transcription, TranscriptionError
 from bot.speech.audio import STOP_AFTER_SECONDS, probe_seconds, upload_name
 from bot.speech.containers import sniff
 from bot.speech.hints import hint_for

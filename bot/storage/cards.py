@@ -9,8 +9,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.core.models import Attempt, Card
-from bot.core.session import Session, dump_session
+from bot.kernel.models import Attempt, Card
+from bot.kernel.session import Session, dump_session
 from bot.storage import tables as T
 from bot.storage.base import SqlBase, insert_returning_id, update_by_id
 from bot.storage.group_commit import Plain, Statement
@@ -78,7 +78,7 @@ def card_write(card: Card) -> Statement:
 
 
 class SqlCards(SqlBase):
-    """Mixed into SqlStore: the CardsPort (bot/core/store_ports.py)."""
+    """Mixed into SqlStore: the CardsPort (bot/kernel/store_ports.py)."""
 
     async def get_card(self, card_id: int) -> Card | None:
         found = await self._one(_CARD, {"card_id": card_id})

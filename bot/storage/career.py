@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from pydantic import BaseModel
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.core.career_models import Application, JobDescription, NoteEntry
+from bot.features.career.models import Application, JobDescription, NoteEntry
 from bot.storage import tables as T
 from bot.storage.base import SqlBase
 
@@ -63,7 +63,7 @@ _ACTIVE_JD = (  # built once: /drill and the daily push read it whenever they pi
 
 
 class SqlJobs(_Rows):
-    """Mixed into SqlStore: the JobsPort (bot/core/store_ports.py)."""
+    """Mixed into SqlStore: the JobsPort (bot/kernel/store_ports.py)."""
 
     async def add_jd(self, jd: JobDescription) -> JobDescription:
         values = {

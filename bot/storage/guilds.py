@@ -9,14 +9,14 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.core.models import Guild
+from bot.kernel.models import Guild
 from bot.storage import tables as T
 from bot.storage.base import SqlBase
 from bot.storage.personal_data import PERSONAL_PREFIX
 
 
 class SqlGuilds(SqlBase):
-    """Mixed into SqlStore: the GuildsPort (bot/core/store_ports.py)."""
+    """Mixed into SqlStore: the GuildsPort (bot/kernel/store_ports.py)."""
 
     async def save_guild(self, guild: Guild) -> None:
         values = guild.model_dump(exclude={"id"})

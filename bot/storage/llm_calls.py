@@ -22,7 +22,7 @@ _TOKENS = sa.select(sa.func.coalesce(sa.func.sum(_L.tokens), 0)).where(_L.create
 
 
 class LLMCalls(SqlBase):
-    """Mixed into SqlStore: the LLMBudgetPort (bot/core/store_ports.py)."""
+    """Mixed into SqlStore: the LLMBudgetPort (bot/kernel/store_ports.py)."""
 
     async def record_llm_call(self, user_id: int | None, kind: str, tokens: int, at: datetime) -> None:
         async def _unit(conn: AsyncConnection) -> Any:

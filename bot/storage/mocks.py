@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.core.mock_models import MockSession
+from bot.features.mock.models import MockSession
 from bot.storage import tables as T
 from bot.storage.base import SqlBase
 
@@ -33,7 +33,7 @@ def _mock(row: dict[str, Any]) -> MockSession:
 
 
 class SqlMocks(SqlBase):
-    """Mixed into SqlStore: the MocksPort (bot/core/store_ports.py)."""
+    """Mixed into SqlStore: the MocksPort (bot/kernel/store_ports.py)."""
 
     async def create_mock(self, mock: MockSession) -> MockSession | None:
         values = {**_row(mock), "user_id": mock.user_id, "created_at": mock.created_at}

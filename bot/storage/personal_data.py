@@ -12,8 +12,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.core.models import InterviewLog, Question, Reminder, ReviewItem
-from bot.core.ports import WriteFailed
+from bot.kernel.models import InterviewLog, Question, Reminder, ReviewItem
+from bot.kernel.ports import WriteFailed
 from bot.storage import tables as T
 from bot.storage.base import SqlBase
 
@@ -93,7 +93,7 @@ def personal_row_id(question_id: str) -> int | None:
 
 
 class PersonalData(SqlBase):
-    """Mixed into SqlStore: the InterviewsPort (bot/core/store_ports.py)."""
+    """Mixed into SqlStore: the InterviewsPort (bot/kernel/store_ports.py)."""
 
     async def add_personal_question(self, user_id: int, question: Question) -> Question:
         async def _unit(conn: AsyncConnection) -> Question:

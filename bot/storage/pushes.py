@@ -4,7 +4,7 @@ A push is claimed by inserting its unique key (INSERT ... ON CONFLICT DO NOTHING
 schedulers on one database only one wins; a claim left by a crash is taken over by an atomic
 update once it is older than the stale timeout. Each step is its own short transaction.
 
-States: claimed -> sending (committed right before the platform request, see bot/core/wire.py)
+States: claimed -> sending (committed right before the platform request, see bot/kernel/wire.py)
 -> sent | failed | skipped. A claim is retried; a push left in "sending" by a crash may have been
 delivered, so it is never sent again: it becomes "unconfirmed" (the same for reminders).
 """
@@ -19,8 +19,8 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.core.models import Reminder, User
-from bot.core.store_ports import StaleClaim
+from bot.kernel.models import Reminder, User
+from bot.kernel.store_ports import StaleClaim
 from bot.storage import tables as T
 from bot.storage.base import update_by_id
 from bot.storage.engine import Engines

@@ -1,4 +1,4 @@
-"""SqlStore: every store port (bot/core/store_ports.py) on SQLAlchemy Core, the same queries on SQLite and
+"""SqlStore: every store port (bot/kernel/store_ports.py) on SQLAlchemy Core, the same queries on SQLite and
 PostgreSQL. One part per port: users.py, cards.py, llm_calls.py, personal_data.py, guilds.py, mocks.py, career.py."""
 
 from __future__ import annotations

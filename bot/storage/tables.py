@@ -211,7 +211,7 @@ mock_sessions = sa.Table(
     sa.Column("id", ID, primary_key=True, autoincrement=True),
     sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
     sa.Column("state", sa.String(16), nullable=False),
-    sa.Column("data", sa.JSON, nullable=False),  # focus, level, items, summary (bot/core/mock_models.py)
+    sa.Column("data", sa.JSON, nullable=False),  # focus, level, items, summary (bot/features/mock/models.py)
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("finished_at", UTCDateTime, nullable=True),
     sa.Index("ix_mock_sessions_user_created", "user_id", "created_at"),

@@ -24,7 +24,7 @@ from contextlib import asynccontextmanager
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 
-from bot.core.user_lock import LocalUserLocks
+from bot.kernel.user_lock import LocalUserLocks
 
 log = logging.getLogger(__name__)
 NAMESPACE = 0x64726C  # the first key of the two-key advisory lock: this bot's users ("drl")
@@ -39,7 +39,7 @@ def lock_key(user_id: int) -> int:
 
 
 class PgUserLocks:
-    """The UserLock port (bot/core/user_lock.py) over PostgreSQL advisory locks."""
+    """The UserLock port (bot/kernel/user_lock.py) over PostgreSQL advisory locks."""
 
     def __init__(self, url: str, on_wait: Callable[[int], None] | None = None) -> None:
         self._engine = create_async_engine(

@@ -11,9 +11,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.core.models import User
-from bot.core.session import Session, dump_session, parse_session
-from bot.core.store_ports import EventClaim
+from bot.kernel.models import User
+from bot.kernel.session import Session, dump_session, parse_session
+from bot.kernel.store_ports import EventClaim
 from bot.storage import tables as T
 from bot.storage.base import SqlBase, insert_returning_id, update_by_id
 from bot.storage.group_commit import Claim, Plain, Statement
@@ -58,7 +58,7 @@ def session_write(dialect: str, user_id: int, state: Session) -> Statement:
 
 
 class SqlUsers(SqlBase):
-    """Mixed into SqlStore: the UsersPort (bot/core/store_ports.py)."""
+    """Mixed into SqlStore: the UsersPort (bot/kernel/store_ports.py)."""
 
     async def get_or_create_user(self, platform: str, external_id: str, defaults: User) -> User:
         found = await self._one(_USER_BY_IDENTITY, {"platform": platform, "ext": external_id})

@@ -14,7 +14,7 @@ from pydantic import SecretStr
 
 from bot.bootstrap import App, build_app
 from bot.config import DiscordSettings, Settings
-from bot.core.bank import Bank
+from bot.kernel.bank import Bank
 from bot.platforms.discord.runtime import DiscordRuntime
 from tests.discord.fake_discord import FakeDiscord, Recorded
 from tests.fakes import FakeClock, FakeGrader

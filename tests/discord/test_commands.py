@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from bot.core.session import Idle
+from bot.kernel.session import Idle
 from tests.discord import payloads as p
 from tests.discord.conftest import Harness
 from tests.discord.fake_discord import FakeDiscord, Recorded

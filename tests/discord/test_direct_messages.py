@@ -3,8 +3,8 @@ and what members send the bot in DMs (typed text, voice messages)."""
 
 from __future__ import annotations
 
-from bot.core.ports import Delivery
-from bot.core.replies import Button, Reply
+from bot.kernel.ports import Delivery
+from bot.kernel.replies import Button, Reply
 from tests.discord import payloads as p
 from tests.discord.conftest import Harness
 from tests.discord.fake_discord import FakeDiscord

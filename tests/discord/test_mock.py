@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.bank import Bank
+from bot.kernel.bank import Bank
 from tests.discord import payloads as p
 from tests.discord.conftest import Harness
 from tests.discord.test_commands import EPHEMERAL, deferred, followups

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.replies import Attachment, Button, Reply
+from bot.kernel.replies import Attachment, Button, Reply
 from bot.platforms.discord.render import Layout, chunks, messages
 
 

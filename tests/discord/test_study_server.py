@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.ports import Delivery
-from bot.core.study_server import daily_post
+from bot.features.study_server.study_server import daily_post
+from bot.kernel.ports import Delivery
 from bot.platforms.discord.views import submitted_answer
 from tests.discord import payloads as p
 from tests.discord.conftest import Harness, Start

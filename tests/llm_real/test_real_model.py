@@ -9,14 +9,14 @@ from __future__ import annotations
 import pytest
 
 from bot.content.loader import load_bank
-from bot.core.bank import Bank
-from bot.core.deps import Deps, Limits
-from bot.core.grading_chain import grade_answer
-from bot.core.models import User
-from bot.core.service import Service
+from bot.features.drill.grading_chain import grade_answer
 from bot.grading.llm_reply import reply_schema, token_bound
 from bot.grading.local_server import MODEL_NAME, Running
 from bot.grading.offline import OfflineGrader
+from bot.kernel.bank import Bank
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.models import User
+from bot.kernel.service import Service
 from tests.fakes import FakeClock, FakeStore
 from tests.llm_real.conftest import MISSING, real_grader
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.deps import Deps
-from bot.core.ports import Transcriber
-from bot.core.service import Service
+from bot.kernel.deps import Deps
+from bot.kernel.ports import Transcriber
+from bot.kernel.service import Service
 from bot.speech.local_backend import WhisperModelLike, load_whisper
 from tests.fixtures.whisper_model import packaged_whisper_base
 from tests.telegram.conftest import make_telegram, tg  # noqa: F401  (fixtures for test_telegram_voice)

@@ -8,7 +8,7 @@ import random
 import av
 import pytest
 
-from bot.core.ports import TranscriptionError
+from bot.kernel.ports import TranscriptionError
 from bot.speech.audio import probe_seconds, upload_name
 from tests.fixtures.make_audio import encode_ogg_opus, silence
 

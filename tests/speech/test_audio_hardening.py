@@ -14,11 +14,11 @@ import openai
 import pytest
 
 from bot.config import Settings
-from bot.core import commands as c
-from bot.core.deps import Deps
-from bot.core.i18n import t, tn
-from bot.core.models import Lang
-from bot.core.ports import Transcriber, TranscriberUnavailable, TranscriptionError
+from bot.kernel import commands as c
+from bot.kernel.deps import Deps
+from bot.kernel.i18n import t, tn
+from bot.kernel.models import Lang
+from bot.kernel.ports import Transcriber, TranscriberUnavailable, TranscriptionError
 from bot.speech.audio import probe_seconds, upload_name
 from bot.speech.containers import open_audio, sniff
 from bot.speech.factory import build_transcriber

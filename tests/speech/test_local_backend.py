@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from bot.core import commands as c
-from bot.core.deps import Deps
-from bot.core.ports import TranscriberUnavailable, TranscriptionError
+from bot.kernel import commands as c
+from bot.kernel.deps import Deps
+from bot.kernel.ports import TranscriberUnavailable, TranscriptionError
 from bot.speech.local_backend import LocalTranscriber, WhisperModelLike
 from tests.fixtures.make_audio import ANSWER_EN_KEYWORDS
 from tests.speech.conftest import user_with_open_question, voice_service

@@ -5,7 +5,7 @@ from __future__ import annotations
 import openai
 import pytest
 
-from bot.core.ports import TranscriberUnavailable, TranscriptionError
+from bot.kernel.ports import TranscriberUnavailable, TranscriptionError
 from bot.speech.openai_backend import OpenAITranscriber
 from tests.fake_openai import FakeOpenAI, Fault
 

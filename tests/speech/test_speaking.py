@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.speaking import analyse, count_fillers, render_insights
+from bot.features.drill.speaking import analyse, count_fillers, render_insights
 
 
 def test_english_pace_is_words_per_minute() -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import openai
 import pytest
 
-from bot.core import commands as c
-from bot.core.deps import Deps, Limits
-from bot.core.ports import TranscriberUnavailable
+from bot.kernel import commands as c
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.ports import TranscriberUnavailable
 from bot.speech.local_backend import LocalTranscriber, WhisperModelLike
 from bot.speech.openai_backend import OpenAITranscriber
 from tests.fake_openai import FakeOpenAI, Fault

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.store_ports import Store
+from bot.kernel.store_ports import Store
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.pushes import PushStore

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.core import srs
-from bot.core.models import DIMENSIONS, Attempt, Card, Grade, Question, ReviewItem, Rubric, Text, User
-from bot.core.store_ports import Store
+from bot.kernel import srs
+from bot.kernel.models import DIMENSIONS, Attempt, Card, Grade, Question, ReviewItem, Rubric, Text, User
+from bot.kernel.store_ports import Store
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 HOUR, DAY = timedelta(hours=1), timedelta(days=1)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bot.core import srs
-from bot.core.models import Rating
-from bot.core.session import Answering, Idle
-from bot.core.store_ports import Store
+from bot.kernel import srs
+from bot.kernel.models import Rating
+from bot.kernel.session import Answering, Idle
+from bot.kernel.store_ports import Store
 from tests.store_contract.helpers import DAY, HOUR, NOW, attempt, graded, new_card, new_user
 
 

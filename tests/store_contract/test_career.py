@@ -4,8 +4,8 @@ another user's rows are never touched; a deleted user's rows go with them."""
 
 from __future__ import annotations
 
-from bot.core.career_models import Application, JobDescription, NoteEntry, StageChange
-from bot.core.store_ports import Store
+from bot.features.career.models import Application, JobDescription, NoteEntry, StageChange
+from bot.kernel.store_ports import Store
 from tests.store_contract.helpers import DAY, HOUR, NOW, new_user
 
 

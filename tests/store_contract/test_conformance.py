@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core import store_ports as P
+from bot.kernel import store_ports as P
 from bot.storage.pushes import PushStore
 from bot.storage.store import SqlStore
 from tests.fakes import FakeStore

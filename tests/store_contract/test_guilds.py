@@ -6,8 +6,8 @@ import itertools
 from datetime import datetime
 from typing import Any
 
-from bot.core.models import Guild
-from bot.core.store_ports import Store
+from bot.kernel.models import Guild
+from bot.kernel.store_ports import Store
 from tests.store_contract.helpers import DAY, NOW, attempt, graded, new_user, personal_question
 
 SOURCE = "discord:guild:900:daily"

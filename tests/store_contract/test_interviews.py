@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from bot.core.models import InterviewLog, Reminder, ReminderState
-from bot.core.ports import WriteFailed
-from bot.core.store_ports import Store
+from bot.kernel.models import InterviewLog, Reminder, ReminderState
+from bot.kernel.ports import WriteFailed
+from bot.kernel.store_ports import Store
 from bot.storage.store import SqlStore
 from tests.fakes import FakeStore
 from tests.store_contract.helpers import DAY, HOUR, NOW, new_card, new_user, personal_question, review_item

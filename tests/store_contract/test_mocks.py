@@ -3,8 +3,8 @@ to another user, a deleted user's mocks go with them, and listing is oldest firs
 
 from __future__ import annotations
 
-from bot.core.mock_models import MockFollowUp, MockItem, MockSession, MockSummary
-from bot.core.store_ports import Store
+from bot.features.mock.models import MockFollowUp, MockItem, MockSession, MockSummary
+from bot.kernel.store_ports import Store
 from tests.store_contract.helpers import HOUR, NOW, new_user
 
 

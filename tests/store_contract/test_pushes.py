@@ -1,10 +1,10 @@
-"""The push port's contract (bot/core/store_ports.py PushPort) on PushStore, SQLite and PostgreSQL: claims
+"""The push port's contract (bot/kernel/store_ports.py PushPort) on PushStore, SQLite and PostgreSQL: claims
 won once, the states a push moves through, stale claims taken over once, and reminders' states."""
 
 from __future__ import annotations
 
-from bot.core.models import Reminder
-from bot.core.store_ports import StaleClaim
+from bot.kernel.models import Reminder
+from bot.kernel.store_ports import StaleClaim
 from bot.storage.pushes import PushStore
 from bot.storage.store import SqlStore
 from tests.store_contract.helpers import DAY, HOUR, NOW, attempt, new_user

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from bot.core.store_ports import EventClaim, Store
+from bot.kernel.store_ports import EventClaim, Store
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 STALE = timedelta(minutes=3)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.core.models import Attempt, User
-from bot.core.store_ports import Store
+from bot.kernel.models import Attempt, User
+from bot.kernel.store_ports import Store
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 

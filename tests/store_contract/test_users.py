@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.core.models import InterviewLog, Reminder
-from bot.core.session import Answering, Idle, PickingReview
-from bot.core.store_ports import Store
+from bot.kernel.models import InterviewLog, Reminder
+from bot.kernel.session import Answering, Idle, PickingReview
+from bot.kernel.store_ports import Store
 from tests.store_contract.helpers import DAY, NOW, attempt, new_card, new_user, personal_question, review_item
 
 

@@ -14,8 +14,8 @@ from telegram.ext import TypeHandler
 
 from bot.bootstrap import App, build_app
 from bot.config import Settings, TelegramSettings
-from bot.core.bank import Bank
-from bot.core.models import Grade, Lang, Level, Question
+from bot.kernel.bank import Bank
+from bot.kernel.models import Grade, Lang, Level, Question
 from bot.platforms.telegram.runtime import TelegramRuntime
 from tests.fakes import FakeClock, FakeGrader
 from tests.telegram import updates

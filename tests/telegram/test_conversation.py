@@ -3,7 +3,7 @@ onboarding, a drill and its answer, every button on the way, voice and unsupport
 
 from __future__ import annotations
 
-from bot.core.replies import Reply
+from bot.kernel.replies import Reply
 from tests.fakes import FakeTranscriber
 from tests.telegram import updates
 from tests.telegram.conftest import Harness

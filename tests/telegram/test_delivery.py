@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from bot.core.ports import Delivery
-from bot.core.replies import Button, Reply
+from bot.kernel.ports import Delivery
+from bot.kernel.replies import Button, Reply
 from tests.telegram import updates
 from tests.telegram.conftest import Harness
 
@@ -101,7 +101,7 @@ async def test_export_arrives_as_a_json_document(tg: Harness) -> None:
 
 async def test_an_image_reply_goes_as_a_photo_with_its_caption(tg: Harness) -> None:
     png = b"\x89PNG\r\n\x1a\nfake"
-    from bot.core.replies import Attachment
+    from bot.kernel.replies import Attachment
 
     await tg.runtime.sender.deliver(CHAT, 0, [Reply("Your week", image=Attachment("chart.png", png, "image/png"))])
     (photo,) = tg.server.to(CHAT, "sendPhoto")

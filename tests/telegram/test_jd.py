@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.bank import Bank
+from bot.kernel.bank import Bank
 from tests.telegram import updates
 from tests.telegram.conftest import Harness
 from tests.test_jd_flows import EN_JD, ZH_JD, jd_bank

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.bank import Bank
+from bot.kernel.bank import Bank
 from tests.fakes import FakeTranscriber
 from tests.mock_helpers import PLAIN_ANSWER, mock_bank
 from tests.telegram import updates

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.core.service import UPDATE_STALE_AFTER
-from bot.core.store_ports import EventClaim
+from bot.kernel.service import UPDATE_STALE_AFTER
+from bot.kernel.store_ports import EventClaim
 from tests.telegram import updates
 from tests.telegram.conftest import Harness
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.replies import Button
+from bot.kernel.replies import Button
 from bot.platforms.telegram.render import escape, keyboard, split_text, utf16_len
 from tests.telegram.fake_bot_api import EntityError, visible_html
 

@@ -14,8 +14,8 @@ from pydantic import SecretStr
 
 from bot.bootstrap import App, build_app
 from bot.config import Settings, TelegramSettings
-from bot.core.bank import Bank
-from bot.core.service import UPDATE_STALE_AFTER
+from bot.kernel.bank import Bank
+from bot.kernel.service import UPDATE_STALE_AFTER
 from bot.platforms.telegram.runtime import TelegramRuntime
 from bot.platforms.telegram.webhook import SECRET_HEADER, shared_secret
 from tests.fakes import FakeClock
@@ -104,7 +104,7 @@ async def test_an_update_whose_replica_died_is_taken_over_by_the_other(
     two: tuple[FakeBotApi, Replica, Replica, FakeClock],
 ) -> None:
     server, a, b, clock = two
-    from bot.core.store_ports import EventClaim
+    from bot.kernel.store_ports import EventClaim
 
     assert await a.app.service.begin_update("telegram:5") is EventClaim.NEW  # replica a took it, then died
     assert await b.post(_update(5, "/help")) == 503  # not yet stale: it may still be at it

@@ -17,13 +17,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.core.commands import UploadDocument
-from bot.core.i18n import t
-from bot.core.models import Lang, User
-from bot.core.ports import AboutToSend, Delivery
-from bot.core.replies import Reply
-from bot.core.service import Service
-from bot.core.yes_no import is_number
+from bot.kernel.commands import UploadDocument
+from bot.kernel.i18n import t
+from bot.kernel.models import Lang, User
+from bot.kernel.ports import AboutToSend, Delivery
+from bot.kernel.replies import Reply
+from bot.kernel.service import Service
+from bot.kernel.yes_no import is_number
 
 FENCE = '"""'
 FILE_COMMAND = "/file"  # `/file PATH`: send a file, as a chat app's attachment

@@ -12,12 +12,12 @@ from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
-from bot.core import commands as c
-from bot.core.i18n import t
-from bot.core.models import Lang, User
-from bot.core.replies import Reply
-from bot.core.service import Service
-from bot.core.study_server import server_source
+from bot.features.study_server.study_server import server_source
+from bot.kernel import commands as c
+from bot.kernel.i18n import t
+from bot.kernel.models import Lang, User
+from bot.kernel.replies import Reply
+from bot.kernel.service import Service
 from bot.platforms.discord.render import messages
 from bot.platforms.discord.translator import language_of
 

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.config import DiscordSettings
-from bot.core.i18n import t
+from bot.kernel.i18n import t
 from bot.platforms.discord.bridge import Bridge
 from bot.platforms.discord.commands import register
 from bot.platforms.discord.translator import CatalogTranslator, language_of

@@ -13,16 +13,16 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice, Range
 
-from bot.core import commands as c
-from bot.core.i18n import t
-from bot.core.models import LEVELS
-from bot.core.replies import Reply
+from bot.kernel import commands as c
+from bot.kernel.i18n import t
+from bot.kernel.models import LEVELS
+from bot.kernel.replies import Reply
 from bot.platforms.discord.bridge import PLATFORM, source_of
 from bot.platforms.discord.translator import loc
 from bot.platforms.discord.views import bridge_of
 
 if TYPE_CHECKING:
-    from bot.core.models import User
+    from bot.kernel.models import User
 
 LEVEL_CHOICES = [Choice(name=loc(f"level.{lv}"), value=lv) for lv in LEVELS]
 TOPIC_CHOICES = [Choice(name=loc(f"topic.{x}"), value=x) for x in ("stability", "pipeline", "both")]

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.core.ports import AboutToSend, Delivery
-from bot.core.replies import Reply
+from bot.kernel.ports import AboutToSend, Delivery
+from bot.kernel.replies import Reply
 from bot.platforms.discord.bridge import PLATFORM
 from bot.platforms.discord.render import messages
 
@@ -68,5 +68,5 @@ class DiscordNotifier:
         for reply in replies:
             for part in messages(reply):
                 if about_to_send is not None:
-                    await about_to_send()  # a scheduled push is marked "sending" (bot/core/wire.py)
+                    await about_to_send()  # a scheduled push is marked "sending" (bot/kernel/wire.py)
                 await channel.send(**part)

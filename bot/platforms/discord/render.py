@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.core.replies import Attachment, Button, Reply
+from bot.kernel.replies import Attachment, Button, Reply
 
 log = logging.getLogger(__name__)
 PREFIX = "drill:"

@@ -8,7 +8,7 @@ import contextlib
 import logging
 
 from bot.config import DiscordSettings
-from bot.core.service import Service
+from bot.kernel.service import Service
 from bot.platforms.discord.bridge import Bridge
 from bot.platforms.discord.client import make_client
 from bot.platforms.discord.notifier import DiscordNotifier

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from discord import Locale, app_commands
 
-from bot.core.i18n import t
-from bot.core.models import Lang
+from bot.kernel.i18n import t
+from bot.kernel.models import Lang
 
 CHINESE = frozenset({Locale.chinese, Locale.taiwan_chinese})
 

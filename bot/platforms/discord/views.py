@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.core import commands as c
-from bot.core.i18n import t
-from bot.core.study_server import ANSWER_ACTION
+from bot.features.study_server.study_server import ANSWER_ACTION
+from bot.kernel import commands as c
+from bot.kernel.i18n import t
 from bot.platforms.discord.bridge import PLATFORM, Bridge
 from bot.platforms.discord.render import PREFIX
 
 if TYPE_CHECKING:
-    from bot.core.models import Lang, User
-    from bot.core.replies import Reply
+    from bot.kernel.models import Lang, User
+    from bot.kernel.replies import Reply
 
 MODAL_ANSWER_CHARS = 4000  # Discord's longest text input
 MODAL_PREFIX = "drill-modal:answer:"

@@ -24,12 +24,12 @@ from telegram.ext import ContextTypes
 from telegram.warnings import PTBDeprecationWarning
 
 from bot.config import TelegramSettings
-from bot.core.commands import SubmitVoice, UploadDocument
-from bot.core.i18n import t
-from bot.core.models import Lang, User
-from bot.core.replies import Reply
-from bot.core.service import Service
-from bot.core.store_ports import EventClaim
+from bot.kernel.commands import SubmitVoice, UploadDocument
+from bot.kernel.i18n import t
+from bot.kernel.models import Lang, User
+from bot.kernel.replies import Reply
+from bot.kernel.service import Service
+from bot.kernel.store_ports import EventClaim
 from bot.platforms.telegram.sender import TelegramSender
 
 log = logging.getLogger(__name__)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from bot.core.ports import AboutToSend, Delivery
-from bot.core.replies import Reply
-from bot.core.wire import on_wire
+from bot.kernel.ports import AboutToSend, Delivery
+from bot.kernel.replies import Reply
+from bot.kernel.wire import on_wire
 from bot.platforms.telegram.sender import TelegramSender
 
 log = logging.getLogger(__name__)

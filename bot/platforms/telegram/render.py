@@ -16,7 +16,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, TelegramObject
 
-from bot.core.replies import Button
+from bot.kernel.replies import Button
 
 log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 4096

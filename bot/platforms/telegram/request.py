@@ -26,7 +26,7 @@ from telegram._utils.defaultvalue import DefaultValue
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
-from bot.core.wire import reached_wire
+from bot.kernel.wire import reached_wire
 
 
 def _value(given: Any, default: float | None) -> float | None:

@@ -20,8 +20,8 @@ from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
 
 from bot.config import TelegramSettings
-from bot.core.i18n import t
-from bot.core.service import Service
+from bot.kernel.i18n import t
+from bot.kernel.service import Service
 from bot.platforms.telegram.handlers import TelegramHandlers
 from bot.platforms.telegram.notifier import TelegramNotifier
 from bot.platforms.telegram.processor import PerChatUpdateProcessor

@@ -14,9 +14,9 @@ from telegram import Bot, InputFile, Message
 from telegram.constants import ChatAction, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.core.ports import Delivery
-from bot.core.replies import Attachment, Reply
-from bot.core.service import Service
+from bot.kernel.ports import Delivery
+from bot.kernel.replies import Attachment, Reply
+from bot.kernel.service import Service
 from bot.platforms.telegram.render import CAPTION_LIMIT, TextKeyboard, escape, keyboard, split_text, utf16_len
 
 log = logging.getLogger(__name__)

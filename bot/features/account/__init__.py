@@ -1,0 +1,1 @@
+"""The user's own data: /export (JSON and Markdown) and /forget."""

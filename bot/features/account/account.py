@@ -1,0 +1,97 @@
+"""The user's own data: /stats (text and chart), /export as JSON (zipped or split to fit the platform) and their
+answers as Markdown, /forget."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from typing import Any
+
+from bot.features.account import export_files, export_markdown
+from bot.features.mock import mock
+from bot.features.stats.report import progress_reply
+from bot.kernel import commands as c
+from bot.kernel.deps import Deps
+from bot.kernel.i18n import t, tn
+from bot.kernel.models import Lang, Question, User
+from bot.kernel.replies import Attachment, Button, Reply
+from bot.kernel.session import ConfirmingForget, Idle, Session
+from bot.kernel.timeutil import local_now
+
+
+async def show_stats(cmd: c.ShowStats, deps: Deps, user: User) -> list[Reply]:
+    reply = await progress_reply(deps, user)
+    if reply is None:
+        return [Reply(t(user.language, "stats.none"), [[Button("/drill", "next")]])]
+    trend = await mock.stats_line(deps, user)  # the mock interviews' scores in order
+    return [replace(reply, text=reply.text + "\n" + trend) if trend else reply]
+
+
+async def forget(cmd: c.Forget, deps: Deps, user: User) -> list[Reply]:
+    lang = user.language
+    await deps.store.set_session(user.id, ConfirmingForget())
+    buttons = [[Button(t(lang, "btn.yes_delete"), "forget:yes"), Button(t(lang, "btn.cancel"), "forget:no")]]
+    return [Reply(t(lang, "forget.confirm"), buttons)]
+
+
+async def confirm_forget(cmd: c.ConfirmForget, deps: Deps, user: User, session: Session) -> list[Reply]:
+    if not cmd.confirmed or not isinstance(session, ConfirmingForget):
+        await deps.store.set_session(user.id, Idle())
+        return [Reply(t(user.language, "forget.cancelled"))]
+    await deps.store.delete_user(user.id)
+    return [Reply(t(user.language, "forget.done"))]
+
+
+async def export_data(cmd: c.ExportData, deps: Deps, user: User) -> list[Reply]:
+    """All the user's data as JSON; zipped, or split into zips, when it is over their platform's upload limit."""
+    store = deps.store
+    attempts = await store.list_attempts(user.id)
+    cards = await store.list_cards(user.id)
+    personal = await store.list_personal_questions(user.id)
+    identities = await store.identities(user.id)
+    data: dict[str, Any] = {
+        "user": user.model_dump(mode="json"),
+        "identities": [{"platform": p, "id": i} for p, i in identities],
+        "cards": [x.model_dump(mode="json") for x in cards],
+        "attempts": [a.model_dump(mode="json") for a in attempts],
+        "personal_questions": [q.model_dump(mode="json") for q in personal],
+        "interviews": [x.model_dump(mode="json") for x in await store.list_interviews(user.id)],
+        "review_items": [x.model_dump(mode="json") for x in await store.list_review_items(user.id)],
+        "reminders": [x.model_dump(mode="json") for x in await store.list_reminders(user.id)],
+        "mock_interviews": [x.model_dump(mode="json") for x in await store.list_mocks(user.id)],
+        "job_descriptions": [x.model_dump(mode="json") for x in await store.list_jds(user.id)],
+        "notebook": [x.model_dump(mode="json") for x in await store.list_notes(user.id)],
+        "applications": [x.model_dump(mode="json") for x in await store.list_applications(user.id)],
+    }
+    limits = deps.limits.upload_limits
+    limit = min((limits[p] for p, _ in identities if p in limits), default=None)
+    now = deps.clock.now()
+    stamp = local_now(now, user.timezone).strftime("%Y-%m-%d-%H%M")  # the user's date: no id, no overwrite a day
+    packed = await asyncio.to_thread(export_files.pack, data, f"drill-export-{stamp}", limit)
+    by_id = {q.id: q for q in personal}
+
+    def question(question_id: str) -> Question | None:
+        return deps.bank.get(question_id) or by_id.get(question_id)
+
+    markdown = await asyncio.to_thread(
+        export_markdown.render, attempts, question, user, now, f"drill-answers-{stamp}", limit
+    )
+    return [*_json_replies(packed, limit, user.language, len(attempts)), *_markdown_replies(markdown, user.language)]
+
+
+def _json_replies(packed: export_files.Packed, limit: int | None, lang: Lang, n: int) -> list[Reply]:
+    files, answers = packed.files, tn(lang, "count.answer", n)
+    if len(files) == 1 and files[0].mime == export_files.JSON_MIME:
+        return [Reply(t(lang, "export.done", answers=answers), file=files[0])]
+    sizes = {"mb": f"{packed.raw_bytes / 1e6:.1f}", "limit": f"{(limit or 0) / 1e6:g}"}
+    if len(files) == 1:
+        return [Reply(t(lang, "export.zipped", answers=answers, **sizes), file=files[0])]
+    first = Reply(t(lang, "export.split", answers=answers, parts=len(files), **sizes), file=files[0])
+    rest = [Reply(t(lang, "export.part", part=k, parts=len(files)), file=f) for k, f in enumerate(files[1:], 2)]
+    return [first, *rest]
+
+
+def _markdown_replies(files: list[Attachment], lang: Lang) -> list[Reply]:
+    if len(files) == 1:
+        return [Reply(t(lang, "export.markdown"), file=files[0])]
+    return [Reply(t(lang, "export.markdown_part", part=k, parts=len(files)), file=f) for k, f in enumerate(files, 1)]

@@ -1,0 +1,1 @@
+"""/apps: the application board, its insights and follow-up reminders."""

@@ -1,0 +1,296 @@
+"""/apps: the application board. Applications with company, role, stage (applied -> screen -> technical
+1..n -> HR -> offer, or rejected / withdrawn), dated notes and follow-up reminders; the interviews and /review
+questions logged at a company attach to its application (bot/features/apps/attach.py), and the insights across
+applications come from them (bot/features/apps/insights.py).
+
+Typed: `/apps`, `/apps add Company | role | notes` (or `/apps add` step by step), `/apps N`, `/apps N stage
+technical 2` (or `/apps N 二面`), `/apps N note ...`, `/apps N remind 7`, `/apps N remind off` (or `取消提醒`),
+`/apps N delete`, `/apps insights`.
+Buttons: `cr:apps:<verb>:<id>...`, every id checked against the user."""
+
+from __future__ import annotations
+
+import re
+
+from bot.features.apps import data as apps_data
+from bot.features.apps.board import MAX_ROUND, by_number, display_number, move, next_number, next_stage, parse_stage
+from bot.features.apps.view import app_text, stage_label
+from bot.features.career.models import CLOSED_STAGES, STAGES, Application, AppNote, StageChange
+from bot.features.career.tool import Tool
+from bot.features.review.companies import company_name
+from bot.kernel.deps import Deps
+from bot.kernel.i18n import t, tn
+from bot.kernel.models import Lang, User
+from bot.kernel.parsing import split_fields
+from bot.kernel.replies import Button, Reply
+from bot.kernel.session import Idle, InCareer
+
+MAX_APPS = 200
+MAX_NOTE_CHARS = 2000
+MAX_NOTES = 50
+
+_ADD = {"add", "new", "+", "添加", "新增", "新建"}
+_INSIGHTS = {"insights", "insight", "stats", "洞察", "分析", "统计"}
+_STAGE = {"stage", "move", "mv", "阶段", "进度", "状态"}
+_NOTE = {"note", "notes", "笔记", "备注", "记录"}
+_DELETE = {"delete", "del", "remove", "rm", "删除", "删掉"}
+_SKIP = {"skip", "none", "-", "跳过", "无", "没有"}
+_REMIND = re.compile(r"remind|follow|提醒|跟进")
+_REMIND_OFF = re.compile(  # with _REMIND: cancel the application's reminders
+    r"\b(?:off|cancel|stop|clear)\b|\b(?:don'?t|do not|no more)\s+(?:remind|follow)|取消|关闭|停止"
+    r"|(?:别|不用|不要|无需)再?(?:提醒|跟进)"
+)
+
+
+async def command(args: str, deps: Deps, user: User) -> list[Reply]:
+    words = args.strip()
+    head, _, rest = words.partition(" ")
+    low = head.casefold()
+    if not words:
+        return await apps_data.board(deps, user)
+    if low in _ADD:
+        return await _add_command(rest.strip(), deps, user)
+    if low in _INSIGHTS:
+        return await apps_data.insights(deps, user)
+    if head.lstrip("#").isdigit():
+        apps = await deps.store.list_applications(user.id)
+        app = by_number(apps, int(head.lstrip("#")))
+        if app is None:
+            return [_not_found(user.language)]
+        return await _on_app(app, rest.strip(), deps, user)
+    return [_usage(user.language)]
+
+
+async def _on_app(app: Application, rest: str, deps: Deps, user: User) -> list[Reply]:
+    """`/apps N ...`: show it, move it, note on it, a reminder, or delete it."""
+    lang = user.language
+    if not rest:
+        return await show(app, deps, user)
+    head, _, tail = rest.partition(" ")
+    low = head.casefold()
+    if low in _NOTE:
+        return await add_note(app, tail, deps, user)
+    if low in _DELETE:
+        return [_confirm_delete(lang, app)]
+    if _REMIND.search(rest.casefold()):
+        if _REMIND_OFF.search(rest.casefold()):
+            return [await apps_data.cancel_follow_ups(app, deps, user)]
+        days = re.search(r"\d+", rest)
+        return await remind(app, int(days.group()) if days else apps_data.DEFAULT_REMIND_DAYS, deps, user)
+    target = parse_stage(tail if low in _STAGE else rest, app)
+    if target is None:
+        return [Reply(t(lang, "apps.bad_stage", value=(tail if low in _STAGE else rest)[:40]), kind="error")]
+    return await move_to(app, target[0], target[1], deps, user)
+
+
+async def show(app: Application, deps: Deps, user: User) -> list[Reply]:
+    apps = await deps.store.list_applications(user.id)
+    found = await apps_data.attached_to(deps, user, apps)
+    reminders = apps_data.pending_for(await deps.store.list_reminders(user.id), app)
+    text = app_text(user.language, app, apps, found.get(app.id), reminders, user.timezone, deps.clock.now())
+    return [Reply(text, app_buttons(user.language, app, reminding=bool(reminders)))]
+
+
+def app_buttons(lang: Lang, app: Application, reminding: bool = False) -> list[list[Button]]:
+    """Move it (the next stage, offer, rejected, withdrawn), a note, a reminder (or cancel the ones set when
+    `reminding`), delete; the board."""
+    moves = []
+    upcoming = next_stage(app)
+    if upcoming is not None:
+        stage, round_ = upcoming
+        moves.append(Button("→ " + stage_label(lang, stage, round_), f"cr:apps:mv:{app.id}:{stage}:{round_}"))
+    if app.stage == "technical":
+        moves.append(Button("→ " + stage_label(lang, "hr"), f"cr:apps:mv:{app.id}:hr:0"))
+    for stage in ("offer", "rejected", "withdrawn"):
+        if app.stage != stage and (upcoming is None or upcoming[0] != stage):
+            moves.append(Button(stage_label(lang, stage), f"cr:apps:mv:{app.id}:{stage}:0"))
+    return [
+        moves,
+        [
+            Button(t(lang, "apps.btn.note"), f"cr:apps:note:{app.id}"),
+            Button(t(lang, "apps.btn.remind"), f"cr:apps:rem:{app.id}"),
+            *([Button(t(lang, "apps.btn.remind_off"), f"cr:apps:remoff:{app.id}")] if reminding else []),
+            Button(t(lang, "apps.btn.delete"), f"cr:apps:del:{app.id}"),
+        ],
+        [Button(t(lang, "apps.btn.board"), "cr:apps:board")],
+    ]
+
+
+async def move_to(app: Application, stage: str, round_: int, deps: Deps, user: User) -> list[Reply]:
+    lang = user.language
+    if stage not in STAGES or (stage == "technical" and not 1 <= round_ <= MAX_ROUND):
+        return [_not_found(lang)]
+    moved = move(app, stage, round_, deps.clock.now())
+    if moved is None:
+        return [Reply(t(lang, "apps.already", stage=stage_label(lang, app.stage, app.round)))]
+    await deps.store.save_application(moved)
+    key = "apps.closed_now" if moved.stage in CLOSED_STAGES else "apps.moved"
+    text = t(lang, key, number=display_number(app, await deps.store.list_applications(user.id)),
+             company=company_name(app.company, lang), stage=stage_label(lang, moved.stage, moved.round))  # fmt: skip
+    return [Reply(text, app_buttons(lang, moved))]
+
+
+async def add_note(app: Application, text: str, deps: Deps, user: User) -> list[Reply]:
+    lang, text = user.language, text.strip()
+    if not text:
+        await deps.store.set_session(user.id, InCareer(tool="apps", step="note", data={"id": str(app.id)}))
+        return [Reply(t(lang, "apps.ask_note", company=company_name(app.company, lang)), _cancel(lang), ask_text=True)]
+    if len(text) > MAX_NOTE_CHARS:
+        return [Reply(t(lang, "apps.note_too_long", length=len(text), limit=MAX_NOTE_CHARS), kind="error")]
+    if len(app.note_log) >= MAX_NOTES:
+        return [Reply(t(lang, "apps.too_many_notes", limit=MAX_NOTES), kind="error")]
+    now = deps.clock.now()
+    notes = [*app.note_log, AppNote(text=text, at=now)]
+    await deps.store.save_application(app.model_copy(update={"note_log": notes, "updated_at": now}))
+    return [Reply(t(lang, "apps.noted", company=company_name(app.company, lang), n=len(notes), limit=MAX_NOTES),
+                  [[Button(t(lang, "apps.btn.open"), f"cr:apps:show:{app.id}")]])]  # fmt: skip
+
+
+async def remind(app: Application, days: int, deps: Deps, user: User) -> list[Reply]:
+    lang = user.language
+    if not 1 <= days <= apps_data.MAX_REMIND_DAYS:
+        return [Reply(t(lang, "apps.bad_days", limit=apps_data.MAX_REMIND_DAYS), kind="error")]
+    return [await apps_data.add_follow_up(app, days, deps, user)]
+
+
+def _confirm_delete(lang: Lang, app: Application) -> Reply:
+    buttons = [[Button(t(lang, "apps.btn.delete_yes"), f"cr:apps:delok:{app.id}"),
+                Button(t(lang, "btn.cancel"), f"cr:apps:show:{app.id}")]]  # fmt: skip
+    return Reply(t(lang, "apps.confirm_delete", company=company_name(app.company, lang)), buttons)
+
+
+async def _add_command(rest: str, deps: Deps, user: User) -> list[Reply]:
+    """`/apps add Company | role | notes` at once; `/apps add` alone asks step by step."""
+    lang = user.language
+    if await deps.store.count_applications(user.id) >= MAX_APPS:
+        return [Reply(t(lang, "apps.too_many", limit=MAX_APPS), kind="error")]
+    if not rest:
+        await deps.store.set_session(user.id, InCareer(tool="apps", step="company"))
+        return [Reply(t(lang, "apps.ask_company"), _cancel(lang), ask_text=True)]
+    fields = [*split_fields(rest), "", ""]
+    return await create(fields[0], fields[1], " | ".join(f for f in fields[2:] if f), deps, user)
+
+
+async def create(company: str, role: str, note: str, deps: Deps, user: User) -> list[Reply]:
+    lang, lim, now = user.language, deps.limits, deps.clock.now()
+    company, role, note = company.strip(), role.strip(), note.strip()
+    if not company:
+        return [Reply(t(lang, "usage", usage=t(lang, "apps.usage_add")), kind="error")]
+    too_long = next((v for v in (company, role) if len(v) > lim.max_field_chars), None)
+    if too_long is not None:
+        return [Reply(t(lang, "apps.field_too_long", length=len(too_long), limit=lim.max_field_chars), kind="error")]
+    if len(note) > MAX_NOTE_CHARS:
+        return [Reply(t(lang, "apps.note_too_long", length=len(note), limit=MAX_NOTE_CHARS), kind="error")]
+    apps = await deps.store.list_applications(user.id)
+    if len(apps) >= MAX_APPS:
+        return [Reply(t(lang, "apps.too_many", limit=MAX_APPS), kind="error")]
+    app = Application(user_id=user.id, company=company, role=role, number=next_number(apps),
+                      history=[StageChange(stage="applied", at=now)], created_at=now, updated_at=now,
+                      note_log=[AppNote(text=note, at=now)] if note else [])  # fmt: skip
+    app = await deps.store.add_application(app)
+    text = t(lang, "apps.added", number=app.number, company=company_name(company, lang))
+    return [Reply(text, app_buttons(lang, app))]
+
+
+async def action(arg: str, deps: Deps, user: User) -> list[Reply]:
+    """A button: `board`, `ins`, `add`, `skip`, `cancel`, or `<verb>:<id>[...]` on one of the user's applications."""
+    lang = user.language
+    verb, _, rest = arg.partition(":")
+    simple = {"board": apps_data.board, "ins": apps_data.insights}
+    if verb in simple:
+        return await simple[verb](deps, user)
+    if verb == "add":
+        return await _add_command("", deps, user)
+    if verb in ("skip", "cancel"):
+        state = await deps.store.get_session(user.id)
+        if not isinstance(state, InCareer) or state.tool != "apps":
+            return [Reply(t(lang, "career.expired"))]
+        if verb == "skip":
+            return await text("", deps, user, state)
+        await deps.store.set_session(user.id, Idle())
+        return [Reply(t(lang, "apps.cancelled"))]
+    head, _, extra = rest.partition(":")
+    app = await _own(deps, user, head)
+    if app is None:
+        return [_not_found(lang)]
+    if verb == "show":
+        return await show(app, deps, user)
+    if verb == "mv":
+        stage, _, round_ = extra.partition(":")
+        return await move_to(app, stage, int(round_) if round_.isdigit() else 0, deps, user)
+    if verb == "note":
+        return await add_note(app, "", deps, user)
+    if verb == "rem":
+        if extra.isdigit():
+            return await remind(app, int(extra), deps, user)
+        days = [Button(t(lang, "apps.btn.days", days=tn(lang, "count.day", n)), f"cr:apps:rem:{app.id}:{n}")
+                for n in apps_data.REMIND_CHOICES]  # fmt: skip
+        return [Reply(t(lang, "apps.ask_days", company=company_name(app.company, lang)), [days])]
+    if verb == "remoff":
+        return [await apps_data.cancel_follow_ups(app, deps, user)]
+    if verb == "del":
+        return [_confirm_delete(lang, app)]
+    if verb == "delok":
+        await deps.store.delete_application(user.id, app.id)
+        return [Reply(t(lang, "apps.deleted", company=company_name(app.company, lang)),
+                      [[Button(t(lang, "apps.btn.board"), "cr:apps:board")]])]  # fmt: skip
+    return [_not_found(lang)]
+
+
+async def _own(deps: Deps, user: User, raw: str) -> Application | None:
+    """The application with this id when it is the user's; None for garbage, a deleted one or another's."""
+    if not raw.isdigit() or len(raw) > 18:
+        return None
+    app = await deps.store.get_application(int(raw))
+    return app if app is not None and app.user_id == user.id else None
+
+
+async def text(value: str, deps: Deps, user: User, state: InCareer) -> list[Reply]:
+    """The step-by-step add (company, role, notes) and a note typed after its button; "" skips a step."""
+    lang, value = user.language, value.strip()
+    skip = value.casefold() in _SKIP
+    if state.step == "note":
+        app = await _own(deps, user, state.data.get("id", ""))
+        await deps.store.set_session(user.id, Idle())
+        if app is None:
+            return [_not_found(lang)]
+        if not value or skip:
+            return [Reply(t(lang, "apps.cancelled"))]
+        return await add_note(app, value, deps, user)
+    if state.step == "company":
+        if not value or skip:
+            return [Reply(t(lang, "apps.ask_company"), _cancel(lang), ask_text=True)]
+        if len(value) > deps.limits.max_field_chars:
+            return [Reply(t(lang, "apps.field_too_long", length=len(value), limit=deps.limits.max_field_chars),
+                          _cancel(lang), kind="error", ask_text=True)]  # fmt: skip
+        await deps.store.set_session(user.id, InCareer(tool="apps", step="role", data={"company": value}))
+        return [Reply(t(lang, "apps.ask_role", company=company_name(value, lang)), _skip(lang), ask_text=True)]
+    if state.step == "role":
+        data = {**state.data, "role": "" if skip else value}
+        await deps.store.set_session(user.id, InCareer(tool="apps", step="notes", data=data))
+        return [Reply(t(lang, "apps.ask_notes"), _skip(lang), ask_text=True)]
+    await deps.store.set_session(user.id, Idle())
+    if state.step == "notes":
+        return await create(
+            state.data.get("company", ""), state.data.get("role", ""), "" if skip else value, deps, user
+        )
+    return [Reply(t(lang, "career.expired"))]
+
+
+def _cancel(lang: Lang) -> list[list[Button]]:
+    return [[Button(t(lang, "btn.cancel"), "cr:apps:cancel")]]
+
+
+def _skip(lang: Lang) -> list[list[Button]]:
+    return [[Button(t(lang, "apps.btn.skip"), "cr:apps:skip"), Button(t(lang, "btn.cancel"), "cr:apps:cancel")]]
+
+
+def _not_found(lang: Lang) -> Reply:
+    return Reply(t(lang, "apps.not_found"), [[Button(t(lang, "apps.btn.board"), "cr:apps:board")]], kind="error")
+
+
+def _usage(lang: Lang) -> Reply:
+    return Reply(t(lang, "usage", usage=t(lang, "apps.usage")), kind="error")
+
+
+TOOL = Tool(command, action, text)

@@ -1,0 +1,1 @@
+"""/debrief: interview notes or a transcript become /review items in one go."""

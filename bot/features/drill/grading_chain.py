@@ -1,0 +1,138 @@
+"""Which grader grades an answer: the LLM when configured and within the budget (bot/kernel/llm_budget),
+the offline estimate when the LLM fails (the attempt is then queued for an LLM regrade).
+
+Every LLM grade is stored beside the offline estimate of the same answer. When the LLM gives far more
+than the estimate on an answer that tried to instruct the grader, or in which the estimate found no
+key point at all, the answer is graded a second time and the lower grade is kept, marked "checked
+twice" (and flagged for a human look when the second grade is as far off)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.kernel import llm_budget
+from bot.kernel.deps import Deps
+from bot.kernel.models import Grade, KeyPoint, Question, Rubric, Text, TextList, User
+
+log = logging.getLogger(__name__)
+DISAGREEMENT = 40  # points the LLM may give above the offline estimate before a second look
+
+
+@dataclass(frozen=True)
+class Outcome:
+    grade: Grade | None
+    latency_ms: int
+    regrade: bool
+    notice: str | None = None  # an i18n key explaining an estimate or a second check
+
+
+def _has_llm(deps: Deps) -> bool:
+    return deps.estimator is not None and deps.grader is not deps.estimator
+
+
+async def _timed(grader: object, q: Question, text: str, user: User) -> tuple[Grade, int]:
+    started = time.perf_counter()
+    grade: Grade = await grader.grade(q, text, user.language, user.level)  # type: ignore[attr-defined]
+    return grade, round((time.perf_counter() - started) * 1000)
+
+
+def suspicious(llm: Grade, estimate: Grade) -> bool:
+    """An LLM grade far above the offline estimate on an answer that gives reason to doubt it."""
+    nothing_found = not any(k.verdict != "missed" for k in estimate.key_points)
+    return llm.score >= estimate.score + DISAGREEMENT and (estimate.injection or llm.injection or nothing_found)
+
+
+async def _llm_grade(deps: Deps, q: Question, text: str, user: User, now: datetime) -> tuple[Grade, int]:
+    """One LLM grading, counted in the budget whether it succeeds or not."""
+    try:
+        grade, ms = await _timed(deps.grader, q, text, user)
+    except Exception:
+        await llm_budget.spend(deps, user.id, "grading", 0, now)
+        raise
+    await llm_budget.spend(deps, user.id, "grading", grade.tokens, now)
+    return grade, ms
+
+
+async def grade_answer(deps: Deps, q: Question, text: str, user: User, now: datetime) -> Outcome:
+    if not _has_llm(deps):
+        try:
+            grade, ms = await _timed(deps.grader, q, text, user)
+        except Exception as exc:
+            log.warning("grader %s failed: %s", getattr(deps.grader, "id", "?"), type(exc).__name__)
+            return Outcome(None, 0, True)
+        return Outcome(grade, ms, False)
+    refused = await llm_budget.refusal(deps, user, now)
+    if refused:
+        grade, ms = await _timed(deps.estimator, q, text, user)
+        return Outcome(grade, ms, False, refused)
+    try:
+        grade, ms = await _llm_grade(deps, q, text, user, now)
+    except Exception as exc:
+        log.warning("grader %s failed: %s", getattr(deps.grader, "id", "?"), type(exc).__name__)
+        try:
+            estimate, ms = await _timed(deps.estimator, q, text, user)
+        except Exception:
+            log.exception("offline estimate failed too")
+            return Outcome(None, 0, True)
+        return Outcome(estimate, ms, True, "llm_unavailable")
+    return await _cross_checked(deps, q, text, user, now, grade, ms)
+
+
+async def _cross_checked(
+    deps: Deps, q: Question, text: str, user: User, now: datetime, grade: Grade, ms: int
+) -> Outcome:
+    try:
+        estimate, _ = await _timed(deps.estimator, q, text, user)
+    except Exception:
+        log.exception("offline estimate beside the LLM grade failed")
+        return Outcome(grade, ms, False)
+    grade = grade.model_copy(update={"offline_score": estimate.score})
+    if not suspicious(grade, estimate):
+        return Outcome(grade, ms, False)
+    log.warning("LLM grade %d vs offline %d on %s: graded a second time", grade.score, estimate.score, q.id)
+    second: Grade | None = None
+    if await llm_budget.refusal(deps, user, now) is None:
+        try:
+            second, more = await _llm_grade(deps, q, text, user, now)
+            ms += more
+        except Exception as exc:
+            log.warning("second LLM grading failed: %s", type(exc).__name__)
+    kept = min((g for g in (grade, second) if g is not None), key=lambda g: g.score)
+    flagged = second is None or suspicious(kept, estimate)
+    kept = kept.model_copy(update={"offline_score": estimate.score, "checked_twice": True, "flagged": flagged})
+    return Outcome(kept, ms, False, "checked_twice")
+
+
+def follow_up_question(parent: Question, grade: Grade | None, text: str) -> Question:
+    """The question a follow-up answer is graded against: the bank's own follow-up with its own rubric
+    when the follow-up asked is one of those; else the follow-up with the short rubric that the grading
+    call produced (or the parent's rubric when there is none)."""
+    own = next((f for f in parent.follow_ups if text in (f.zh, f.en) and f.key_points), None)
+    if own is not None and own.reference_answer is not None:
+        return parent.model_copy(
+            update={
+                "id": parent.id,
+                "prompt": Text(zh=own.zh, en=own.en),
+                "rubric": Rubric(key_points=own.key_points),
+                "reference_answer": own.reference_answer,
+                "follow_ups": [],
+            }
+        )
+    if grade is None or not grade.follow_up_points:
+        return parent.model_copy(update={"prompt": Text.same(text)})
+    points = [
+        KeyPoint(id=f"fu{i + 1}", weight=1, text=Text.same(p), keywords=TextList())
+        for i, p in enumerate(grade.follow_up_points[:6])
+    ]
+    return parent.model_copy(
+        update={
+            "id": parent.id,
+            "prompt": Text.same(text),
+            "rubric": Rubric(key_points=points),
+            "reference_answer": Text.same(grade.follow_up_reference),
+            "follow_ups": [],
+        }
+    )

@@ -1,0 +1,187 @@
+"""Reading a pasted job description (/jd): the skills it asks for, read by the LLM (`Deps.jd_reader`) or
+offline (bot/features/jd/match.py); the JD kept; questions the LLM wrote for it added to the user's deck; and
+the reply: each matched subtopic with the user's mastery and due cards, the skills the bank does not cover,
+and buttons choosing how many days the JD focuses the practice."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bot.features.career.models import JobDescription
+from bot.features.jd.match import JdMatch, matcher_for, read_offline
+from bot.features.review.personal_questions import personal_question
+from bot.features.stats.progress import Mastery, mastery_by_subtopic, reviewed
+from bot.kernel import llm_budget, srs
+from bot.kernel.deps import Deps
+from bot.kernel.i18n import listing, t, tn
+from bot.kernel.models import Lang, User
+from bot.kernel.render import subtopic_name
+from bot.kernel.replies import Button, Reply
+
+MAX_JDS = 20  # job descriptions one user keeps
+MAX_QUESTIONS = 5  # questions the LLM may add to the deck per job description
+FOCUS_DAYS = (7, 14, 30)  # the buttons after a reading
+TITLE_CHARS = 60
+SHOWN_SUBTOPICS = 12  # lines of the reply; the rest are counted
+SHOWN_SKILLS = 12
+SKILL_CHARS = 60  # one skill as the LLM wrote it, at most ...
+MAX_SKILLS = 40  # ... and how many of them are kept
+GENERATED_SOURCE = "generated:jd"
+"""The source of a question written for a job description (with the JD's id after a colon)."""
+
+
+@dataclass
+class Reading:
+    """What was read from one job description, and how."""
+
+    skills: list[str]
+    subtopics: list[str]
+    uncovered: list[str]
+    questions: list[str] = field(default_factory=list)
+    extractor: str = "offline"
+    note: str | None = None
+    """The i18n key saying why the LLM did not read it (failed, over a limit); None when it did, or none is set."""
+
+
+def title_of(text: str, lang: Lang) -> str:
+    """The first line with words, shortened: what the user sees in /jd list."""
+    line = next((" ".join(x.split()) for x in text.splitlines() if x.strip()), "")
+    line = line.strip("#*【】[] ") or t(lang, "jd.untitled")
+    return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1].rstrip() + "…"
+
+
+async def read(text: str, deps: Deps, user: User) -> Reading:
+    """The LLM's reading when there is a reader and the budget allows, else (or when it fails) the offline one."""
+    now, lang = deps.clock.now(), user.language
+    offline = await asyncio.to_thread(read_offline, deps.bank, text)  # a long text takes a tenth of a second or so
+    fallback = Reading(offline.skills, offline.subtopics, offline.uncovered)
+    if deps.jd_reader is None:
+        return fallback
+    refused = await llm_budget.refusal(deps, user, now)
+    if refused is not None:
+        fallback.note = f"jd.{refused}"
+        return fallback
+    bank = deps.bank.subtopics()
+    reading = await deps.jd_reader.read(text, lang, sorted(bank))
+    await llm_budget.spend(deps, user.id, "jd", reading.tokens if reading else 0, now)
+    if reading is None:
+        fallback.note = "jd.llm_failed"
+        return fallback
+    skills = list(dict.fromkeys(" ".join(s.split())[:SKILL_CHARS] for s in reading.skills if s.strip()))[:MAX_SKILLS]
+    return Reading(
+        skills=skills,
+        subtopics=[s for s in dict.fromkeys(reading.subtopics) if s in bank],
+        uncovered=_uncovered(skills, offline, deps),
+        questions=[q.strip() for q in reading.questions if q.strip()][:MAX_QUESTIONS],
+        extractor="llm",
+    )
+
+
+def _uncovered(skills: list[str], offline: JdMatch, deps: Deps) -> list[str]:
+    """With the LLM's skills: those the offline reader finds no bank subtopic for (by their known name when
+    it has one), after the known uncovered skills of the text itself."""
+    matcher, found = matcher_for(deps.bank), list(offline.uncovered)
+    for skill in skills:
+        alone = matcher.match(skill)
+        if not alone.subtopics:
+            found.extend(alone.uncovered or [skill])
+    return list(dict.fromkeys(found))
+
+
+async def keep(text: str, reading: Reading, deps: Deps, user: User) -> JobDescription:
+    """Store the job description and add the questions written for it to the user's deck."""
+    now = deps.clock.now()
+    jd = await deps.store.add_jd(
+        JobDescription(
+            user_id=user.id,
+            title=title_of(text, user.language),
+            text=text,
+            skills=reading.skills,
+            subtopics=reading.subtopics,
+            uncovered=reading.uncovered,
+            extractor=reading.extractor,
+            created_at=now,
+        )
+    )
+    if reading.questions:
+        generated = [await _add_question(q, jd, deps, user, now) for q in reading.questions]
+        jd = jd.model_copy(update={"generated": generated})
+        await deps.store.save_jd(jd)
+    return jd
+
+
+async def _add_question(text: str, jd: JobDescription, deps: Deps, user: User, now: datetime) -> str:
+    """One question written for the JD, as a personal card due now: with a rubric from the rubric writer
+    when it gives one (budget allowing), filed under the JD's first subtopic when its own is not the bank's."""
+    text = text[: deps.limits.max_question_chars]
+    subtopic = jd.subtopics[0] if jd.subtopics else "interview"
+    topic = next((q.topic for q in deps.bank.all() if q.subtopic == subtopic), "other")
+    question = await personal_question(text, topic, subtopic, deps, user, now)
+    question = question.model_copy(update={"personal": True, "sources": [f"{GENERATED_SOURCE}:{jd.id}"]})
+    saved = await deps.store.add_personal_question(user.id, question)
+    await deps.store.create_card(user.id, saved.id, srs.new_state(now), now, True, now)
+    return saved.id
+
+
+async def reading_reply(jd: JobDescription, number: int, reading: Reading, deps: Deps, user: User) -> Reply:
+    """What was read, the user's standing on each matched subtopic, and the buttons choosing the focus."""
+    lang = user.language
+    lines = [jd.title, t(lang, "jd.read_llm" if reading.extractor == "llm" else "jd.read_offline")]
+    if reading.note:
+        lines.append(t(lang, reading.note))
+    if jd.subtopics:
+        lines += ["", t(lang, "jd.matched_header"), *await standing_lines(jd.subtopics, deps, user)]
+    if jd.uncovered:
+        lines += ["", t(lang, "jd.uncovered", skills=skills_listing(lang, jd.uncovered))]
+    if jd.generated:
+        lines += ["", t(lang, "jd.generated", questions=tn(lang, "count.question", len(jd.generated)))]
+    lines += ["", t(lang, "jd.choose_days", n=number)]
+    buttons = [[Button(tn(lang, "count.day", d), f"cr:jd:on:{jd.id}:{d}") for d in FOCUS_DAYS]]
+    return Reply("\n".join(lines), buttons)
+
+
+def skills_listing(lang: Lang, skills: list[str]) -> str:
+    shown = listing(lang, skills[:SHOWN_SKILLS])
+    return shown + ("…" if len(skills) > SHOWN_SKILLS else "")
+
+
+async def standing_lines(subtopics: list[str], deps: Deps, user: User) -> list[str]:
+    """One line per subtopic (the first SHOWN_SUBTOPICS): mastery (as /stats computes it) and cards due now,
+    or, when not practised yet, how many bank questions it has."""
+    lang, now, store = user.language, deps.clock.now(), deps.store
+    cards = await store.list_cards(user.id)
+    attempts = reviewed(await store.list_attempts(user.id))
+    ids = {c.question_id for c in cards} | {a.question_id for a in attempts}
+    questions = {qid: await deps.question(qid) for qid in sorted(ids)}
+    scored = []
+    for a in attempts:
+        q = questions.get(a.question_id)
+        if a.grade is not None and q is not None:
+            scored.append(((q.topic, q.subtopic), a.grade.score))
+    mastery: dict[str, Mastery] = {}
+    for row in mastery_by_subtopic(cards, scored, questions, now, user.desired_retention):
+        mastery.setdefault(row.subtopic, row)
+    due: dict[str, int] = defaultdict(int)
+    for c in cards:
+        q = questions.get(c.question_id)
+        if q is not None and not c.suspended and c.due <= now:
+            due[q.subtopic] += 1
+    in_bank: dict[str, int] = defaultdict(int)
+    for q in deps.bank.all():
+        in_bank[q.subtopic] += 1
+    lines = []
+    for sub in subtopics[:SHOWN_SUBTOPICS]:
+        name, m = subtopic_name(sub, lang), mastery.get(sub)
+        if m is None:
+            lines.append(t(lang, "jd.line_new", subtopic=name, questions=tn(lang, "count.question", in_bank[sub])))
+        else:
+            mastered = f"{round(m.strength * 100)}%"
+            lines.append(
+                t(lang, "jd.line_mastery", subtopic=name, mastery=mastered, due=tn(lang, "count.question", due[sub]))
+            )
+    if len(subtopics) > SHOWN_SUBTOPICS:
+        lines.append(t(lang, "jd.more", more=len(subtopics) - SHOWN_SUBTOPICS))
+    return lines

@@ -1,0 +1,1 @@
+"""/mock: a mock interview, its plan, its turns and its debrief."""

@@ -1,0 +1,205 @@
+"""/mock: start a mock interview (a focus, a level and a length, or the suggested one in one tap), take it
+up again where it stopped, stop it early, list past ones, share the last score; and the commands that mean
+something else while one runs (an answer, /skip, /reveal). The turns themselves: bot/features/mock/turn.py;
+the questions: mock_plan.py; the debrief: mock_report.py."""
+
+from __future__ import annotations
+
+from bot.features.drill import drill
+from bot.features.mock import plan as mock_plan
+from bot.features.mock import turn as mock_turn
+from bot.features.mock.models import DEFAULT_LENGTH, MAX_LENGTH, MIN_LENGTH, FocusKind, MockItem, MockSession
+from bot.features.mock.plan import BUDGET, Setup
+from bot.features.mock.report import focus_name
+from bot.features.mock.turn import ask_current, finish, submit
+from bot.kernel import commands as c
+from bot.kernel.deps import Deps
+from bot.kernel.i18n import t, tn
+from bot.kernel.models import Level, User
+from bot.kernel.replies import Button, Reply
+from bot.kernel.session import InMock, Session
+from bot.kernel.timeutil import fmt_local
+
+__all__ = ["answer", "history", "mock_command", "reveal", "share", "skip", "start", "stats_line", "stop", "submit"]
+
+FOCUS_WORDS: dict[str, FocusKind] = {
+    "stability": "stability", "稳定性": "stability", "pipeline": "pipeline", "流水线": "pipeline",
+    "mixed": "mixed", "mix": "mixed", "综合": "mixed", "混合": "mixed",
+    "weakest": "weakest", "weak": "weakest", "薄弱": "weakest", "薄弱点": "weakest",
+}  # fmt: skip
+LEVEL_WORDS: dict[str, Level] = {
+    "campus": "campus", "校招": "campus", "engineer": "engineer", "工程师": "engineer",
+    "researcher": "researcher", "研究员": "researcher",
+}  # fmt: skip
+STOP_WORDS = {"stop", "end", "结束", "停止"}
+HISTORY_WORDS = {"history", "历史", "记录"}
+SHARE_WORDS = {"share", "分享"}
+GO_WORDS = {"go", "start", "开始"}
+ACTION_BYTES = 64  # a button's action must fit Telegram's callback data
+
+
+async def answer(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Session) -> list[Reply]:
+    """An explicit answer (Discord's /answer): to the mock's open question while one runs, else the drill's."""
+    if isinstance(session, InMock):
+        return await submit(cmd, deps, user, session)
+    return await drill.submit_answer(cmd, deps, user, session)
+
+
+async def skip(cmd: c.SkipQuestion, deps: Deps, user: User, session: Session) -> list[Reply]:
+    """/skip: passes on the mock's open question while one runs, else the drill's skip."""
+    if isinstance(session, InMock):
+        return await mock_turn.skip(deps, user, session)
+    return await drill.skip(cmd, deps, user)
+
+
+async def reveal(cmd: c.RevealReference, deps: Deps, user: User, session: Session) -> list[Reply]:
+    """/reveal: not during a mock (the reference answers come in the debrief), else the drill's."""
+    if cmd.attempt_id is None and isinstance(session, InMock):
+        return [Reply(t(user.language, "mock.no_reference"))]
+    return await drill.reveal(cmd, deps, user)
+
+
+async def mock_command(cmd: c.MockCommand, deps: Deps, user: User) -> list[Reply]:
+    words = cmd.args.split()
+    head = words[0].lower() if words else ""
+    if head in STOP_WORDS and len(words) == 1:
+        return await stop(deps, user)
+    if head in HISTORY_WORDS and len(words) == 1:
+        return await history(deps, user)
+    if head in SHARE_WORDS and len(words) == 1:
+        return await share(deps, user)
+    running = await deps.store.running_mock(user.id)
+    if running is not None:
+        return [Reply(t(user.language, "mock.running")), *await ask_current(deps, user, running)]
+    if not words:
+        return await _suggest(deps, user)
+    if head in GO_WORDS and len(words) == 1:
+        return await start(deps, user, await mock_plan.suggest(deps, user, deps.clock.now()))
+    setup = await _parse(words, deps, user)
+    if isinstance(setup, Reply):
+        return [setup]
+    return await start(deps, user, setup)
+
+
+async def _parse(words: list[str], deps: Deps, user: User) -> Setup | Reply:
+    focus: FocusKind = "mixed"
+    level, length, company = user.level, DEFAULT_LENGTH, []
+    for word in words:
+        low = word.lower()
+        if low in FOCUS_WORDS:
+            focus = FOCUS_WORDS[low]
+        elif low in LEVEL_WORDS:
+            level = LEVEL_WORDS[low]
+        elif word.isascii() and word.isdigit():
+            length = int(word)
+            if not MIN_LENGTH <= length <= MAX_LENGTH:
+                return Reply(t(user.language, "mock.bad_length", value=word), kind="error")
+        else:
+            company.append(word)
+    if not company:
+        return Setup(focus, level, length)
+    name = " ".join(company)
+    known = {k.casefold(): k for k in await mock_plan.companies(deps, user)}
+    if name.casefold() not in known:
+        return Reply(t(user.language, "mock.no_company", company=name[:60]), kind="error")
+    return Setup("company", level, length, known[name.casefold()])
+
+
+async def _suggest(deps: Deps, user: User) -> list[Reply]:
+    lang = user.language
+    setup = await mock_plan.suggest(deps, user, deps.clock.now())
+    minutes = round(setup.length * (sum(BUDGET.values()) / len(BUDGET) + 120) / 60)
+    probe = MockSession(id=0, user_id=user.id, focus=setup.focus, company=setup.company, level=setup.level,
+                        items=[], created_at=deps.clock.now())  # fmt: skip
+    text = t(lang, "mock.suggest", focus=focus_name(probe, lang), level=t(lang, f"level.{setup.level}"),
+             questions=tn(lang, "count.question", setup.length), minutes=minutes, usage=t(lang, "mock.usage"))  # fmt: skip
+    others = [Button(t(lang, f"mock.focus.{f}"), f"mk:{f}") for f in ("stability", "pipeline", "mixed", "weakest")]
+    for name in (await mock_plan.companies(deps, user))[:3]:
+        action = f"mk:{name}"
+        if len(action.encode()) <= ACTION_BYTES and not name.isdigit():
+            others.append(Button(t(lang, "mock.focus.company", company=name), action))
+    rows = [[Button(t(lang, "btn.mock_start"), "mk:go")], others[:4]] + ([others[4:]] if others[4:] else [])
+    return [Reply(text, rows)]
+
+
+async def start(deps: Deps, user: User, setup: Setup) -> list[Reply]:
+    lang, now = user.language, deps.clock.now()
+    questions = await mock_plan.plan(deps, user, setup, now)
+    if not questions:
+        return [Reply(t(lang, "mock.no_questions"))]
+    items = [MockItem(question_id=q.id, budget_seconds=BUDGET[q.type]) for q in questions]
+    new = MockSession(id=0, user_id=user.id, focus=setup.focus, company=setup.company, level=setup.level,
+                      items=items, created_at=now)  # fmt: skip
+    mock = await deps.store.create_mock(new)
+    if mock is None:  # another process started one a moment ago
+        running = await deps.store.running_mock(user.id)
+        if running is None:
+            return [Reply(t(lang, "error"), kind="error")]
+        return [Reply(t(lang, "mock.running")), *await ask_current(deps, user, running)]
+    count = tn(lang, "count.question", len(items))
+    intro = t(lang, "mock.intro", focus=focus_name(mock, lang), level=t(lang, f"level.{mock.level}"), questions=count)
+    if len(items) < setup.length:
+        intro += "\n" + t(lang, "mock.shorter", questions=count)
+    return [Reply(intro), *await ask_current(deps, user, mock)]
+
+
+async def stop(deps: Deps, user: User) -> list[Reply]:
+    mock = await deps.store.running_mock(user.id)
+    if mock is None:
+        return [Reply(t(user.language, "mock.none_running"))]
+    return await finish(deps, user, mock, "stopped")
+
+
+async def history(deps: Deps, user: User) -> list[Reply]:
+    lang = user.language
+    mocks = await deps.store.list_mocks(user.id)
+    if not mocks:
+        return [Reply(t(lang, "mock.history.none"))]
+    lines = [t(lang, "mock.history.head")]
+    for m in mocks[-20:]:
+        if m.state == "running":
+            score = t(lang, "mock.history.running")
+        elif m.summary is None:
+            score = "-"
+        else:
+            score = t(
+                lang, "mock.history.score", score=m.summary.score, verdict=t(lang, f"mock.verdict.{m.summary.verdict}")
+            )
+        line = t(lang, "mock.history.line", date=fmt_local(m.created_at, user.timezone), focus=focus_name(m, lang),
+                 answered=len(m.answered()), n=len(m.items), score=score)  # fmt: skip
+        lines.append(line + (t(lang, "mock.history.stopped") if m.state == "stopped" else ""))
+    return [Reply("\n".join(lines))]
+
+
+async def share(deps: Deps, user: User) -> list[Reply]:
+    """The last finished mock's summary to post where others see it (a study server): its focus and score,
+    never an answer."""
+    lang = user.language
+    done = [m for m in await deps.store.list_mocks(user.id) if m.summary is not None]
+    if not done:
+        return [Reply(t(lang, "mock.share_none"))]
+    m = done[-1]
+    assert m.summary is not None
+    text = t(lang, "mock.share", focus=focus_name(m, lang), answered=m.summary.answered, n=len(m.items),
+             score=m.summary.score, verdict=t(lang, f"mock.verdict.{m.summary.verdict}"))  # fmt: skip
+    return [Reply(text, kind="share")]
+
+
+TREND_MOCKS = 5
+
+
+async def stats_line(deps: Deps, user: User) -> str | None:
+    """/stats's line on mock interviews: how many, the last scores in order, the last verdict; None if none."""
+    done = [m for m in await deps.store.list_mocks(user.id) if m.summary is not None]
+    if not done:
+        return None
+    last = done[-1].summary
+    assert last is not None
+    scores = " → ".join(str(m.summary.score) for m in done[-TREND_MOCKS:] if m.summary)
+    return t(
+        user.language,
+        "mock.stats",
+        n=len(done),
+        scores=scores,
+        verdict=t(user.language, f"mock.verdict.{last.verdict}"),
+    )

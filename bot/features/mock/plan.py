@@ -1,0 +1,177 @@
+"""Which questions a mock interview asks: the focus's pool, due and new cards mixed, and a spread of
+subtopics and types (at least one fault question, one compare or concept question, and a case question
+from engineer level up, when the pool has them), in the order an interviewer would ask them."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from bot.features.jd import focus
+from bot.features.mock.models import DEFAULT_LENGTH, FocusKind
+from bot.kernel.deps import Deps
+from bot.kernel.models import LEVELS, Card, Level, Question, QuestionType, User
+
+# Seconds a spoken answer of each type takes in a real round (a follow-up: FOLLOW_UP_BUDGET).
+BUDGET: dict[QuestionType, int] = {"concept": 180, "compare": 180, "open": 240, "fault": 240, "case": 300}
+FOLLOW_UP_BUDGET = 120
+ORDER: dict[QuestionType, int] = {"concept": 0, "compare": 1, "open": 2, "fault": 3, "case": 4}  # warm-up first
+WEAKEST_SUBTOPICS = 3
+SUGGEST_COMPANY_WITHIN = timedelta(days=21)  # an interview this close makes its company the suggested focus
+MIN_GRADED_FOR_WEAKEST = 3
+
+
+@dataclass(frozen=True)
+class Setup:
+    focus: FocusKind
+    level: Level
+    length: int = DEFAULT_LENGTH
+    company: str = ""
+
+
+def _requirements(level: Level) -> list[set[QuestionType]]:
+    needs: list[set[QuestionType]] = [{"fault"}, {"compare", "concept"}]
+    if level != "campus":
+        needs.append({"case"})
+    return needs
+
+
+async def weakest_subtopics(deps: Deps, user: User, limit: int = WEAKEST_SUBTOPICS) -> list[str]:
+    """The user's subtopics with the lowest mean score over their graded answers (not follow-ups)."""
+    scores: dict[str, list[int]] = defaultdict(list)
+    for a in await deps.store.list_attempts(user.id):
+        if a.grade is None or a.is_follow_up:
+            continue
+        q = await deps.question(a.question_id)
+        if q is not None:
+            scores[q.subtopic].append(a.grade.score)
+    ranked = sorted(scores, key=lambda s: (sum(scores[s]) / len(scores[s]), s))
+    return ranked[:limit]
+
+
+async def company_subtopics(deps: Deps, user: User, company: str) -> tuple[list[str], list[str]]:
+    """The subtopics a company asked about in the user's logged interview questions, and those questions."""
+    want = company.strip().casefold()
+    items = [i for i in await deps.store.list_review_items(user.id) if i.company.strip().casefold() == want]
+    subtopics = list(dict.fromkeys(i.subtopic for i in items))
+    return subtopics, list(dict.fromkeys(i.question_id for i in items))
+
+
+async def companies(deps: Deps, user: User) -> list[str]:
+    """Companies of the user's logged interview questions, most recently logged first."""
+    items = sorted(await deps.store.list_review_items(user.id), key=lambda i: (i.created_at, i.id), reverse=True)
+    seen: dict[str, str] = {}
+    for i in items:
+        seen.setdefault(i.company.strip().casefold(), i.company.strip())
+    return list(seen.values())
+
+
+async def suggest(deps: Deps, user: User, now: datetime) -> Setup:
+    """One tap: the company of an interview coming up soon (when its questions are logged), else the user's
+    weakest subtopics once there are graded answers to tell them, else a mixed round."""
+    known = {c.casefold() for c in await companies(deps, user)}
+    for log in await deps.store.list_interviews(user.id):
+        if now <= log.at <= now + SUGGEST_COMPANY_WITHIN and log.company.strip().casefold() in known:
+            return Setup("company", user.level, company=log.company.strip())
+    graded = [a for a in await deps.store.list_attempts(user.id) if a.grade is not None and not a.is_follow_up]
+    return Setup("weakest" if len(graded) >= MIN_GRADED_FOR_WEAKEST else "mixed", user.level)
+
+
+async def _pool(deps: Deps, user: User, setup: Setup) -> tuple[list[Question], set[str]]:
+    """The focus's questions, and the ids to put first (the very questions a company asked, the questions on
+    the weakest subtopics)."""
+    bank = deps.bank.all()
+    if setup.focus in ("stability", "pipeline"):
+        return [q for q in bank if q.topic == setup.focus], set()
+    mixed = [q for q in bank if q.topic in user.topics] or bank
+    if setup.focus == "weakest":  # the weakest subtopics' questions lead; the rest of the bank tops them up
+        weak = set(await weakest_subtopics(deps, user))
+        return mixed, {q.id for q in mixed if q.subtopic in weak}
+    if setup.focus == "company":
+        subtopics, asked = await company_subtopics(deps, user, setup.company)
+        own = [q for qid in asked if (q := await deps.question(qid)) is not None]
+        related = [q for q in bank if q.subtopic in subtopics and q.id not in asked]
+        return own + related, set(asked)
+    return mixed, set()
+
+
+def _ranked(
+    pool: Iterable[Question],
+    cards: dict[str, Card],
+    level: Level,
+    first: set[str],
+    now: datetime,
+    lean: Sequence[str] = (),
+) -> list[Question]:
+    """Due cards (most overdue first) and new questions (the level's, easier first, leaning to an active job
+    description's subtopics `lean`: bot/features/jd/focus.py) taken in turn, then the rest."""
+    rank = LEVELS.index(level)
+
+    def fit(q: Question) -> tuple[int, int, str]:
+        return abs(LEVELS.index(q.level) - rank), q.difficulty, q.id
+
+    due, new, rest = [], [], []
+    for q in pool:
+        card = cards.get(q.id)
+        if card is None or card.is_new:
+            new.append(q)
+        elif card.due <= now and not card.suspended:
+            due.append(q)
+        else:
+            rest.append(q)
+    due.sort(key=lambda q: (cards[q.id].due, q.id))
+    new = focus.weighted(sorted(new, key=fit), lean, level)
+    rest.sort(key=lambda q: (fit(q)[0], cards[q.id].due, q.id))
+    mixed = [q for pair in _zip_longest(due, new) for q in pair]
+    ordered = mixed + rest
+    return sorted(ordered, key=lambda q: q.id not in first)  # stable: a company's own questions lead
+
+
+def _zip_longest(a: list[Question], b: list[Question]) -> list[list[Question]]:
+    return [
+        [x for x in (a[i] if i < len(a) else None, b[i] if i < len(b) else None) if x]
+        for i in range(max(len(a), len(b)))
+    ]
+
+
+def choose(ranked: list[Question], length: int, level: Level) -> list[Question]:
+    """Greedy over the ranking: first one question per required type, then questions of new subtopics and
+    types, then new subtopics, then anything left; returned warm-up first."""
+    chosen: list[Question] = []
+
+    def take(ok: object) -> None:
+        for q in ranked:
+            if len(chosen) >= length:
+                return
+            if q not in chosen and ok(q):  # type: ignore[operator]
+                chosen.append(q)
+                return
+
+    for need in _requirements(level):
+        if not any(q.type in need for q in chosen):
+            fresh = [q for q in ranked if q.type in need and q.subtopic not in {c.subtopic for c in chosen}]
+            take(lambda q, fresh=fresh: q in fresh)
+            if not any(q.type in need for q in chosen):
+                take(lambda q, need=need: q.type in need)
+    for spread in (2, 1, 0):
+        while len(chosen) < length:
+            before = len(chosen)
+            subs, types = {c.subtopic for c in chosen}, {c.type for c in chosen}
+            take(
+                lambda q, s=spread, subs=subs, types=types: (
+                    (s < 1 or q.subtopic not in subs) and (s < 2 or q.type not in types)
+                )
+            )
+            if len(chosen) == before:
+                break
+    return sorted(chosen, key=lambda q: ORDER[q.type])
+
+
+async def plan(deps: Deps, user: User, setup: Setup, now: datetime) -> list[Question]:
+    pool, first = await _pool(deps, user, setup)
+    cards = {c.question_id: c for c in await deps.store.list_cards(user.id)}
+    pool = [q for q in pool if q.rubric.key_points and not (q.id in cards and cards[q.id].suspended)]
+    lean = focus.subtopics(await deps.store.active_jd(user.id, now))
+    return choose(_ranked(pool, cards, setup.level, first, now, lean), setup.length, setup.level)

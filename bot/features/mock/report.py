@@ -1,0 +1,369 @@
+"""The mock interview's debrief: overall score and a hire-style verdict band, dimension averages, per
+question what was covered and missed, the best follow-up answer and the reference in one sentence, a STAR
+check of case answers, speaking notes for voice answers, top strengths and gaps, and the trend against
+the previous mock. Computed from the stored attempts, so a restart changes nothing."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from bot.features.drill.speaking import analyse, render_insights
+from bot.features.mock.chart_data import MockChartData
+from bot.features.mock.models import MockItem, MockSession, MockSummary
+from bot.kernel.i18n import t
+from bot.kernel.models import DIMENSIONS, Attempt, KeyPoint, Lang, Question
+from bot.kernel.replies import Button, Reply
+
+# Verdict bands on the overall score (the mean of the answered questions' scores), highest first.
+BANDS: tuple[tuple[int, str], ...] = ((80, "strong_hire"), (65, "hire"), (50, "lean_no"), (0, "no_hire"))
+TOP = 3
+LABEL_CHARS = 60
+EXCERPT_CHARS = 160
+PROMPT_CHARS = 70  # a question named in the gaps list
+MESSAGE_CHARS = 1900  # under Discord's 2,000 (Telegram takes 4,096): question blocks are grouped up to this
+
+
+def verdict(score: int) -> str:
+    return next(name for floor, name in BANDS if score >= floor)
+
+
+@dataclass
+class Answered:
+    """One asked question with what the store holds of its answers."""
+
+    index: int
+    item: MockItem
+    question: Question
+    main: Attempt | None
+    follow_ups: list[Attempt] = field(default_factory=list)
+
+
+def summary(rows: list[Answered]) -> MockSummary | None:
+    graded = [r.main.grade for r in rows if r.main is not None and r.main.grade is not None]
+    passed = sum(1 for r in rows if r.main is None and r.item.skipped)  # a question passed on scores 0
+    if not graded:
+        return None
+    score = round(sum(g.score for g in graded) / (len(graded) + passed))
+    dims = {d: round(sum(g.dimensions.get(d, 0) for g in graded) / len(graded)) for d in DIMENSIONS}
+    answered = sum(1 for r in rows if r.main is not None)
+    return MockSummary(score=score, verdict=verdict(score), answered=answered, dimensions=dims)
+
+
+def label(point: KeyPoint, lang: Lang) -> str:
+    """A key point's short name: its text up to the first colon, at most LABEL_CHARS."""
+    text = point.text.get(lang) or point.text.en
+    head = re.split(r"[:：]", text, maxsplit=1)[0].strip()
+    if len(head) < (6 if lang == "zh" else 16):  # "Caveat:", "Lesson:": the name alone says too little
+        head = text.strip()
+    limit = LABEL_CHARS // 2 if lang == "zh" else LABEL_CHARS  # a Chinese character says about two letters' worth
+    return clause_cut(head, limit)
+
+
+_CLAUSE_END = re.compile(r"[，,；;（(、—]|\s[-–]\s")
+_IN_FORMULA = re.compile(r"[\d=×*+/^]\s*$")  # "= 2 (K and V) × layers": that bracket belongs to the formula
+
+
+def clause_cut(text: str, limit: int) -> str:
+    """`text` within `limit` characters, cut where a clause ends (before a comma, a bracket, a dash) when
+    one ends past a third of it, so a label reads as a phrase; mid-word with "…" only when none does."""
+    if len(text) <= limit:
+        return text
+    ends = [
+        m.start()
+        for m in _CLAUSE_END.finditer(text, 0, limit)
+        if m.start() >= limit // 3 and not (m.group() in "(（" and _IN_FORMULA.search(text, 0, m.start()))
+    ]
+    if ends:
+        return text[: ends[-1]].rstrip()
+    return text[: limit - 1].rstrip() + "…"
+
+
+def first_sentence(text: str, lang: Lang = "en") -> str:
+    """The reference's opening sentence, with the next ones while it is too short to say anything
+    ("They solve different problems.")."""
+    enough = 25 if lang == "zh" else 60
+    sentences = re.findall(r".+?(?:[。！？]|[.!?](?=\s|$)|$)", " ".join(text.split()))
+    found = ""
+    for sentence in sentences:
+        found = (found + ("" if lang == "zh" else " ") + sentence.strip()).strip()
+        if len(found) >= enough:
+            break
+    return excerpt(found, EXCERPT_CHARS if lang == "zh" else 2 * EXCERPT_CHARS)
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def clock(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    s = max(0, round(seconds))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+# STAR parts by markers in both languages; a Result without a number, or a single Action marker, is vague.
+STAR_MARKERS: dict[str, tuple[str, ...]] = {
+    "S": (
+        "when i was",
+        "at my",
+        "in my last",
+        "our team",
+        "we were",
+        "the project",
+        "in production",
+        "last year",
+        "on a run",
+        "当时",
+        "之前在",
+        "我们团队",
+        "项目",
+        "背景",
+        "有一次",
+        "线上",
+    ),
+    "T": (
+        "my task",
+        "i was responsible",
+        "i owned",
+        "my job",
+        "my role",
+        "the goal",
+        "i had to",
+        "i needed to",
+        "we needed to",
+        "负责",
+        "任务",
+        "目标",
+        "需要我",
+        "我的职责",
+    ),
+    "A": (
+        "i added",
+        "i changed",
+        "i ran",
+        "i set",
+        "i checked",
+        "i traced",
+        "i switched",
+        "i rolled back",
+        "i implemented",
+        "first i",
+        "then i",
+        "we switched",
+        "we added",
+        "我先",
+        "然后我",
+        "我把",
+        "我们把",
+        "我加了",
+        "改成",
+        "排查",
+        "定位到",
+        "回滚",
+    ),
+    "R": (
+        "as a result",
+        "result",
+        "reduced",
+        "improved",
+        "went down",
+        "went up",
+        "recovered",
+        "saved",
+        "cut",
+        "no longer",
+        "结果",
+        "最终",
+        "降到",
+        "提升",
+        "减少",
+        "恢复",
+        "不再",
+        "缩短",
+    ),
+}
+NUMBER = re.compile(r"\d")
+STAR_PARTS = ("situation", "task", "action", "result")
+
+
+def star_check(answer: str) -> dict[str, str]:
+    """For each STAR part: "ok", "vague" or "missing"."""
+    low = answer.lower()
+    found = {part: sum(low.count(m) for m in markers) for part, markers in STAR_MARKERS.items()}
+    out = {}
+    for part, n in found.items():
+        if n == 0:
+            out[part] = "missing"
+        elif (part == "R" and not NUMBER.search(answer)) or (part == "A" and n < 2):
+            out[part] = "vague"
+        else:
+            out[part] = "ok"
+    return out
+
+
+def _question_block(r: Answered, n_lang: Lang) -> str:
+    lang, q, item = n_lang, r.question, r.item
+    prompt = excerpt(q.prompt.get(lang))
+    if r.main is None:
+        return t(
+            lang, "mock.report.q_skipped" if r.item.skipped else "mock.report.q_unanswered", i=r.index, prompt=prompt
+        )
+    budget, took = clock(item.budget_seconds), clock(item.answer_seconds)
+    grade = r.main.grade
+    if grade is None:
+        return t(lang, "mock.report.q_ungraded", i=r.index, prompt=prompt, took=took, budget=budget)
+    lines = [t(lang, "mock.report.q", i=r.index, prompt=prompt, score=grade.score, took=took, budget=budget)]
+    points = {k.id: k for k in q.rubric.key_points}
+    none = t(lang, "mock.report.none")
+    sep = "、" if lang == "zh" else "; "
+    named = {v: [label(points[k.id], lang) for k in grade.key_points if k.verdict == v and k.id in points]
+             for v in ("hit", "partial", "missed")}  # fmt: skip
+    lines.append(t(lang, "mock.report.covered", points=sep.join(named["hit"]) or none))
+    if named["partial"]:  # part of a point is not the point: said apart, so "covered" means covered
+        lines.append(t(lang, "mock.report.partly", points=sep.join(named["partial"])))
+    lines.append(t(lang, "mock.report.missed", points=sep.join(named["missed"]) or none))
+    best = max((a for a in r.follow_ups if a.grade is not None), key=lambda a: a.grade.score, default=None)  # type: ignore[union-attr]
+    if best is not None and best.grade is not None:
+        lines.append(t(lang, "mock.report.best_fu", score=best.grade.score, answer=excerpt(best.answer)))
+    reference = q.reference_answer.get(lang).strip()
+    if reference:
+        lines.append(t(lang, "mock.report.reference", text=first_sentence(reference, lang)))
+    if q.type == "case":
+        check = star_check(r.main.answer)
+        parts = [t(lang, f"mock.star.{verdict_}", part=t(lang, f"mock.star.{p}")) for p, verdict_ in check.items()]
+        lines.append(t(lang, "mock.report.star", parts=sep.join(parts)))
+        if r.item.star:
+            star = "\n".join(f"{t(lang, f'mock.star.{p[0].upper()}')}: {r.item.star.get(p, '')}" for p in STAR_PARTS)
+            lines.append(t(lang, "mock.star.rewrite") + "\n" + star)
+        elif any(v != "ok" for v in check.values()):
+            lines.append(t(lang, "mock.star.tip"))
+    if r.main.audio_seconds and r.main.transcript:
+        insights = analyse(r.main.transcript, r.main.audio_seconds)
+        if insights is not None:
+            lines.append(render_insights(insights, lang))  # inside the question's block: no label needed
+    return "\n".join(lines)
+
+
+def _spread(ranked: list[Any], at: int) -> list[Any]:
+    """The TOP first of `ranked`, one per question (its number at index `at`) before any question twice."""
+    firsts = [x for n, x in enumerate(ranked) if x[at] not in {y[at] for y in ranked[:n]}]
+    return (firsts + [x for x in ranked if x not in firsts])[:TOP]
+
+
+def _strengths_and_gaps(rows: list[Answered], lang: Lang) -> str:
+    hits: list[tuple[float, int, str]] = []
+    gaps: list[tuple[float, int, int, str, str]] = []
+    for r in rows:
+        grade = r.main.grade if r.main else None
+        if grade is None:
+            continue
+        points = {k.id: k for k in r.question.rubric.key_points}
+        for k in grade.key_points:
+            p = points.get(k.id)
+            if p is None:
+                continue
+            if k.verdict == "hit":
+                hits.append((-p.weight, r.index, label(p, lang)))
+            elif k.verdict == "missed":
+                gaps.append(
+                    (
+                        -p.weight,
+                        grade.score,
+                        r.index,
+                        label(p, lang),
+                        excerpt(r.question.prompt.get(lang), PROMPT_CHARS),
+                    )
+                )
+    lines = [t(lang, "mock.report.strengths")]
+    hits.sort()
+    lines += [t(lang, "mock.report.strength_line", point=p, i=i) for _, i, p in _spread(hits, 1)] or [
+        t(lang, "mock.report.no_strengths")
+    ]
+    lines.append(t(lang, "mock.report.gaps"))
+    gaps.sort()
+    lines += [t(lang, "mock.report.gap_line", point=p, i=i, prompt=pr) for _, _, i, p, pr in _spread(gaps, 2)] or [
+        t(lang, "mock.report.no_gaps")
+    ]
+    return "\n".join(lines)
+
+
+def _grouped(blocks: list[str]) -> list[str]:
+    groups: list[str] = []
+    for block in blocks:
+        if groups and len(groups[-1]) + 2 + len(block) <= MESSAGE_CHARS:
+            groups[-1] += "\n\n" + block
+        else:
+            groups.append(block)
+    return groups
+
+
+def focus_name(mock: MockSession, lang: Lang) -> str:
+    return (
+        t(lang, f"mock.focus.{mock.focus}", company=mock.company)
+        if mock.focus == "company"
+        else t(lang, f"mock.focus.{mock.focus}")
+    )
+
+
+def report(
+    mock: MockSession, rows: list[Answered], lang: Lang, previous: tuple[datetime, MockSummary] | None, tz_date: str
+) -> list[Reply]:
+    """The debrief as a few replies (each well under a chat message's limit). `tz_date`: the previous mock's
+    date as the user reads it."""
+    total = summary(rows)
+    out: list[str] = []
+    if total is not None:
+        head = t(
+            lang, "mock.report.head", focus=focus_name(mock, lang), level=t(lang, f"level.{mock.level}"),
+            score=total.score, verdict=t(lang, f"mock.verdict.{total.verdict}"),
+            meaning=t(lang, f"mock.meaning.{total.verdict}"),
+        )  # fmt: skip
+        sep = "，" if lang == "zh" else ", "
+        dims = sep.join(f"{t(lang, f'dim.{d}')} {v}" for d, v in total.dimensions.items())
+        head += "\n" + t(lang, "mock.report.dims", dims=dims)
+        if previous is not None:
+            before = previous[1].score
+            delta = f"{total.score - before:+d}"
+            head += "\n" + t(lang, "mock.report.trend", date=tz_date, before=before, score=total.score, delta=delta)
+        else:
+            head += "\n" + t(lang, "mock.report.first")
+        out.append(head)
+    out += _grouped([_question_block(r, lang) for r in rows])
+    out.append(_strengths_and_gaps(rows, lang) + "\n\n" + t(lang, "mock.report.srs"))
+    replies = [Reply(text, kind="report") for text in out if text.strip()]
+    saves = [Button(t(lang, "notes.btn.save_q", n=r.index), f"cr:notes:save:{r.main.id}")
+             for r in rows if r.main is not None and r.main.grade is not None]  # fmt: skip
+    if replies and saves:  # each graded answer may be kept in the answer notebook (/notes)
+        replies[-1] = replace(replies[-1], buttons=[saves])
+    return replies
+
+
+def chart_data(
+    mock: MockSession, rows: list[Answered], lang: Lang, previous: MockSummary | None
+) -> MockChartData | None:
+    """The debrief chart's data; None when no answer is graded (there is nothing to draw)."""
+    total = summary(rows)
+    if total is None:
+        return None
+    answered = [r for r in rows if r.main is not None]
+    best = [max((a.grade.score for a in r.follow_ups if a.grade is not None), default=None) for r in answered]
+    title = t(lang, "mock.chart.title", focus=focus_name(mock, lang), score=total.score,
+              verdict=t(lang, f"mock.verdict.{total.verdict}"))  # fmt: skip
+    return MockChartData(
+        title=title,
+        questions=[f"Q{r.index}" for r in answered],
+        scores=[r.main.grade.score if r.main and r.main.grade else None for r in answered],
+        follow_up_best=best,
+        bands=[(floor, t(lang, f"mock.verdict.{name}")) for floor, name in BANDS],
+        dimensions=[(t(lang, f"dim.{d}"), v) for d, v in total.dimensions.items()],
+        scores_label=t(lang, "mock.chart.scores"),
+        follow_up_label=t(lang, "mock.chart.follow_up"),
+        dimensions_label=t(lang, "mock.chart.dimensions"),
+        previous=previous.score if previous else None,
+        previous_label=t(lang, "mock.chart.previous"),
+    )

@@ -1,0 +1,1 @@
+"""/notes: the answer notebook, versions of the user's own answers."""

@@ -1,0 +1,1 @@
+"""/start and /settings: language, level, topics, timezone, daily time."""

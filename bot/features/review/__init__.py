@@ -1,0 +1,1 @@
+"""Real interviews: /interview, /review (and their step-by-step flows), personal questions, companies."""

@@ -1,0 +1,109 @@
+"""Messages about what users record and keep: /review and /interview, their caps, /forget and /export.
+Merged into the catalogue in bot/kernel/i18n.py."""
+
+from __future__ import annotations
+
+RECORD_MESSAGES: dict[str, dict[str, str]] = {
+    "review.usage": {
+        "en": "/review company | the question you were asked | how you answered (optional)",
+        "zh": "/review 公司 | 被问到的问题 | 你当时的回答（可选）",
+    },
+    "review.no_question": {
+        "en": "Please include the question you were asked: /review company | question",
+        "zh": "请写上被问到的问题：/review 公司 | 问题",
+    },
+    "review.matched": {
+        "en": "Logged for {company}. It matches a bank question on {subtopic}, so its rubric applies. "
+        "It is in your deck and due now: send /drill to practise it.",
+        "zh": "已记录（{company}）。它与题库中“{subtopic}”的一道题匹配，将使用该题的评分要点。已加入你的题组并立即到期，"
+        "发送 /drill 练习。",
+    },
+    "review.pick": {
+        "en": "Is it one of these bank questions? Pick it and its rubric applies instead.\n{listing}",
+        "zh": "它是题库里的这几道题之一吗？选中后就改用该题的评分要点。\n{listing}",
+    },
+    "review.pick_none": {"en": "None of these", "zh": "都不是"},
+    "review.kept_personal": {
+        "en": "Kept as your own question. It is in your deck: send /drill to practise it.",
+        "zh": "已保留为你的个人题目，在题组里，发送 /drill 练习。",
+    },
+    "review.personal": {
+        "en": "Logged for {company} as a personal question (no close match in the bank). It is in your deck "
+        "and due now: send /drill to practise it.",
+        "zh": "已记录（{company}），作为个人题目加入题组（题库中没有相近的题）。已立即到期，发送 /drill 练习。",
+    },
+    "review.generated": {
+        "en": "Logged for {company} as a personal question, with a rubric written by the AI grader (no close "
+        "match in the bank). It is in your deck and due now: send /drill to practise it.",
+        "zh": "已记录（{company}），作为个人题目加入题组，评分要点由 AI 生成（题库中没有相近的题）。已立即到期，发送 /drill 练习。",
+    },
+    "interview.usage": {
+        "en": "/interview company | role | YYYY-MM-DD HH:MM (your local time; 'today 15:00' and "
+        "'tomorrow 14:00' work too)",
+        "zh": "/interview 公司 | 岗位 | YYYY-MM-DD HH:MM（本地时间；也可以写“今天 15:00”“明天 14:00”）",
+    },
+    "interview.bad_date": {
+        "en": "I could not read '{value}' as a date and time. Use YYYY-MM-DD HH:MM, e.g. 2026-12-03 14:00 "
+        "(tomorrow 14:00 and 明天下午两点 work too).",
+        "zh": "无法识别时间“{value}”。请用 YYYY-MM-DD HH:MM，例如 2026-12-03 14:00（也可以写“明天下午两点”）。",
+    },
+    "interview.logged": {
+        "en": "Interview logged: {company} {role}, {when}. {after}",
+        "zh": "已记录面试：{company} {role}，{when}。{after}",
+    },
+    "interview.after_future": {
+        "en": "About two hours after it I will ask how it went, so you can log the questions with /review.",
+        "zh": "面试结束约两小时后我会问你情况，方便你用 /review 记录被问到的问题。",
+    },
+    "interview.after_past": {
+        "en": "Log the questions you were asked with /review company | question.",
+        "zh": "用 /review 公司 | 问题 记录你被问到的题目。",
+    },
+    "cap.review_day": {
+        "en": "You have logged {logged} today, the most for one day, so this one was not "
+        "saved. Please log it again tomorrow.",
+        "zh": "你今天已经记录了 {logged}，达到了每天的上限，这一道没有保存。请明天再记录。",
+    },
+    "cap.review_total": {
+        "en": "You have logged {logged}, the most I keep for one person, so this one was not "
+        "saved. /export gives you a copy of everything; /forget deletes it all so you can start over.",
+        "zh": "你已经记录了 {logged}，达到了每人的上限，这一道没有保存。/export 可以导出你的全部数据；"
+        "/forget 会删除全部数据，之后可以重新开始。",
+    },
+    "cap.interview_day": {
+        "en": "You have logged {logged} today, the most for one day, so this one was not saved. "
+        "Please log it again tomorrow.",
+        "zh": "你今天已经记录了 {logged}，达到了每天的上限，这一场没有保存。请明天再记录。",
+    },
+    "cap.interview_total": {
+        "en": "You have logged {logged}, the most I keep for one person, so this one was not saved. "
+        "/export gives you a copy of everything; /forget deletes it all so you can start over.",
+        "zh": "你已经记录了 {logged}，达到了每人的上限，这一场没有保存。/export 可以导出你的全部数据；"
+        "/forget 会删除全部数据，之后可以重新开始。",
+    },
+    "forget.confirm": {
+        "en": "This deletes ALL your data: settings, deck, answers, interview logs. It cannot be undone. Are you sure?",
+        "zh": "这将删除你的全部数据：设置、题组、作答记录、面试记录，且无法恢复。确定吗？",
+    },
+    "forget.done": {
+        "en": "All your data has been deleted. Send /start to begin again.",
+        "zh": "你的全部数据已删除。发送 /start 可以重新开始。",
+    },
+    "forget.cancelled": {"en": "Nothing was deleted.", "zh": "已取消，没有删除任何数据。"},
+    "export.done": {
+        "en": "Here is all your data as JSON ({answers}).",
+        "zh": "这是你的全部数据（JSON，共 {answers}）。",
+    },
+    "export.zipped": {
+        "en": "Here is all your data ({answers}): {mb} MB of JSON, zipped to fit the {limit} MB upload limit.",
+        "zh": "这是你的全部数据（共 {answers}）：JSON 有 {mb} MB，为了不超过 {limit} MB 的上传上限，已压缩为 zip。",
+    },
+    "export.split": {
+        "en": "Here is all your data ({answers}): {mb} MB of JSON, more than fits under the {limit} MB upload "
+        "limit even zipped, so it comes in {parts} zip files. Each holds one complete JSON file with part of the "
+        "records; this is part 1.",
+        "zh": "这是你的全部数据（共 {answers}）：JSON 有 {mb} MB，压缩后仍超过 {limit} MB 的上传上限，"
+        "所以分成 {parts} 个 zip 文件发送。每个文件都是完整的 JSON，包含一部分记录；这是第 1 部分。",
+    },
+    "export.part": {"en": "Your data, part {part} of {parts}.", "zh": "你的数据，第 {part} 部分，共 {parts} 部分。"},
+}

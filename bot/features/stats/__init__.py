@@ -1,0 +1,1 @@
+"""/stats and the weekly summary: progress figures and their text."""

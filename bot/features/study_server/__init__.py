@@ -1,0 +1,1 @@
+"""Study servers: a question of the day in a channel, private answers, a leaderboard."""

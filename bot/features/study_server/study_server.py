@@ -1,0 +1,184 @@
+"""Study servers: a chat server (a Discord guild) gets one question of the day in a channel, its
+members answer it privately, and the points they earn there make the server's leaderboard.
+
+Points: each member's best grade score on each question of the day they answered through the
+server's post, counted once (ten answers to one question score as the best of them). Only the
+question of the day scores (today's or yesterday's): not an older day's, not a question from the
+member's own deck answered with /answer in the server, and never a personal question. Such
+answers carry `board_source` as their attempt source; weeks start on Monday and months on the
+1st, in the server's timezone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import zlib
+from datetime import UTC, date, datetime, time, timedelta
+
+from bot.features.drill import drill
+from bot.features.onboarding.onboarding import resolve_timezone
+from bot.kernel import commands as c
+from bot.kernel import render, srs
+from bot.kernel.deps import Deps
+from bot.kernel.i18n import t, tn
+from bot.kernel.models import Guild, Lang, Question, User
+from bot.kernel.replies import Button, Reply
+from bot.kernel.session import Answering, Idle
+from bot.kernel.timeutil import local_date, zone
+
+BOARD_SIZE = 10
+DEFAULT_TIME = "09:00"
+ANSWER_ACTION = "answer:"  # + question id: the daily post's button; the platform asks for the answer
+
+
+def server_source(platform: str, server_id: str) -> str:
+    """The attempt source of answers given in a server (/answer there): where it was answered."""
+    return f"{platform}:guild:{server_id}"
+
+
+def board_source(platform: str, server_id: str) -> str:
+    """The attempt source of answers to the server's question of the day: the only ones its board counts."""
+    return f"{server_source(platform, server_id)}:daily"
+
+
+def daily_question(deps: Deps, server_id: str, day: date) -> Question | None:
+    """The server's question for a local day: a fixed shuffle of the bank per server, one a day,
+    so every question comes once before any comes again."""
+    questions = sorted(deps.bank.all(), key=lambda q: (zlib.crc32(f"{server_id}:{q.id}".encode()), q.id))
+    return questions[day.toordinal() % len(questions)] if questions else None
+
+
+def daily_post(deps: Deps, guild: Guild, now: datetime) -> Reply | None:
+    """The message the scheduler posts in the server's channel: today's question and an Answer button."""
+    day = local_date(now, guild.timezone)
+    q = daily_question(deps, guild.id, day)
+    if q is None:
+        return None
+    lang = guild.language
+    text = "\n".join(
+        [
+            t(lang, "server.daily", date=day.isoformat()),
+            render.question_text(q, lang, "server"),
+            "",
+            t(lang, "server.daily_hint"),
+        ]
+    )
+    return Reply(text, [[Button(t(lang, "btn.answer"), ANSWER_ACTION + q.id)]], kind="daily")
+
+
+async def setup_server(cmd: c.SetupServer, deps: Deps, user: User) -> list[Reply]:
+    lang = user.language
+    if not cmd.manager:
+        return [Reply(t(lang, "server.setup_denied"), kind="error")]
+    existing = await deps.store.get_guild(cmd.server_id)
+    daily_time = (
+        deps.parse_clock(cmd.daily_time, deps.clock.now())
+        if cmd.daily_time.strip()
+        else (existing.daily_time if existing else DEFAULT_TIME)
+    )
+    if not daily_time:
+        return [Reply(t(lang, "bad_time", value=cmd.daily_time[:32]), kind="error")]
+    tz_name = cmd.timezone.strip() or (existing.timezone if existing else user.timezone)
+    tz = resolve_timezone(tz_name)
+    if tz is None:
+        return [Reply(t(lang, "bad_timezone", value=tz_name[:64]), kind="error")]
+    language: Lang = existing.language if existing else user.language
+    if cmd.language.strip():
+        if cmd.language.strip().lower() not in ("zh", "en"):
+            return [Reply(t(lang, "bad_lang"), kind="error")]
+        language = "zh" if cmd.language.strip().lower() == "zh" else "en"
+    guild = Guild(
+        id=cmd.server_id,
+        channel_id=cmd.channel_id,
+        daily_time=daily_time,
+        timezone=tz,
+        language=language,
+        enabled=cmd.enabled,
+        created_at=existing.created_at if existing else deps.clock.now(),
+    )
+    await deps.store.save_guild(guild)
+    if not cmd.enabled:
+        return [Reply(t(lang, "server.setup_off"))]
+    shown = "中文" if language == "zh" else "English"
+    return [
+        Reply(t(lang, "server.setup_done", channel=cmd.channel_label, time=daily_time, timezone=tz, language=shown))
+    ]
+
+
+async def answer_server_question(cmd: c.AnswerServerQuestion, deps: Deps, user: User) -> list[Reply]:
+    """Grade the answer against the member's own card for the question (created if new), without
+    losing a question they had open elsewhere."""
+    store, now = deps.store, deps.clock.now()
+    q = deps.bank.get(cmd.question_id)
+    if q is None:
+        return [Reply(t(user.language, "server.question_gone"), kind="error")]
+    card = await store.card_for_question(user.id, q.id)
+    if card is None:
+        card = await store.create_card(user.id, q.id, srs.new_state(now), now, False, now)
+    before = await store.get_session(user.id)
+    await store.set_session(user.id, Answering(card_id=card.id))
+    scores = await _is_current_daily(deps, cmd.server_id, q, now)
+    source = (board_source if scores else server_source)(cmd.platform, cmd.server_id)
+    replies = await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text, source=source), deps, user)
+    rejected = isinstance(await store.get_session(user.id), Answering)
+    was_busy = not isinstance(before, Idle)
+    same_question = before == Answering(card_id=card.id)
+    if rejected or (was_busy and not same_question):
+        await store.set_session(user.id, before)  # undo a rejected answer, or reopen what was open
+    if not scores and replies and replies[0].kind == "grade":
+        note = t(user.language, "server.not_scored")
+        replies = [dataclasses.replace(replies[0], text=f"{replies[0].text}\n{note}"), *replies[1:]]
+    return replies
+
+
+async def _is_current_daily(deps: Deps, server_id: str, q: Question, now: datetime) -> bool:
+    """True when `q` is the server's question of today or yesterday (its local days): yesterday's post is the
+    latest one up until today's time, and an answer begun late in the evening should still count. Older
+    questions, and every question of a server that was never set up, do not score."""
+    guild = await deps.store.get_guild(server_id)
+    if guild is None or q.personal:
+        return False
+    today = local_date(now, guild.timezone)
+    for day in (today, today - timedelta(days=1)):
+        daily = daily_question(deps, guild.id, day)
+        if daily is not None and daily.id == q.id:
+            return True
+    return False
+
+
+def _week_start(now: datetime, tz: str) -> datetime:
+    z = zone(tz) or UTC
+    day = now.astimezone(z).date()
+    return datetime.combine(day - timedelta(days=day.weekday()), time(0, 0), tzinfo=z).astimezone(UTC)
+
+
+def _month_start(now: datetime, tz: str) -> datetime:
+    z = zone(tz) or UTC
+    day = now.astimezone(z).date().replace(day=1)
+    return datetime.combine(day, time(0, 0), tzinfo=z).astimezone(UTC)
+
+
+async def _member(deps: Deps, user_id: int, cmd: c.ShowLeaderboard, lang: Lang) -> str:
+    ids = dict(await deps.store.identities(user_id))
+    external = ids.get(cmd.platform)
+    return cmd.mention.replace("{id}", external) if external else t(lang, "board.someone")
+
+
+async def show_leaderboard(cmd: c.ShowLeaderboard, deps: Deps, user: User) -> list[Reply]:
+    lang, now = user.language, deps.clock.now()
+    guild = await deps.store.get_guild(cmd.server_id)
+    tz = guild.timezone if guild else deps.limits.default_timezone
+    source = board_source(cmd.platform, cmd.server_id)
+    lines: list[str] = []
+    for key, since in (("board.week", _week_start(now, tz)), ("board.month", _month_start(now, tz))):
+        if lines:
+            lines.append("")
+        lines.append(t(lang, key, since=local_date(since, tz).isoformat()))
+        rows = await deps.store.leaderboard(source, since, BOARD_SIZE)
+        if not rows:
+            lines.append(t(lang, "board.empty"))
+        for rank, (uid, points, answers) in enumerate(rows, 1):
+            name = await _member(deps, uid, cmd, lang)
+            earned = tn(lang, "count.point", points)
+            lines.append(t(lang, "board.line", rank=rank, name=name, earned=earned, answers=answers))
+    return [Reply("\n".join(lines), kind="leaderboard")]

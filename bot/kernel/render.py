@@ -1,0 +1,73 @@
+"""Plain-text rendering of questions, grades and buttons, in the user's language."""
+
+from __future__ import annotations
+
+from bot.kernel.i18n import MESSAGES, listing, t
+from bot.kernel.models import DIMENSIONS, Grade, Lang, Question, Rating
+from bot.kernel.replies import Button
+
+
+def topic_name(topic: str, lang: Lang) -> str:
+    key = f"topic.{topic}"
+    return t(lang, key) if topic in ("stability", "pipeline") else t(lang, "topic.other")
+
+
+def subtopic_name(subtopic: str, lang: Lang) -> str:
+    """The subtopic's display name. Every bank subtopic has one (tests/test_content.py); one the catalogue
+    does not know (a rubric the AI wrote may name its own) is shown as words, not as an id."""
+    key = f"subtopic.{subtopic}"
+    return t(lang, key) if key in MESSAGES else subtopic.replace("-", " ").replace("_", " ")
+
+
+def qtype_name(qtype: str, lang: Lang) -> str:
+    key = f"qtype.{qtype}"
+    return t(lang, key) if key in MESSAGES else qtype
+
+
+def question_text(q: Question, lang: Lang, tag: str) -> str:
+    return t(
+        lang,
+        "question",
+        topic=topic_name(q.topic, lang),
+        subtopic=subtopic_name(q.subtopic, lang),
+        qtype=qtype_name(q.type, lang),
+        difficulty=q.difficulty,
+        tag=t(lang, f"tag.{tag}"),
+        prompt=q.prompt.get(lang),
+    )
+
+
+def grade_text(grade: Grade, q: Question, lang: Lang, rating: Rating, next_due: str) -> str:
+    estimate = t(lang, "grade.estimate") if grade.estimate else ""
+    lines = [t(lang, "grade.header", score=grade.score, rating=t(lang, f"rating.{int(rating)}"), estimate=estimate)]
+    dims = (t(lang, "grade.dimension", name=t(lang, f"dim.{d}"), score=grade.dimensions.get(d, 0)) for d in DIMENSIONS)
+    lines.append(t(lang, "grade.dimensions", items=listing(lang, dims)))
+    points = {k.id: k for k in q.rubric.key_points}
+    for verdict in ("hit", "partial", "missed"):
+        names = [
+            points[k.id].text.get(lang) if k.id in points else k.id for k in grade.key_points if k.verdict == verdict
+        ]
+        if names:
+            lines.append(t(lang, f"grade.{verdict}"))
+            lines.extend(f"  - {n}" for n in names)
+    if grade.mistakes:
+        lines.append(t(lang, "grade.mistakes"))
+        lines.extend(f"  - {m}" for m in grade.mistakes)
+    if grade.feedback:
+        lines.append(t(lang, "grade.feedback", text=grade.feedback))
+    if grade.follow_up:
+        lines.append(t(lang, "grade.follow_up", text=grade.follow_up))
+    lines.append(t(lang, "grade.next_due", due=next_due))
+    return "\n".join(lines)
+
+
+def rating_buttons(attempt_id: int, lang: Lang) -> list[Button]:
+    return [Button(t(lang, f"rating.{r.value}"), f"rate:{attempt_id}:{r.value}") for r in Rating]
+
+
+def grade_buttons(attempt_id: int, lang: Lang, has_follow_up: bool) -> list[list[Button]]:
+    first = [Button(t(lang, "btn.reference"), f"ref:{attempt_id}")]
+    if has_follow_up:
+        first.append(Button(t(lang, "btn.follow_up"), f"fu:{attempt_id}"))
+    first.append(Button(t(lang, "btn.next"), "next"))
+    return [first, rating_buttons(attempt_id, lang), [Button(t(lang, "notes.btn.save"), f"cr:notes:save:{attempt_id}")]]

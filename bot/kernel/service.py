@@ -1,0 +1,232 @@
+"""The service layer: one handler per command, per-user ordering, and errors turned into replies."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.features.account import account
+from bot.features.career import router as career_router
+from bot.features.drill import drill, regrade
+from bot.features.mock import mock
+from bot.features.onboarding import onboarding
+from bot.features.review import company_merge, flows, interviews
+from bot.features.study_server import study_server
+from bot.kernel import commands as c
+from bot.kernel import voice
+from bot.kernel.deps import Deps
+from bot.kernel.i18n import t
+from bot.kernel.models import Lang, User
+from bot.kernel.parsing import parse_action, parse_line
+from bot.kernel.ports import WriteFailed
+from bot.kernel.rate_limit import Admission, RateLimiter
+from bot.kernel.replies import Reply
+from bot.kernel.session import (
+    ConfirmingForget,
+    Grading,
+    InCareer,
+    InFlow,
+    InMock,
+    Onboarding,
+    PickingReview,
+    Session,
+    open_card_id,
+)
+from bot.kernel.store_ports import EventClaim
+from bot.kernel.text_input import clean_text as clean_text  # re-exported: tests and older callers import it here
+from bot.kernel.text_input import cleaned
+from bot.kernel.user_lock import LocalUserLocks, UserLock
+from bot.kernel.yes_no import DELETE, is_number, is_yes
+
+log = logging.getLogger(__name__)
+UPDATE_STALE_AFTER = timedelta(minutes=3)
+"""An update claimed this long ago and not finished is taken over when redelivered: longer than any command
+(a voice note's transcription and an LLM grading with its retries), so a live worker is never overtaken."""
+Handler = Callable[[Any, Deps, User], Awaitable[list[Reply]]]
+SessionHandler = Callable[[Any, Deps, User, Session], Awaitable[list[Reply]]]
+"""A handler that starts from the user's state: given the one `handle` read with the user, not read again."""
+
+HANDLERS: dict[type[c.Command], Handler] = {
+    c.StartUser: onboarding.start,
+    c.ShowHelp: onboarding.show_help,
+    c.ShowSettings: onboarding.show_settings,
+    c.ChangeSetting: onboarding.change_setting,
+    c.NextQuestion: drill.next_question,
+    c.OverrideRating: drill.override_rating,
+    c.StartFollowUp: drill.start_follow_up,
+    c.LogInterview: interviews.log_interview,
+    c.LogReview: interviews.log_review,
+    c.PickReview: interviews.pick_review,
+    c.StartFlow: flows.start_flow,
+    c.SetPaused: onboarding.set_paused,
+    c.ShowStats: account.show_stats,
+    c.ShowCompanies: company_merge.show_companies,
+    c.MergeCompanies: company_merge.merge_companies,
+    c.Forget: account.forget,
+    c.ExportData: account.export_data,
+    c.SetupServer: study_server.setup_server,
+    c.ShowLeaderboard: study_server.show_leaderboard,
+    c.AnswerServerQuestion: study_server.answer_server_question,
+    c.MockCommand: mock.mock_command,
+    c.CareerCommand: career_router.command,
+    c.CareerAction: career_router.action,
+    c.UploadDocument: career_router.upload,
+}
+
+WITH_SESSION: dict[type[c.Command], SessionHandler] = {
+    c.SubmitAnswer: mock.answer,  # the drill's, or the mock interview's while one runs
+    c.SubmitVoice: voice.submit_voice,
+    c.RevealReference: mock.reveal,  # the drill's; not during a mock interview
+    c.SkipQuestion: mock.skip,  # the drill's, or passing on the mock's open question
+    c.ConfirmForget: account.confirm_forget,
+}
+
+
+class Service:
+    def __init__(self, deps: Deps, user_lock: UserLock | None = None) -> None:
+        self.deps = deps
+        self.user_lock: UserLock = user_lock or LocalUserLocks()
+        """A user's commands one at a time: in this process, or across replicas (bot/storage/user_lock.py)."""
+        self._rate = RateLimiter(deps.limits.rate_per_minute, deps.limits.rate_burst)
+
+    def admit(self, user: User, *, every_time: bool = False) -> list[Reply] | None:
+        """The per-user rate limit, asked by the chat platforms before they hand a message on: None to
+        go ahead, else the replies to send instead: a "slow down" the first time, then nothing (or
+        the "slow down" again with `every_time`, where each request needs an answer, as a Discord
+        interaction does)."""
+        verdict = self._rate.take(user.id, self.deps.clock.now())
+        if verdict is Admission.ADMIT:
+            return None
+        if verdict is Admission.REFUSE_QUIETLY and not every_time:
+            return []
+        seconds = self._rate.retry_after(user.id)
+        return [Reply(t(user.language, "slow_down", seconds=seconds), kind="error")]
+
+    def busy(self, user: User) -> list[Reply]:
+        """What a chat platform says when it skipped messages of a chat whose queue is full."""
+        return [Reply(t(user.language, "busy_chat"), kind="error")]
+
+    async def user_for(
+        self, platform: str, external_id: str, language: Lang | None = None, *, dm_opt_in: bool = True
+    ) -> User:
+        """The user behind a platform identity, created on first contact. `dm_opt_in` is the new
+        user's daily-push default (False where pushes need an explicit opt-in, as on Discord)."""
+        lim = self.deps.limits
+        defaults = User(
+            id=0,
+            language=language or lim.default_language,
+            timezone=lim.default_timezone,
+            new_per_day=lim.default_new_per_day,
+            created_at=self.deps.clock.now(),
+            dm_opt_in=dm_opt_in,
+        )
+        return await self.deps.store.get_or_create_user(platform, external_id, defaults)
+
+    async def language_of(self, user_id: int) -> Lang:
+        """The user's language now (it changes with /lang and onboarding), for text an adapter adds itself."""
+        user = await self.deps.store.get_user(user_id)
+        return user.language if user is not None else self.deps.limits.default_language
+
+    async def first_time(self, event_key: str) -> bool:
+        """True the first time a platform event id is seen (redelivered events are dropped)."""
+        return await self.deps.store.claim_event(event_key, self.deps.clock.now())
+
+    def now(self) -> datetime:
+        return self.deps.clock.now()
+
+    async def begin_update(self, event_key: str, sole_consumer_since: datetime | None = None) -> EventClaim:
+        """Claim a platform update that is redelivered until acknowledged (a Telegram webhook's): NEW to handle
+        it (then `finish_update`), DONE to drop it, BUSY while another replica handles it (ask again later).
+        A claim older than UPDATE_STALE_AFTER and never finished (its replica died) is taken over.
+
+        `sole_consumer_since`: the caller is the only consumer of these updates since then (Telegram long
+        polling, where getUpdates serves one consumer at a time), so a claim left unfinished before then was
+        made by a process that is gone and is taken over at once. Polling delivers an update again only after
+        a restart and never again after that: waiting UPDATE_STALE_AFTER would lose it."""
+        now = self.deps.clock.now()
+        stale_before = now - UPDATE_STALE_AFTER
+        if sole_consumer_since is not None:
+            stale_before = max(stale_before, sole_consumer_since)
+        return await self.deps.store.begin_event(event_key, now, stale_before)
+
+    async def finish_update(self, event_key: str) -> None:
+        await self.deps.store.finish_event(event_key)
+
+    async def set_paused(self, user_id: int, paused: bool) -> None:
+        """Pause pushes (a user who blocked the bot or closed DMs) or resume them."""
+        user = await self.deps.store.get_user(user_id)
+        if user is not None and user.paused != paused:
+            await self.deps.store.save_user(user.model_copy(update={"paused": paused}))
+
+    async def handle_text(self, user_id: int, text: str) -> list[Reply]:
+        return await self.handle(parse_line(user_id, text))
+
+    async def handle_action(self, user_id: int, action: str) -> list[Reply]:
+        return await self.handle(parse_action(user_id, action))
+
+    async def handle(self, cmd: c.Command) -> list[Reply]:
+        """Run one command: the user and their state are read (in one read) once the user's lock is held, so a
+        command always starts from what the one before it left."""
+        cmd = cleaned(cmd)
+        async with self.user_lock.hold(cmd.user_id):
+            found = await self.deps.store.get_user_and_session(cmd.user_id)
+            if found is None:  # deleted (/forget) while this command was on its way; the next message starts afresh
+                log.warning("user %s not found (deleted?): %s not handled", cmd.user_id, type(cmd).__name__)
+                return [Reply(t(self.deps.limits.default_language, "user_gone"), kind="error")]
+            user, session = found
+            try:
+                return await self._dispatch(cmd, user, session)
+            except WriteFailed:  # rolled back: say plainly that it was not saved
+                log.exception("a write failed for %s; nothing of it was saved", type(cmd).__name__)
+                return [Reply(t(user.language, "error.not_saved"), kind="error")]
+            except Exception:
+                log.exception("handler failed for %s", type(cmd).__name__)
+                return [Reply(t(user.language, "error"), kind="error")]
+
+    async def _dispatch(self, cmd: c.Command, user: User, before: Session) -> list[Reply]:
+        if isinstance(cmd, c.FreeText):
+            return await self._free_text(cmd, user, before)
+        if isinstance(cmd, c.FlowAction):
+            return await flows.flow_action(cmd, self.deps, user, before)
+        if isinstance(cmd, c.Invalid):
+            replies = self._invalid(cmd, user.language)
+        elif type(cmd) in WITH_SESSION:
+            replies = await WITH_SESSION[type(cmd)](cmd, self.deps, user, before)
+        else:
+            replies = await HANDLERS[type(cmd)](cmd, self.deps, user)
+        if isinstance(before, InFlow):  # a /review or /interview was waiting: kept or dropped, the user is told
+            restart = isinstance(cmd, c.StartFlow) and cmd.flow == before.flow
+            return await flows.after_command(before, replies, self.deps, user, restart)
+        return replies
+
+    def _invalid(self, cmd: c.Invalid, lang: Lang) -> list[Reply]:
+        if cmd.reason == "usage":
+            return [Reply(t(lang, "usage", usage=t(lang, cmd.usage_key)), kind="error")]
+        return [Reply(t(lang, "unknown_command", command=cmd.command[:40]), kind="error")]
+
+    async def _free_text(self, cmd: c.FreeText, user: User, session: Session) -> list[Reply]:
+        if open_card_id(session) is not None:
+            return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), self.deps, user, session)
+        if isinstance(session, InMock):
+            return await mock.submit(c.SubmitAnswer(user.id, cmd.text), self.deps, user, session)
+        if isinstance(session, Onboarding):
+            return await onboarding.onboarding_text(cmd.text, self.deps, user, session.step)
+        if isinstance(session, Grading):  # graded now if the process grading it stopped (a replica that died)
+            interrupted = await regrade.interrupted_grading(self.deps, user, session.card_id)
+            return interrupted or [Reply(t(user.language, "already_grading"))]
+        if isinstance(session, InFlow):
+            return await flows.flow_text(cmd.text, self.deps, user, session)
+        if isinstance(session, InCareer):
+            return await career_router.text(cmd.text, self.deps, user, session)
+        if isinstance(session, PickingReview) and is_number(cmd.text.strip()):  # "2": the second question offered
+            choice = int(cmd.text.strip()) - 1
+            if 0 <= choice < len(session.candidates):
+                return await interviews.pick_review(c.PickReview(user.id, choice), self.deps, user)
+        if isinstance(session, ConfirmingForget):
+            confirmed = is_yes(cmd.text, DELETE)  # "yes", "y", "确认", "好" ...; anything else keeps the data
+            return await account.confirm_forget(c.ConfirmForget(user.id, confirmed), self.deps, user, session)
+        if not cmd.text.strip():
+            return [Reply(t(user.language, "empty_answer"), kind="error")]
+        return [Reply(t(user.language, "no_open_question"))]

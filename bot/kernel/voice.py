@@ -1,0 +1,97 @@
+"""Voice answers: checked against the limits before any work, transcribed, shown, then graded.
+
+Order matters: the cheap checks (size, the platform's duration) come first, then the transcriber
+measures the audio (which also tells "not audio" apart) before the expensive transcription. The
+transcript is shown before the grade so the user sees what was heard, and speaking insights (pace,
+filler words) are added to the grade.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import replace
+
+from bot.features.career import router as career_router
+from bot.features.drill.drill import submit_answer
+from bot.features.drill.speaking import analyse, render_insights
+from bot.features.mock import turn as mock_turn
+from bot.kernel import commands as c
+from bot.kernel.deps import Deps, Limits
+from bot.kernel.i18n import t, tn
+from bot.kernel.models import Lang, User
+from bot.kernel.ports import TranscriberUnavailable, TranscriptionError
+from bot.kernel.replies import Reply
+from bot.kernel.session import InCareer, InMock, Session, open_card_id
+from bot.kernel.text_input import clean_text
+
+log = logging.getLogger(__name__)
+VOICE_STEPS = frozenset({("notes", "write")})  # career tool steps (tool, step) that take a spoken text
+
+
+def _too_long(seconds: float, lang: Lang, lim: Limits) -> Reply:
+    return Reply(t(lang, "voice_too_long", limit_seconds=tn(lang, "count.second", lim.max_audio_seconds)), kind="error")
+
+
+async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User, session: Session) -> list[Reply]:
+    lang, lim, transcriber = user.language, deps.limits, deps.transcriber
+    if transcriber is None:
+        return [Reply(t(lang, "voice_unavailable"), kind="error")]
+    in_mock = isinstance(session, InMock)  # a mock interview's answer: graded quietly by mock_turn
+    writing = isinstance(session, InCareer) and (session.tool, session.step) in VOICE_STEPS
+    if open_card_id(session) is None and not in_mock and not writing:
+        return [Reply(t(lang, "no_open_question"))]
+    if not cmd.audio:
+        return [Reply(t(lang, "voice_empty"), kind="error")]
+    if len(cmd.audio) > lim.max_audio_bytes:
+        mb = len(cmd.audio) / 1_000_000
+        return [Reply(t(lang, "voice_too_big", size=f"{mb:.1f}", limit=lim.max_audio_bytes // 1_000_000), kind="error")]
+    if cmd.duration is not None and cmd.duration > lim.max_audio_seconds:
+        return [_too_long(cmd.duration, lang, lim)]
+    try:
+        seconds = await transcriber.measure(cmd.audio, cmd.filename)
+    except TranscriptionError as exc:
+        log.info("unreadable audio %r: %s", cmd.filename, exc)
+        return [Reply(t(lang, "voice_unreadable"), kind="error")]
+    if seconds > lim.max_audio_seconds:
+        return [_too_long(seconds, lang, lim)]
+    if seconds <= 0:
+        return [Reply(t(lang, "voice_empty"), kind="error")]
+    try:
+        async with asyncio.timeout(lim.transcribe_deadline):
+            result = await transcriber.transcribe(cmd.audio, cmd.filename, lang)
+    except (TranscriberUnavailable, TimeoutError) as exc:
+        log.warning("transcriber %s failed: %s", transcriber.id, type(exc).__name__)
+        return [Reply(t(lang, "voice_service_down"), kind="error")]
+    except TranscriptionError as exc:
+        log.info("transcription of %r failed: %s", cmd.filename, exc)
+        return [Reply(t(lang, "voice_unreadable"), kind="error")]
+    transcript = clean_text(result.text).strip()  # a transcript is user text too: same edge rules as typed text
+    if not transcript:
+        return [Reply(t(lang, "voice_silent"), kind="error")]
+    duration = result.duration or seconds
+    shown = Reply(t(lang, "transcript", text=transcript), kind="transcript")
+    if isinstance(session, InCareer) and writing:  # a notebook version spoken: the tool takes the transcript
+        return [shown, *await career_router.text(transcript, deps, user, session)]
+    answer = mock_turn.submit if in_mock else submit_answer
+    graded = await answer(
+        c.SubmitAnswer(
+            user.id,
+            transcript,
+            transcript=transcript,
+            audio_ref=cmd.filename,
+            audio_seconds=duration,
+            source=cmd.source,
+        ),
+        deps,
+        user,
+    )
+    insights = analyse(transcript, duration)
+    if insights is None:
+        return [shown, *graded]
+    return [shown, *with_insights(graded, render_insights(insights, lang))]
+
+
+def with_insights(replies: list[Reply], insights: str) -> list[Reply]:
+    """Append the insights to the grade reply (none when the answer was not graded)."""
+    return [replace(r, text=r.text + "\n\n" + insights) if r.kind == "grade" else r for r in replies]

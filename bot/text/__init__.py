@@ -1,0 +1,1 @@
+"""Text helpers shared by every part: normalisation, tokens and character n-grams."""
