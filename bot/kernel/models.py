@@ -64,10 +64,15 @@ class KeyPoint(Strict):
 
 class FollowUp(Text):
     """A follow-up question (zh/en), with its own short rubric when the bank gives one: the points a good
-    answer to *it* makes, and a short reference answer. Its answer is graded against these."""
+    answer to *it* makes, and a short reference answer. Its answer is graded against these.
+
+    `premise`: a follow-up that presupposes a fact of the reference answer's story ("Why 10 layers?") names
+    that fact's terms here, in both languages; it is asked only when the answer itself states one of them
+    (bot/grading/premise.py), so a follow-up never puts words in the user's mouth. Empty: it stands alone."""
 
     key_points: list[KeyPoint] = Field(default_factory=list)
     reference_answer: Text | None = None
+    premise: TextList = Field(default_factory=TextList)
 
 
 class Rubric(Strict):
