@@ -47,8 +47,11 @@ class FakeGrader:
 
     id = "fake"
 
-    def __init__(self, score: int = 70, follow_up: str | None = "What threshold would you choose, and why?") -> None:
+    def __init__(
+        self, score: int = 70, follow_up: str | None = "What threshold would you choose, and why?", grader: str = "fake"
+    ) -> None:
         self.score = score
+        self.grader = grader  # "offline": its grades are estimates, as the offline grader's
         self.follow_up = follow_up
         self.fail = False
         self.calls: list[tuple[str, str, str]] = []
@@ -68,8 +71,8 @@ class FakeGrader:
             key_points=points,
             feedback="Good structure; add numbers." if lang == "en" else "结构不错，补充数字。",
             follow_up=self.follow_up,
-            grader="fake",
-            estimate=False,
+            grader=self.grader,
+            estimate=self.grader == "offline",
         )
 
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.features.drill import drill
+from bot.features.drill import checklist, drill
 from bot.kernel import commands as c
 from bot.kernel import render, srs
 from bot.kernel.bank import Bank
@@ -52,7 +52,14 @@ async def latest(service: Service, user: User) -> Attempt:
 def with_llm(store: FakeStore, bank: Bank, clock: FakeClock) -> tuple[Service, LLMStub]:
     """An LLM grader (recording every question it is given) with the offline estimate (30) beside it."""
     llm = LLMStub()
-    deps = Deps(store=store, bank=bank, grader=llm, clock=clock, limits=Limits(fuzz=False), estimator=FakeGrader(30))
+    deps = Deps(
+        store=store,
+        bank=bank,
+        grader=llm,
+        clock=clock,
+        limits=Limits(fuzz=False),
+        estimator=FakeGrader(30, grader="offline"),
+    )
     return Service(deps), llm
 
 
@@ -215,7 +222,13 @@ async def test_a_graded_answer_is_stored_scheduled_and_shown(store: FakeStore, b
     q = bank.get(card.question_id)
     assert q is not None and attempt.grade is not None and llm.calls[-1][0].id == q.id
     text = render.grade_text(attempt.grade, q, "zh", Rating.EASY, fmt_local(due, TZ))
-    assert reply == Reply(text, render.grade_buttons(attempt.id, "zh", True), kind="grade")
+    # 90 from the LLM beside 30 from the estimate: borderline, so the user is asked to confirm (Easy kept first)
+    confirm = t("zh", "grade.confirm", why=t("zh", "confirm.why.gap", score=90, offline=30), rating="简单")
+    assert reply.text == text + "\n" + confirm and reply.kind == "grade" and attempt.rating_by == "grade"
+    assert (
+        reply.buttons[1][0] == Button("✓ 保留简单", f"rate:{attempt.id}:4")
+        and reply.default_action == f"rate:{attempt.id}:4"
+    )
     assert f"fu:{attempt.id}" in reply.actions() and reply.buttons[0][0].label == t("zh", "btn.reference")
 
 
@@ -226,14 +239,14 @@ async def test_with_the_llm_down_the_estimate_is_shown_and_queued(
     user = await zh_user(service)
     await service.handle_text(user.id, "/drill")
     llm.down = True
-    (reply,) = await service.handle_text(user.id, ANSWER)
+    check, rate = await service.handle_text(user.id, ANSWER)
     attempt = await latest(service, user)
-    assert attempt.status == "regrade" and attempt.grader == "fake" and attempt.rating == int(Rating.AGAIN)
-    card = await store.get_card(attempt.card_id or 0)
+    assert attempt.status == "regrade" and attempt.grader == "offline" and attempt.rating == int(Rating.AGAIN)
+    assert attempt.rating_by == "unrated"  # the estimate does not rate: the user does, or the LLM later
     q = bank.get(attempt.question_id)
-    assert card is not None and q is not None and attempt.grade is not None
-    text = render.grade_text(attempt.grade, q, "zh", Rating.AGAIN, fmt_local(card.due, TZ))
-    assert reply.text == text + "\n" + t("zh", "llm_unavailable")
+    assert q is not None and attempt.grade is not None
+    assert check.text == checklist.checklist_text(attempt.grade, q, "zh") + "\n" + t("zh", "llm_unavailable")
+    assert rate.default_action == f"rate:{attempt.id}:1"  # coverage 30: Again suggested
 
 
 async def test_a_failed_grading_keeps_the_answer_for_later(

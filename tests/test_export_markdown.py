@@ -71,3 +71,30 @@ def test_over_the_limit_it_comes_in_parts_that_each_fit_and_name_the_question_ag
     assert "## Question pipe-a-001? (continued)" in texts[1]  # the question goes on in the next part
     found = [line for x in texts for line in x.splitlines() if line.startswith("> answer ")]
     assert [line.split()[2] for line in found] == [str(n) for n in range(40)]  # every answer once, in order
+
+
+def test_an_offline_check_shows_what_it_found_and_the_users_rating_never_a_score() -> None:
+    from bot.kernel.models import KeyPointResult
+
+    checked = Grade(score=88, dimensions={"coverage": 80}, grader="offline", key_points=[
+        KeyPointResult(id="k0", verdict="hit"), KeyPointResult(id="k1", verdict="missed"),
+        KeyPointResult(id="k2", verdict="missed"),
+    ])  # fmt: skip
+    rows = [
+        attempt(1, "pipe-a-001", "unrated", grade=checked, rating=1, rating_by="unrated"),
+        attempt(2, "pipe-a-001", "rated", grade=checked, rating=3, rating_by="user", ticked=["k1"]),
+    ]
+    text = render(rows, question, user(), NOW, "x", None)[0].data.decode("utf-8")
+    assert "offline check: key points found 1/3; not rated by you yet" in text
+    assert "offline check: key points found 2/3; your rating Good" in text  # the ticked point counts
+    assert "88" not in text and "score" not in text
+    zh = render(rows[1:], question, user("zh"), NOW, "x", None)[0].data.decode("utf-8")
+    assert "离线检查：找到 2/3 个要点；你的评级：良好" in zh
+
+
+def test_a_disagreement_with_the_grader_shows_both() -> None:
+    rows = [attempt(1, "pipe-a-001", "mine", rating=2, rating_by="user"), attempt(2, "pipe-b-001", "same", rating=3,
+                                                                                rating_by="user")]  # fmt: skip
+    text = render(rows, question, user(), NOW, "x", None)[0].data.decode("utf-8")
+    assert "score 72/100 (Good); you disagreed: Hard" in text
+    assert "score 72/100 (Good)\n" in text  # agreeing with the grader is no disagreement

@@ -14,11 +14,12 @@ import pytest
 
 from bot.content.loader import load_bank, load_file
 from bot.grading.batch_question import question_from_row
+from bot.grading.feedback import generic_follow_up
 from bot.grading.injection import injection_attempt, strip_injections
 from bot.grading.markers import numbers
 from bot.grading.offline import OfflineGrader
-from bot.kernel.models import Grade, KeyPoint, Lang, Question, Rubric, Text, TextList
-from bot.kernel.scoring import total_score
+from bot.kernel.models import Grade, KeyPoint, Lang, Question, Rating, Rubric, Text, TextList
+from bot.kernel.verdicts import suggested_rating
 from bot.text.tokens import has_cjk
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,9 +63,9 @@ def verdicts(g: Grade) -> dict[str, str]:
 def test_grade_is_an_offline_estimate_with_total_from_dimensions(example: Question) -> None:
     g = grade(example, PARTIAL["en"])
     assert g.grader == "offline" and g.estimate is True and grader.id == "offline"
-    assert set(g.dimensions) == {"coverage", "structure", "specificity", "evidence", "correctness"}
-    assert all(0 <= v <= 100 for v in g.dimensions.values())
-    assert g.score == total_score(g.dimensions, example.type, example.rubric.dimension_weights)
+    # no correctness: the estimate cannot tell a right claim from its opposite in the same words (issue #32)
+    assert set(g.dimensions) == {"coverage", "structure", "specificity", "evidence"}
+    assert all(0 <= v <= 100 for v in g.dimensions.values()) and 0 <= g.score <= 100
     assert [k.id for k in g.key_points] == [k.id for k in example.rubric.key_points]
 
 
@@ -186,9 +187,9 @@ def test_plain_text_key_points() -> None:
     assert verdicts(g) == {"kp1": "hit", "kp2": "hit"}
     g = grade(q, "Their hands are different sizes.")
     assert verdicts(g)["kp1"] == "hit" and verdicts(g)["kp2"] == "missed"
-    assert "standard unit" in (g.follow_up or "")
-    # the follow-up presses on kp2, so its answer is graded on kp2
-    assert g.follow_up_points == ["measure with a standard unit such as a ruler"] == [g.follow_up_reference]
+    # the follow-up never quotes a missed key point back at the user: a question of its own, graded as usual
+    assert g.follow_up == generic_follow_up(q, "en") and "standard unit" not in (g.follow_up or "")
+    assert g.follow_up_points == [] and g.follow_up_reference == ""
     verbatim = grade(q, "They should measure with a standard unit such as a ruler.")
     assert verdicts(verbatim)["kp2"] == "hit"
 
@@ -299,8 +300,9 @@ def test_listed_mistakes_deduct(example: Question, mistake: str, lang: Lang) -> 
     wrong = grade(example, PARTIAL[lang] + mistake, lang)
     assert clean.mistakes == []
     assert wrong.mistakes == [example.rubric.mistakes.get(lang)[2]]
-    assert wrong.dimensions["correctness"] <= clean.dimensions["correctness"] - 25
-    assert wrong.score < clean.score
+    assert "correctness" not in wrong.dimensions and wrong.score < clean.score
+    # the estimate cannot judge a claim, but a listed mistake it spots makes its suggestion Again
+    assert suggested_rating(clean, {}) == Rating.HARD and suggested_rating(wrong, {}) == Rating.AGAIN
     assert wrong.mistakes[0].rstrip("。.")[:10] in wrong.feedback
 
 

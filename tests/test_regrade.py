@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.features.drill import checklist
 from bot.features.drill.regrade import regrade_pending
 from bot.kernel import render, srs
 from bot.kernel.bank import Bank
@@ -173,8 +174,8 @@ async def test_the_llm_grade_replaces_the_estimate_and_reschedules_the_card(worl
     body = render.grade_text(done.grade, q, "en", Rating.EASY, fmt_local(due, "Asia/Shanghai"))
     assert to == uid and reply.text == head + "\n" + body and reply.kind == "grade"
     assert fmt_local(due, "Asia/Shanghai") != fmt_local(due, "UTC")
-    assert reply.buttons == render.grade_buttons(queued.id, "en", True)
-    assert f"fu:{queued.id}" in reply.actions()
+    assert reply.buttons == checklist.llm_buttons(done, "en", True)
+    assert f"fu:{queued.id}" in reply.actions() and f"dis:{queued.id}" in reply.actions()
     user = await world.store.get_user(uid)
     assert user is not None and not user.paused  # delivered: the user keeps their pushes
 
@@ -188,8 +189,8 @@ async def test_a_chinese_user_is_told_in_chinese(world: World) -> None:
     q = world.deps.bank.get("pipe-long-001")
     assert q is not None
     assert reply.text.startswith(t("zh", "regraded", prompt=q.prompt.zh[:80]) + "\n")
-    assert t("zh", "grade.header", score=90, rating=t("zh", "rating.4"), estimate="") in reply.text
-    assert reply.buttons == render.grade_buttons(queued.id, "zh", True)
+    assert t("zh", "grade.header.llm", score=90, rating=t("zh", "rating.4")) in reply.text
+    assert reply.buttons == checklist.llm_buttons(await attempt(world, queued.id), "zh", True)
     assert world.llm.calls[-1][2] == "zh"
 
 
@@ -233,9 +234,12 @@ async def test_a_newer_answer_to_the_card_keeps_its_schedule(world: World) -> No
     assert done.rating == queued.rating  # not the one scheduled by: the estimate's rating stays
     assert await world.store.get_card(queued.card_id or 0) == card_before
     ((_, (reply,)),) = outbox.sent
-    assert t("en", "grade.next_due", due="-") in reply.text
+    assert (
+        card_before is not None
+        and t("en", "grade.next_due", due=fmt_local(card_before.due, "Asia/Shanghai")) in reply.text
+    )
     # shown with the rating this grade earns (not "90/100 (Again)"), and why the schedule did not move
-    assert t("en", "grade.header", score=90, rating=t("en", "rating.4"), estimate="") in reply.text
+    assert t("en", "grade.header.llm", score=90, rating=t("en", "rating.4")) in reply.text
     assert reply.text.endswith(t("en", "regraded.overtaken"))
 
 
@@ -249,7 +253,9 @@ async def test_the_rating_the_user_chose_is_kept_and_shown(world: World) -> None
     done = await attempt(world, queued.id)
     assert done.rating == int(Rating.HARD) and await world.store.get_card(queued.card_id or 0) == card_before
     ((_, (reply,)),) = outbox.sent
-    assert t("en", "grade.header", score=90, rating=t("en", "rating.2"), estimate="") in reply.text
+    assert done.rating_by == "user"
+    assert t("en", "grade.header.llm", score=90, rating=t("en", "rating.4")) in reply.text  # the grade's own
+    assert t("en", "regraded.kept_yours", rating=t("en", "rating.2")) in reply.text  # and the user's, which counts
 
 
 async def test_a_follow_up_is_graded_against_the_follow_up_and_leaves_the_card(world: World) -> None:

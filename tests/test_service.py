@@ -72,7 +72,16 @@ async def test_drill_answer_grade_and_schedule(service: Service, store: FakeStor
     assert attempt.status == "graded" and attempt.rating == Rating.GOOD and attempt.grade is not None
     card = store.cards[card_id]
     assert card.due > clock.now() and not card.is_new
-    assert f"rate:{attempt.id}:1" in r[0].actions() and f"fu:{attempt.id}" in r[0].actions()
+    assert attempt.rating_by == "grade"
+    # the grader's rating schedules the card; the user may disagree (their own rating, or a second look)
+    assert f"dis:{attempt.id}" in r[0].actions() and f"fu:{attempt.id}" in r[0].actions()
+    assert not any(a.startswith("rate:") for a in r[0].actions())  # not borderline: no confirmation asked
+    r = await service.handle_action(uid, f"dis:{attempt.id}")
+    assert "instead of the grader's Good" in r[0].text
+    assert r[0].actions()[:4] == [f"rate:{attempt.id}:{n}" for n in (1, 2, 3, 4)]
+    r = await service.handle_action(uid, f"rate:{attempt.id}:2")
+    assert store.attempts[attempt.id].rating == 2 and store.attempts[attempt.id].rating_by == "user"
+    assert store.attempts[attempt.id].grade == attempt.grade  # both are kept: the grade and the user's rating
 
 
 async def test_answer_is_stored_even_when_grader_fails(service: Service, store: FakeStore, grader: FakeGrader) -> None:

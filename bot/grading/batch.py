@@ -244,8 +244,8 @@ async def grade_rows(
                 result["fallback_reason"] = reason
         bar.update(1)
         result["score"] = str(grade.score)
-        for d in DIMENSIONS:
-            result[d] = str(grade.dimensions.get(d, 0))
+        for d in DIMENSIONS:  # blank where the grader cannot judge (the offline estimate has no correctness)
+            result[d] = str(grade.dimensions[d]) if d in grade.dimensions else ""
         result["grader"] = grade.grader
         return result
 

@@ -9,19 +9,16 @@ from bot.grading.features import terms_of
 from bot.grading.normalize import for_matching
 from bot.grading.rubric_match import KeyPointMatch
 from bot.kernel.models import KeyPoint, Lang, Question
+from bot.kernel.premise import askable_indexes
+from bot.kernel.render import point_label
 from bot.kernel.scoring import weights_for
 
-_LABEL_SPLIT = re.compile(r"[:：]")
-_CLAUSE_SPLIT = re.compile(r"[,，;；(（]")
+_QUANTITY = re.compile(r"(?<![A-Za-z\d])\d")  # a number of its own ("1.0", "5%"), not part of a name ("FP16", "H100")
 
 
 def label(kp: KeyPoint, lang: Lang) -> str:
-    """A short name for a key point: its text up to the colon, or its first clause (never cut mid-way)."""
-    text = kp.text.get(lang).strip() or kp.text.en.strip() or kp.id
-    head = _LABEL_SPLIT.split(text, maxsplit=1)[0].strip()
-    if 2 <= len(head) <= 40 and head != text:
-        return head
-    return _CLAUSE_SPLIT.split(text, maxsplit=1)[0].strip()
+    """A short name for a key point, never cut mid-sentence (bot/kernel/render.point_label)."""
+    return point_label(kp, lang)
 
 
 def _join(items: Sequence[str], lang: Lang) -> str:
@@ -32,7 +29,7 @@ def _join(items: Sequence[str], lang: Lang) -> str:
 def _gap(m: KeyPointMatch, lang: Lang) -> str:
     """A gap's name; a partial point says what it lacked."""
     name = label(m.key_point, lang)
-    if m.verdict == "partial" and m.missing == "number":
+    if m.verdict == "partial" and m.missing == "number" and _QUANTITY.search(m.key_point.text.get(lang)):
         return f"{name}（缺少具体数值）" if lang == "zh" else f"{name} (without the number)"
     if m.verdict == "partial":
         return f"{name}（只讲到一部分）" if lang == "zh" else f"{name} (only in part)"
@@ -70,14 +67,18 @@ def _improvement(dims: Mapping[str, int], question: Question, lang: Lang, specif
         if zh:
             return "回答扎实：面试时保持同样的顺序和具体数字。"
         return "Solid answer: keep this order and these specifics in the interview."
-    if weakest == "specificity":
-        if zh:
-            eg = f"，例如“{specific}”" if specific else ""
-            return f"补充具体数字和设置（阈值、学习率、步数、比例）{eg}。"
-        eg = f", e.g. “{specific}”" if specific else ""
-        return f"Add concrete numbers and settings (thresholds, learning rates, step counts, ratios){eg}."
+    if weakest == "specificity":  # the question's own numbers, never a generic list (no learning rates for evals)
+        if specific:
+            return (
+                f"补充这道题需要的具体数字或设置，例如“{specific}”。"
+                if zh
+                else (f"Add the concrete numbers or settings this question calls for, e.g. “{specific}”.")
+            )
+        return (
+            "在关键处给出具体数字或设置。" if zh else "Give concrete numbers or settings where they decide the answer."
+        )
     if weakest == "evidence":
-        if question.type in ("case", "fault", "open"):
+        if question.type == "case":  # only a case question asks for the candidate's own story
             if zh:
                 return "结合一个真实案例：你在项目中遇到了什么、改了什么、结果的数字是多少。"
             return "Back it with a real case: what happened in your project, what you changed and the measured result."
@@ -164,13 +165,15 @@ def pressed_key_point(matches: Sequence[KeyPointMatch]) -> KeyPoint | None:
     return top.key_point if top.key_point.weight >= mean_weight else None
 
 
-def related_follow_up(question: Question, point: KeyPoint | None) -> int | None:
-    """The question's hand-written follow-up that is most about `point` (shared terms), if any is."""
+def related_follow_up(question: Question, point: KeyPoint | None, allowed: Collection[int] | None = None) -> int | None:
+    """The question's hand-written follow-up (among `allowed`, default all) most about `point` (shared terms)."""
     if point is None or not question.follow_ups:
         return None
     wanted = _terms(point.text.en) | _terms(point.text.zh) | _terms(" , ".join(point.keywords.both()))
     best, best_overlap = None, 1
     for i, f in enumerate(question.follow_ups):
+        if allowed is not None and i not in allowed:
+            continue
         overlap = len(wanted & (_terms(f.en) | _terms(f.zh)))
         if overlap > best_overlap:
             best, best_overlap = i, overlap
@@ -213,21 +216,33 @@ def _terms(text: str) -> set[str]:
     return set(terms_of(for_matching(text))) if text.strip() else set()
 
 
-def follow_up(question: Question, lang: Lang, matches: Sequence[KeyPointMatch], missing_terms: Sequence[str]) -> str:
-    """One of the question's own follow-ups, the one about the weakest important point when there is one;
-    a question without hand-written follow-ups (a personal or batch one) presses on that point."""
-    pressed = pressed_key_point(matches)
-    if question.follow_ups:
-        i = related_follow_up(question, pressed)
-        return question.follow_ups[i if i is not None else 0].get(lang)
-    if pressed is not None:
-        name = label(pressed, lang)
-        practical = question.type in ("fault", "open", "case")
-        if lang == "zh":
-            ask = "在这个场景下你会怎么处理？具体会检查或设置什么？" if practical else "它在这个问题里起什么作用？"
-            return f"你没有提到“{name}”——{ask}"
-        ask = "how would you handle that here, and what exactly would you check or set?"
-        return f"You didn't mention “{name}” — {ask if practical else 'how does it come into your answer?'}"
-    if lang == "zh":
-        return "能结合一个真实案例讲讲吗？当时看到的具体数字是多少？"
-    return "Can you walk me through a real case where this happened, with the numbers you saw?"
+GENERIC_FOLLOW_UPS: dict[str, dict[str, str]] = {
+    "practical": {
+        "en": "What would you check first, and which number would tell you that your fix worked?",
+        "zh": "你会先检查什么？看到哪个数字才能说明你的处理起作用了？",
+    },
+    "compare": {
+        "en": "In what situation would you pick the other option instead, and why?",
+        "zh": "在什么情况下你会改选另一种方案？为什么？",
+    },
+    "concept": {
+        "en": "What goes wrong in practice when this is ignored, and how would you notice it?",
+        "zh": "实际训练中如果忽略这一点会出什么问题？你会怎么发现？",
+    },
+}
+
+
+def generic_follow_up(question: Question, lang: Lang) -> str:
+    """A follow-up that stands on its own: it presupposes nothing the answer did not say, and quotes no key point."""
+    kind = question.type if question.type in ("compare", "concept") else "practical"
+    return GENERIC_FOLLOW_UPS[kind][lang]
+
+
+def follow_up(question: Question, lang: Lang, matches: Sequence[KeyPointMatch], answer: str) -> str:
+    """One of the question's own follow-ups that this answer allows (its premise stated: bot/kernel/premise.py),
+    the one about the weakest important point when there is one; else a generic one for the question's type."""
+    allowed = askable_indexes(question, answer)
+    if not allowed:
+        return generic_follow_up(question, lang)
+    i = related_follow_up(question, pressed_key_point(matches), allowed)
+    return question.follow_ups[i if i is not None else allowed[0]].get(lang)

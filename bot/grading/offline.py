@@ -9,8 +9,9 @@ Five dimensions, each 0-100, combined by `total_score` with the question type's 
 - structure, specificity, evidence: surface signals (ordinal markers, numbers with units, a
   first-person case with a result), measured against the level the reference answer itself
   shows, so a one-sentence reference does not demand a five-step answer.
-- correctness: starts at 100; listed mistakes, contradicted key points and an attempt to
-  instruct the grader deduct.
+- soundness (computed as `correctness` and weighed into the estimate, but never part of the grade: the
+  estimate cannot tell a right claim from its opposite in the same words, bot/kernel/verdicts.py): starts at
+  100; listed mistakes, contradicted key points and an attempt to instruct the grader deduct.
 
 Everything but coverage is scaled by relevance (the structure of an off-topic answer is worth
 nothing), and everything by coherence: a list of terms with no sentences asserts nothing,
@@ -44,6 +45,7 @@ from bot.grading.rubric_match import (
 from bot.grading.semantic import Embedder, UseEmbedder, Vectors, default_embedder
 from bot.grading.term_weights import TermWeights, bank_weights
 from bot.kernel.models import DIMENSIONS, Grade, KeyPointResult, Lang, Level, Question
+from bot.kernel.premise import askable_indexes
 from bot.kernel.scoring import total_score
 
 REF_FULL_WITH_KEY_POINTS = 0.55  # reference recall that counts as full coverage next to key points
@@ -186,16 +188,19 @@ class OfflineGrader:
         missing = [] if not pq.references else self._missing_terms(pq, view, lang)
         specific = self._unmatched_specific(pq, lang, spec_credits)
         pressed = pressed_key_point(matches)  # the follow-up presses on it: its answer is graded on it
-        if question.follow_ups and related_follow_up(question, pressed) is None:
-            pressed = None  # the question's own first follow-up is asked: graded as usual
+        allowed = askable_indexes(question, text)
+        if not allowed or related_follow_up(question, pressed, allowed) is None:
+            pressed = None  # another bank follow-up, or a generic one, is asked: graded on its own rubric
         point = pressed.text.get(lang) or pressed.text.en if pressed else ""
+        score = total_score(dims, question.type, question.rubric.dimension_weights)
+        dims.pop("correctness")  # weighed into the estimate, never shown: it cannot know whether a claim is right
         return Grade(
-            score=total_score(dims, question.type, question.rubric.dimension_weights),
+            score=score,
             dimensions=dims,
             key_points=[KeyPointResult(id=m.key_point.id, verdict=m.verdict, evidence=m.evidence) for m in matches],
             mistakes=mistakes,
             feedback=feedback(question, lang, matches, dims, mistakes, missing, specific, empty, coherence),
-            follow_up=follow_up(question, lang, matches, missing),
+            follow_up=follow_up(question, lang, matches, text),
             follow_up_points=[point] if point else [],
             follow_up_reference=point,
             grader=self.id,

@@ -60,6 +60,7 @@ class PreparedKeyPoint:
     by_lang: dict[Lang, Concepts]
     texts: tuple[str, ...]  # the key point's texts, for embeddings
     negated: bool  # the key point's own text holds a negation
+    story: bool = False  # a case question's point: its example numbers are the reference's story, never required
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +165,9 @@ class AnswerView:
 # --- preparation ---------------------------------------------------------------------------------
 
 
-def _prepare_key_point(kp: KeyPoint, weights: TermWeights, qterms: frozenset[str]) -> PreparedKeyPoint:
+def _prepare_key_point(
+    kp: KeyPoint, weights: TermWeights, qterms: frozenset[str], story: bool = False
+) -> PreparedKeyPoint:
     by_lang: dict[Lang, Concepts] = {}
     for lang in LANGS:
         text = kp.text.get(lang)
@@ -174,7 +177,7 @@ def _prepare_key_point(kp: KeyPoint, weights: TermWeights, qterms: frozenset[str
         by_lang[lang] = concepts(text, weights, qterms, kws)
     texts = tuple(dict.fromkeys(t for t in (kp.text.en, kp.text.zh) if t.strip()))
     negated_text = any(c.negated for t in texts for s in analyse_reference(t) for c in s.clauses)
-    return PreparedKeyPoint(kp, by_lang, texts, negated_text)
+    return PreparedKeyPoint(kp, by_lang, texts, negated_text, story)
 
 
 def prepare(q: Question, weights: TermWeights) -> PreparedQuestion:
@@ -199,7 +202,7 @@ def prepare(q: Question, weights: TermWeights) -> PreparedQuestion:
         spec = specifics_share(AnswerView.of(ref), specifics, n_spec)
         short = sentence_count(ref) < SHORT_REFERENCE_SENTENCES  # a short reference calls for no layers
         levels[lang] = (0.0 if short else structure_level(ref), specificity_level(ref, spec), evidence_level(ref))
-    kps = tuple(_prepare_key_point(kp, weights, qterms) for kp in r.key_points)
+    kps = tuple(_prepare_key_point(kp, weights, qterms, q.type == "case") for kp in r.key_points)
     words = tuple(frozenset(t.lower().split()) for t in ref_texts if not is_cjk(t))
     return PreparedQuestion(
         q, kps, tuple(by_text.values()), refs, ref_texts, specifics, n_spec, mistakes, levels, words
@@ -340,7 +343,7 @@ def match_key_point(
         number_seen = number_seen or w.numbers
         if credit > best:
             best, best_i = credit, w_index
-    needs_number = any(con.numbers for con in pk.by_lang.values())
+    needs_number = not pk.story and any(con.numbers for con in pk.by_lang.values())
     missing = ""
     if needs_number and not number_seen and best > NUMBER_CAP:
         best = NUMBER_CAP

@@ -79,6 +79,28 @@ class StartFollowUp(Command):
 
 
 @dataclass(frozen=True)
+class TickPoint(Command):
+    """On the offline checklist: "I did say that" for the answer's key point number `index` (0-based)."""
+
+    attempt_id: int
+    index: int
+
+
+@dataclass(frozen=True)
+class Disagree(Command):
+    """On an LLM grade: the user wants to give their own rating (or ask for a second look)."""
+
+    attempt_id: int
+
+
+@dataclass(frozen=True)
+class SecondLook(Command):
+    """The LLM grades the same answer once more (within the LLM budget)."""
+
+    attempt_id: int
+
+
+@dataclass(frozen=True)
 class LogInterview(Command):
     company: str
     role: str

@@ -16,6 +16,7 @@ from bot.kernel.i18n_counts import PLURALS
 from bot.kernel.i18n_features import CONSOLE_MESSAGES, FEATURE_MESSAGES
 from bot.kernel.i18n_guidance import GUIDANCE_MESSAGES
 from bot.kernel.i18n_names import NAMES
+from bot.kernel.i18n_verdicts import VERDICT_MESSAGES
 from bot.kernel.models import Lang
 
 MESSAGES: dict[str, dict[str, str]] = {
@@ -382,6 +383,7 @@ MESSAGES.update(JD_MESSAGES)
 MESSAGES.update(APPS_MESSAGES)
 MESSAGES.update(DEBRIEF_MESSAGES)
 MESSAGES.update(NOTES_MESSAGES)
+MESSAGES.update(VERDICT_MESSAGES)
 PLURALS.update(NOTES_PLURALS)
 for _lang in ("en", "zh"):  # each tool's lines at the end of /help, kept with the tool's messages
     for _key in ("help.mock", "help.jd", "help.notes", "help.apps", "help.debrief"):

@@ -200,4 +200,10 @@ FEATURE_MESSAGES: dict[str, dict[str, str]] = {
 
 CONSOLE_MESSAGES: dict[str, dict[str, str]] = {
     "console.saved": {"en": "(saved {path})", "zh": "（已保存到 {path}）"},
+    "console.line_cut": {
+        "en": "That line reached the terminal's limit of 4,095 bytes, so the end of it was probably cut off, and I "
+        'did not send it. For a long answer, type """ on a line of its own, paste the answer, then """ again.',
+        "zh": '这一行达到了终端 4095 字节的上限，结尾很可能被截掉了，所以没有发送。较长的回答请先单独输入一行 """，'
+        '再粘贴回答，最后再输入一行 """。',
+    },
 }

@@ -105,6 +105,16 @@ GUIDANCE_MESSAGES: dict[str, dict[str, str]] = {
     },
     "export.md.score": {"en": "score {score}/100 ({rating})", "zh": "得分 {score}/100（{rating}）"},
     "export.md.self_rated": {"en": "self-rated {rating}", "zh": "自评：{rating}"},
+    "export.md.checked": {
+        "en": "offline check: key points found {found}/{total}; {rating}",
+        "zh": "离线检查：找到 {found}/{total} 个要点；{rating}",
+    },
+    "export.md.your_rating": {"en": "your rating {rating}", "zh": "你的评级：{rating}"},
+    "export.md.not_rated": {"en": "not rated by you yet", "zh": "你还没有评级"},
+    "export.md.disagreed": {
+        "en": "score {score}/100 ({grader}); you disagreed: {rating}",
+        "zh": "得分 {score}/100（{grader}）；你不同意，自评：{rating}",
+    },
     "export.md.revealed": {"en": "reference answer shown (Again)", "zh": "查看了参考答案（记为重来）"},
     "export.md.ungraded": {"en": "not graded yet", "zh": "尚未评分"},
     "export.md.follow_up": {"en": "follow-up", "zh": "追问"},

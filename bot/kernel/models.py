@@ -68,7 +68,7 @@ class FollowUp(Text):
 
     `premise`: a follow-up that presupposes a fact of the reference answer's story ("Why 10 layers?") names
     that fact's terms here, in both languages; it is asked only when the answer itself states one of them
-    (bot/grading/premise.py), so a follow-up never puts words in the user's mouth. Empty: it stands alone."""
+    (bot/kernel/premise.py), so a follow-up never puts words in the user's mouth. Empty: it stands alone."""
 
     key_points: list[KeyPoint] = Field(default_factory=list)
     reference_answer: Text | None = None
@@ -144,6 +144,7 @@ class Grade(Strict):
     offline_score: int | None = None  # beside an LLM grade: the offline estimate of the same answer
     checked_twice: bool = False  # the LLM grade was far above the estimate, so it was graded again
     flagged: bool = False  # still far above after the second look: kept for a human review
+    first_score: int | None = None  # after a second look the user asked for: the first grade's score
 
     def missed(self) -> list[str]:
         return [k.id for k in self.key_points if k.verdict == "missed"]
@@ -191,6 +192,9 @@ class Card(BaseModel):
 
 
 AttemptStatus = Literal["pending", "graded", "regrade", "regrading", "self", "revealed"]
+RatingBy = Literal["grade", "unrated", "user"]
+"""Where an attempt's FSRS rating came from: an LLM grade's score ("grade"); nobody yet, after an offline estimate
+that the user has not rated, so the card is scheduled as Again ("unrated", bot/kernel/verdicts.py); the user."""
 
 
 class Attempt(BaseModel):
@@ -209,11 +213,18 @@ class Attempt(BaseModel):
     latency_ms: int | None = None
     tokens: int = 0
     rating: int | None = None
+    rating_by: RatingBy | None = None
+    ticked: list[str] = Field(default_factory=list)  # key points the user said they made ("I did say that")
     card_before: dict[str, object] | None = None
     is_follow_up: bool = False
     source: str | None = None  # where it was answered, e.g. "discord:guild:123" (for server leaderboards)
     created_at: datetime
     graded_at: datetime | None = None
+
+    @field_validator("ticked", mode="before")
+    @classmethod
+    def _no_ticks(cls, value: object) -> object:
+        return [] if value is None else value  # a row written before the checklist existed
 
 
 class InterviewLog(BaseModel):

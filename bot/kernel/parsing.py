@@ -133,6 +133,13 @@ def parse_action(user_id: int, action: str) -> c.Command:
             return c.RevealReference(user_id, _id(arg) if arg else None)
         if verb == "fu":
             return c.StartFollowUp(user_id, _id(arg))
+        if verb == "tick":
+            attempt, _, index = arg.partition(":")
+            return c.TickPoint(user_id, _id(attempt), _id(index))
+        if verb == "dis":
+            return c.Disagree(user_id, _id(arg))
+        if verb == "look":
+            return c.SecondLook(user_id, _id(arg))
         if verb == "rate":
             attempt, _, rating = arg.partition(":")
             return c.OverrideRating(user_id, _id(attempt), int(rating))

@@ -2,9 +2,40 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.kernel.i18n import MESSAGES, listing, t
-from bot.kernel.models import DIMENSIONS, Grade, Lang, Question, Rating
+from bot.kernel.models import DIMENSIONS, Grade, KeyPoint, Lang, Question, Rating
 from bot.kernel.replies import Button
+from bot.kernel.scoring import weights_for
+
+_HEAD = re.compile(r"[:：]")
+_CLAUSE_END = re.compile(r"[,，;；(（]")
+_DANGLING = re.compile(r"(?:\s(?:and|or|to|of|with|the|a|an|for|by)|[和与及或并])$", re.IGNORECASE)
+LABEL_CHARS = {"en": 90, "zh": 40}
+
+
+def point_label(point: KeyPoint, lang: Lang, limit: int | None = None) -> str:
+    """A key point's name for a checklist line or a button: its text up to the colon when that names it, else
+    the whole text when short, else its text cut at a clause or word boundary with "…" (never mid-word, never
+    ending on "and" or "和")."""
+    text = " ".join((point.text.get(lang) or point.text.en or point.id).split())
+    limit = limit or LABEL_CHARS[lang]
+    head = _HEAD.split(text, maxsplit=1)[0].strip()
+    if head != text and (4 if lang == "zh" else 8) <= len(head) <= limit:  # not a bare "Lesson:" or "经验："
+        return head
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    clauses = [m.start() for m in _CLAUSE_END.finditer(cut) if m.start() >= limit // 3]
+    if clauses:
+        cut = cut[: clauses[-1]]
+    elif lang == "en" and " " in cut:
+        cut = cut[: cut.rindex(" ")]
+    cut = cut.rstrip(" ,，;；:：")
+    while _DANGLING.search(cut):
+        cut = _DANGLING.sub("", cut).rstrip(" ,，;；:：")
+    return cut + "…"
 
 
 def topic_name(topic: str, lang: Lang) -> str:
@@ -38,9 +69,15 @@ def question_text(q: Question, lang: Lang, tag: str) -> str:
 
 
 def grade_text(grade: Grade, q: Question, lang: Lang, rating: Rating, next_due: str) -> str:
-    estimate = t(lang, "grade.estimate") if grade.estimate else ""
-    lines = [t(lang, "grade.header", score=grade.score, rating=t(lang, f"rating.{int(rating)}"), estimate=estimate)]
-    dims = (t(lang, "grade.dimension", name=t(lang, f"dim.{d}"), score=grade.dimensions.get(d, 0)) for d in DIMENSIONS)
+    """An LLM grade in words (an offline estimate is a checklist: bot/features/drill/checklist.py). Only the
+    dimensions the question type weighs are shown: a concept question asks for no case, so no "evidence 0"."""
+    lines = [t(lang, "grade.header.llm", score=grade.score, rating=t(lang, f"rating.{int(rating)}"))]
+    weighed = weights_for(q.type, q.rubric.dimension_weights)
+    dims = (
+        t(lang, "grade.dimension", name=t(lang, f"dim.{d}"), score=grade.dimensions[d])
+        for d in DIMENSIONS
+        if d in grade.dimensions and weighed.get(d, 0) > 0
+    )
     lines.append(t(lang, "grade.dimensions", items=listing(lang, dims)))
     points = {k.id: k for k in q.rubric.key_points}
     for verdict in ("hit", "partial", "missed"):

@@ -28,6 +28,8 @@ class Reply:
     file: Attachment | None = None
     kind: str = "info"
     ask_text: bool = False
+    default_action: str | None = None
+    """What an empty line presses in the terminal (a suggested rating): one keystroke. Elsewhere it is a button."""
 
     def actions(self) -> list[str]:
         return [b.action for row in self.buttons for b in row]

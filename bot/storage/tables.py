@@ -101,6 +101,8 @@ attempts = sa.Table(
     sa.Column("latency_ms", sa.Integer, nullable=True),
     sa.Column("tokens", sa.Integer, nullable=False, default=0),
     sa.Column("rating", sa.Integer, nullable=True),
+    sa.Column("rating_by", sa.String(12), nullable=True),  # grade | unrated | user (None: written before 0008)
+    sa.Column("ticked", sa.JSON, nullable=True),  # the key points the user ticked on the checklist
     sa.Column("card_before", sa.JSON, nullable=True),
     sa.Column("is_follow_up", sa.Boolean, nullable=False, default=False),
     sa.Column("source", sa.String(64), nullable=True),

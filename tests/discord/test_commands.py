@@ -50,7 +50,7 @@ async def test_answer_by_text_is_graded_and_counted_for_the_server(bot: Harness)
     assert attempt.source == "discord:guild:700" and attempt.status == "graded"
     ids = grade.custom_ids()
     assert ids[:3] == [f"drill:ref:{attempt.id}", f"drill:fu:{attempt.id}", "drill:next"]
-    assert f"drill:rate:{attempt.id}:4" in ids
+    assert f"drill:dis:{attempt.id}" in ids and not any(i.startswith("drill:rate:") for i in ids)
 
 
 async def test_answer_in_direct_messages_has_no_server_source(bot: Harness) -> None:

@@ -168,7 +168,8 @@ async def test_buttons_still_work_after_a_restart(start_bot: Start, fake: FakeDi
 async def test_a_button_pressed_by_someone_else_does_not_act_for_them(bot: Harness) -> None:
     await bot.interact(p.command("drill", user_id=2))
     graded = followups(await bot.interact(p.command("answer", user_id=2, text="Check the data first.")))[0]
-    rate = next(cid for cid in graded.custom_ids() if cid.startswith("drill:rate:") and cid.endswith(":1"))
+    attempt = next(cid for cid in graded.custom_ids() if cid.startswith("drill:dis:")).rsplit(":", 1)[1]
+    rate = f"drill:rate:{attempt}:1"  # what the Disagree menu offers
     message = p.message_with_components([(rate, "Again")])
     requests = await bot.interact(p.button(rate, message, user_id=3))
     assert "could not find" in followups(requests)[0].content

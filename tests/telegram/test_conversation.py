@@ -48,10 +48,11 @@ async def test_drill_answer_and_every_button(tg: Harness) -> None:
     (grade,) = await tg.say(CHAT, "First I check the data, then the gradient norm per layer.")
     assert "Score: 70/100 (Good)" in grade.text
     attempt = int(grade.actions[0].split(":")[1])
-    assert grade.actions == [f"ref:{attempt}", f"fu:{attempt}", "next"] + [
-        f"rate:{attempt}:{r}" for r in (1, 2, 3, 4)
-    ] + [f"cr:notes:save:{attempt}"]
-    assert [label for label, _ in grade.buttons[1]] == ["Again", "Hard", "Good", "Easy"]
+    assert grade.actions == [f"ref:{attempt}", f"fu:{attempt}", "next", f"dis:{attempt}", f"cr:notes:save:{attempt}"]
+    assert [label for label, _ in grade.buttons[1]] == ["Disagree"]
+    (disagree,) = await tg.press(CHAT, f"dis:{attempt}")
+    assert "instead of the grader's Good" in disagree.text
+    assert [label for label, _ in disagree.buttons[0]] == ["Again", "Hard", "Good", "Easy"]
 
     (reference,) = await tg.press(CHAT, f"ref:{attempt}")
     assert reference.text.startswith("Reference answer:")

@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from bot.kernel import verdicts
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Attempt, Question, User
 from bot.kernel.replies import Attachment
+from bot.kernel.scoring import rating_from_score
 from bot.kernel.timeutil import fmt_local
 
 MD_MIME = "text/markdown"
@@ -28,7 +30,17 @@ def _outcome(a: Attempt, user: User) -> str:
     lang = user.language
     if a.status == "revealed":
         return t(lang, "export.md.revealed")
+    if a.grade is not None and verdicts.is_estimate(a.grade):  # no score: the user's rating, or none yet
+        found = sum(1 for k in a.grade.key_points if k.verdict != "missed" or k.id in a.ticked)
+        rated = a.rating_by == "user" and a.rating in (1, 2, 3, 4)
+        mine = t(lang, "export.md.your_rating", rating=t(lang, f"rating.{a.rating}")) if rated else ""
+        return t(lang, "export.md.checked", found=found, total=len(a.grade.key_points),
+                 rating=mine or t(lang, "export.md.not_rated"))  # fmt: skip
     if a.grade is not None:
+        graders = int(rating_from_score(a.grade.score))
+        if a.rating_by == "user" and a.rating in (1, 2, 3, 4) and a.rating != graders:  # both kept: both shown
+            return t(lang, "export.md.disagreed", score=a.grade.score, grader=t(lang, f"rating.{graders}"),
+                     rating=t(lang, f"rating.{a.rating}"))  # fmt: skip
         rating = t(lang, f"rating.{a.rating}") if a.rating in (1, 2, 3, 4) else "-"
         return t(lang, "export.md.score", score=a.grade.score, rating=rating)
     if a.status == "self" and a.rating in (1, 2, 3, 4):

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from bot.features.drill.grading_chain import grade_answer
 from bot.features.review.interviews import cap_reached, file_review
+from bot.kernel import verdicts
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import listing, t, tn
 from bot.kernel.models import Attempt, Grade, Question, User
@@ -100,7 +101,8 @@ async def _grade_recalled(
             update={
                 "status": "regrade" if outcome.regrade else "graded", "grade": grade, "grader": grade.grader,
                 "prompt_version": grade.prompt_version, "latency_ms": outcome.latency_ms, "tokens": grade.tokens,
-                "rating": int(rating_from_score(grade.score)), "graded_at": now,
+                "rating": None if verdicts.is_estimate(grade) else int(rating_from_score(grade.score)),
+                "rating_by": None if verdicts.is_estimate(grade) else "grade", "graded_at": now,
             }
         )  # fmt: skip
         await store.finish_attempt(done, None)  # no new card: the question stays due now

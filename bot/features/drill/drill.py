@@ -6,13 +6,16 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 
+from bot.features.drill import checklist
 from bot.features.drill.grading_chain import follow_up_question, grade_answer
+from bot.features.drill.grading_chain import second_look as look_again
 from bot.features.jd import focus
 from bot.kernel import commands as c
-from bot.kernel import render, srs
+from bot.kernel import render, srs, verdicts
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import MAX_NEW_PER_DAY, TOPICS, Attempt, Card, Question, Rating, User
+from bot.kernel.non_answer import is_non_answer
 from bot.kernel.replies import Button, Reply
 from bot.kernel.scoring import rating_from_score
 from bot.kernel.session import Answering, FollowingUp, Grading, Idle, Session, open_card_id
@@ -105,14 +108,15 @@ async def _nothing_due(deps: Deps, user: User) -> Reply:
     return Reply(t(lang, "nothing_due", new=new, next=when, suggest=suggest))
 
 
-def _check_text(text: str, deps: Deps, user: User) -> Reply | None:
+def _check_text(text: str, deps: Deps, user: User, follow_up: bool = False) -> Reply | None:
+    lang = user.language
     if not text.strip():
-        return Reply(t(user.language, "empty_answer"), kind="error")
+        return Reply(t(lang, "empty_answer"), kind="error")
     if len(text) > deps.limits.max_answer_chars:
-        return Reply(
-            t(user.language, "answer_too_long", length=len(text), limit=deps.limits.max_answer_chars),
-            kind="error",
-        )
+        return Reply(t(lang, "answer_too_long", length=len(text), limit=deps.limits.max_answer_chars), kind="error")
+    if is_non_answer(text):  # not graded, not stored, the card unchanged: another try, or an explicit Again
+        give_up = Button(t(lang, "btn.skip"), "skip") if follow_up else Button(t(lang, "btn.dont_know"), "ref")
+        return Reply(t(lang, "non_answer"), [[give_up]], kind="error", ask_text=True)
     return None
 
 
@@ -122,7 +126,7 @@ async def submit_answer(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Se
     card_id = open_card_id(session)
     if card_id is None:
         return [Reply(t(lang, "no_open_question"))]
-    problem = _check_text(cmd.text, deps, user)
+    problem = _check_text(cmd.text, deps, user, isinstance(session, FollowingUp))
     if problem is not None:
         return [problem]
     found = await _card_with_question(deps, card_id)
@@ -179,7 +183,8 @@ async def _grade_claimed(
     if grade is None:
         await store.finish_attempt(attempt.model_copy(update={"status": "regrade"}), None, _idle(attempt))
         return [Reply(t(lang, "grading_failed"), [[Button(t(lang, "btn.next"), "next")]], kind="error")]
-    rating = rating_from_score(grade.score)
+    estimate = verdicts.is_estimate(grade)  # an estimate never rates: the card waits for the user's rating
+    rating = verdicts.UNRATED if estimate else rating_from_score(grade.score)
     new_card = None if follow_up else _reviewed(card, rating, now, deps, user)
     done = attempt.model_copy(
         update={
@@ -190,17 +195,13 @@ async def _grade_claimed(
             "latency_ms": outcome.latency_ms,
             "tokens": grade.tokens,
             "rating": int(rating),
+            "rating_by": "unrated" if estimate else "grade",
             "graded_at": now,
         }
     )
     await store.finish_attempt(done, new_card, _idle(attempt))
     due = fmt_local((new_card or card).due, user.timezone)
-    text = render.grade_text(grade, q, lang, rating, due)
-    if outcome.notice:
-        text += "\n" + t(lang, outcome.notice)
-    if follow_up:
-        return [Reply(text + "\n" + t(lang, "follow_up_done"), [[Button(t(lang, "btn.next"), "next")]], kind="grade")]
-    return [Reply(text, render.grade_buttons(attempt.id, lang, bool(grade.follow_up)), kind="grade")]
+    return checklist.graded_replies(done, q, lang, due, outcome.notice)
 
 
 def _reviewed(card: Card, rating: Rating, when: datetime, deps: Deps, user: User) -> Card:
@@ -261,22 +262,38 @@ async def skip(cmd: c.SkipQuestion, deps: Deps, user: User) -> list[Reply]:
     return [Reply(t(user.language, "skipped"), [[Button(t(user.language, "btn.next"), "next")]])]
 
 
-async def override_rating(cmd: c.OverrideRating, deps: Deps, user: User) -> list[Reply]:
+async def _rateable(deps: Deps, user: User, attempt_id: int) -> tuple[Attempt, Card] | Reply:
+    """The user's latest main answer to a card, with the card; else the reply that says why not."""
     store, lang = deps.store, user.language
-    attempt = await store.get_attempt(cmd.attempt_id)
+    attempt = await store.get_attempt(attempt_id)
     if attempt is None or attempt.user_id != user.id or attempt.card_id is None or attempt.is_follow_up:
-        return [Reply(t(lang, "not_found"))]
-    if cmd.rating not in (1, 2, 3, 4) or attempt.card_before is None:
-        return [Reply(t(lang, "not_found"))]
+        return Reply(t(lang, "not_found"))
+    if attempt.card_before is None:
+        return Reply(t(lang, "not_found"))
     latest = await store.latest_attempt_for_card(attempt.card_id)
     card = await store.get_card(attempt.card_id)
     if card is None or latest is None or latest.id != attempt.id:
-        return [Reply(t(lang, "rating_stale"))]
+        return Reply(t(lang, "rating_stale"))
+    return attempt, card
+
+
+async def override_rating(cmd: c.OverrideRating, deps: Deps, user: User) -> list[Reply]:
+    """The user's own rating (the estimate's suggestion accepted, or their own choice over any grade): it
+    schedules the card from where it was before this answer, and it is kept as the user's."""
+    store, lang = deps.store, user.language
+    if cmd.rating not in (1, 2, 3, 4):
+        return [Reply(t(lang, "not_found"))]
+    found = await _rateable(deps, user, cmd.attempt_id)
+    if isinstance(found, Reply):
+        return [found]
+    attempt, card = found
+    assert attempt.card_before is not None
     rating = Rating(cmd.rating)
     when = attempt.graded_at or deps.clock.now()
     before = card.model_copy(update={"fsrs": attempt.card_before})
     new_card = _reviewed(before, rating, when, deps, user)
-    await store.finish_attempt(attempt.model_copy(update={"rating": int(rating), "graded_at": when}), new_card)
+    rated = {"rating": int(rating), "rating_by": "user", "graded_at": when}
+    await store.finish_attempt(attempt.model_copy(update=rated), new_card)
     due = fmt_local(new_card.due, user.timezone)
     return [
         Reply(
@@ -296,3 +313,87 @@ async def start_follow_up(cmd: c.StartFollowUp, deps: Deps, user: User) -> list[
     text = attempt.grade.follow_up
     await deps.store.set_session(user.id, FollowingUp(card_id=attempt.card_id, text=text, parent=attempt.id))
     return [Reply(t(lang, "follow_up_prompt", text=text), kind="question", ask_text=True)]
+
+
+async def tick_point(cmd: c.TickPoint, deps: Deps, user: User) -> list[Reply]:
+    """ "I did say that": the user ticks a key point the offline check did not find. The tick is stored with the
+    answer, the suggestion follows it, and the user still rates."""
+    lang = user.language
+    found = await _rateable(deps, user, cmd.attempt_id)
+    if isinstance(found, Reply):
+        return [found]
+    attempt, _ = found
+    grade = attempt.grade
+    q = await deps.question(attempt.question_id)
+    if grade is None or q is None or not verdicts.is_estimate(grade) or not 0 <= cmd.index < len(grade.key_points):
+        return [Reply(t(lang, "not_found"))]
+    if attempt.rating_by == "user":
+        return [Reply(t(lang, "check.tick_stale"))]
+    point = grade.key_points[cmd.index].id
+    ticked = attempt.ticked if point in attempt.ticked else [*attempt.ticked, point]
+    attempt = attempt.model_copy(update={"ticked": ticked})
+    await deps.store.finish_attempt(attempt, None)
+    suggestion = verdicts.suggested_rating(grade, checklist.weights(q), ticked)
+    name = next((render.point_label(k, lang) for k in q.rubric.key_points if k.id == point), point)
+    prompt = checklist.rate_reply(attempt, q, lang, bool(grade.follow_up))
+    head = t(lang, "check.ticked_now", point=name, rating=t(lang, f"rating.{int(suggestion)}"))
+    return [Reply(head, prompt.buttons, kind="grade", default_action=prompt.default_action)]
+
+
+async def disagree(cmd: c.Disagree, deps: Deps, user: User) -> list[Reply]:
+    """The user's own rating instead of the grader's, or a second look by the LLM."""
+    lang = user.language
+    found = await _rateable(deps, user, cmd.attempt_id)
+    if isinstance(found, Reply):
+        return [found]
+    attempt, _ = found
+    grade = attempt.grade
+    if grade is None:
+        return [Reply(t(lang, "not_found"))]
+    graders = rating_from_score(grade.score)
+    text = t(lang, "disagree.prompt", rating=t(lang, f"rating.{int(graders)}"))
+    rows = [render.rating_buttons(attempt.id, lang)]
+    if not verdicts.is_estimate(grade) and not grade.checked_twice:
+        text += " " + t(lang, "disagree.second")
+        rows.append([Button(t(lang, "btn.second_look"), f"look:{attempt.id}")])
+    return [Reply(text, rows)]
+
+
+async def second_look(cmd: c.SecondLook, deps: Deps, user: User) -> list[Reply]:
+    """One more LLM grading of the same answer, asked by the user: both grades are kept (the first one's score
+    as `first_score`), the card follows the new one unless the user rated it themselves."""
+    store, lang = deps.store, user.language
+    found = await _rateable(deps, user, cmd.attempt_id)
+    if isinstance(found, Reply):
+        return [found]
+    attempt, card = found
+    first = attempt.grade
+    q = await deps.question(attempt.question_id)
+    if first is None or q is None:
+        return [Reply(t(lang, "not_found"))]
+    if first.checked_twice:
+        return [Reply(t(lang, "second.done_before"))]
+    now = deps.clock.now()
+    outcome = await look_again(deps, q, attempt.answer, user, now)
+    if isinstance(outcome, str):
+        return [Reply(t(lang, outcome), kind="error")]
+    grade = outcome.model_copy(
+        update={"checked_twice": True, "first_score": first.score, "offline_score": first.offline_score}
+    )
+    rating = rating_from_score(grade.score)
+    update: dict[str, object] = {"grade": grade, "grader": grade.grader, "tokens": attempt.tokens + grade.tokens}
+    new_card = None
+    if attempt.rating_by != "user":
+        assert attempt.card_before is not None
+        before = card.model_copy(update={"fsrs": attempt.card_before})
+        new_card = _reviewed(before, rating, attempt.graded_at or now, deps, user)
+        update.update(rating=int(rating), rating_by="grade")
+    done = attempt.model_copy(update=update)
+    await store.finish_attempt(done, new_card)
+    due = fmt_local((new_card or card).due, user.timezone)
+    head = t(lang, "second.header", before=first.score, after=grade.score)
+    reply = checklist.llm_reply(done, q, lang, due)
+    text = head + "\n" + reply.text
+    if attempt.rating_by == "user" and attempt.rating:
+        text += "\n" + t(lang, "second.kept_yours", rating=t(lang, f"rating.{attempt.rating}"))
+    return [Reply(text, reply.buttons, kind="grade", default_action=reply.default_action)]

@@ -136,3 +136,19 @@ def follow_up_question(parent: Question, grade: Grade | None, text: str) -> Ques
             "follow_ups": [],
         }
     )
+
+
+async def second_look(deps: Deps, q: Question, text: str, user: User, now: datetime) -> Grade | str:
+    """The LLM grades an answer once more, at the user's request: the new grade, or the i18n key saying why not
+    (no LLM, the budget spent, the LLM not answering). Counted in the budget like any grading."""
+    if not _has_llm(deps):
+        return "second.none"
+    refused = await llm_budget.refusal(deps, user, now)
+    if refused:
+        return refused
+    try:
+        grade, _ = await _llm_grade(deps, q, text, user, now)
+    except Exception as exc:
+        log.warning("second look failed: %s", type(exc).__name__)
+        return "second.failed"
+    return grade

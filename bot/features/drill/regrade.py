@@ -12,12 +12,13 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
+from bot.features.drill import checklist
 from bot.features.drill.grading_chain import follow_up_question
 from bot.features.mock import turn as mock_turn
-from bot.kernel import llm_budget, render, srs
+from bot.kernel import llm_budget, srs, verdicts
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t
-from bot.kernel.models import Attempt, Card, Grade, Rating, User
+from bot.kernel.models import Attempt, Card, Rating, User
 from bot.kernel.ports import Delivery
 from bot.kernel.replies import Reply
 from bot.kernel.scoring import rating_from_score
@@ -64,21 +65,21 @@ async def _overtaken(deps: Deps, attempt: Attempt) -> bool:
     return latest is not None and latest.id != attempt.id
 
 
-async def _rescheduled(deps: Deps, attempt: Attempt, grade: Grade, user: User) -> Card | None:
-    """Re-apply the review with the LLM's rating when the user did not override the estimate's."""
+async def _rescheduled(deps: Deps, attempt: Attempt, rating: Rating, user: User) -> Card | None:
+    """Re-apply the review with the new grade's rating, unless the user rated the answer themselves."""
     if attempt.is_follow_up or attempt.card_id is None or attempt.card_before is None:
         return None
     latest = await deps.store.latest_attempt_for_card(attempt.card_id)
     card = await deps.store.get_card(attempt.card_id)
     if card is None or latest is None or latest.id != attempt.id:
         return None
-    suggested = rating_from_score(attempt.grade.score) if attempt.grade else None
-    if attempt.rating is not None and suggested is not None and attempt.rating != int(suggested):
-        return None  # the user chose a rating themselves: keep it
+    if attempt.rating_by == "user":
+        return None  # the user rated it themselves: their rating keeps scheduling the card
+    legacy = attempt.rating_by is None and attempt.grade is not None and attempt.rating is not None
+    if legacy and attempt.rating != int(rating_from_score(attempt.grade.score)):  # type: ignore[union-attr]
+        return None  # written before rating_by: a rating unlike the grade's was the user's override
     when = attempt.graded_at or attempt.created_at
-    state, due = srs.review(
-        attempt.card_before, rating_from_score(grade.score), when, user.desired_retention, deps.limits.fuzz
-    )
+    state, due = srs.review(attempt.card_before, rating, when, user.desired_retention, deps.limits.fuzz)
     return card.model_copy(update={"fsrs": state, "due": due, "is_new": False})
 
 
@@ -120,26 +121,37 @@ async def regrade_claimed(deps: Deps, attempt: Attempt, user: User | None) -> Re
         return None
     grade = await deps.grader.grade(q, attempt.answer, user.language, user.level)
     await llm_budget.spend(deps, user.id, "regrade", grade.tokens, deps.clock.now())
-    card = await _rescheduled(deps, attempt, grade, user)
-    rating = rating_from_score(grade.score)
-    updated = attempt.model_copy(
-        update={
-            "status": "graded", "grade": grade, "grader": grade.grader, "prompt_version": grade.prompt_version,
-            "tokens": attempt.tokens + grade.tokens, "rating": int(rating) if card or attempt.rating is None
-            else attempt.rating, "graded_at": attempt.graded_at or deps.clock.now(),
-        }
-    )  # fmt: skip
+    estimate = verdicts.is_estimate(grade)  # no LLM configured: the offline grader graded a failed grading
+    rating = verdicts.UNRATED if estimate else rating_from_score(grade.score)  # an estimate never rates
+    card = await _rescheduled(deps, attempt, rating, user)
+    update: dict[str, object] = {
+        "status": "graded", "grade": grade, "grader": grade.grader, "prompt_version": grade.prompt_version,
+        "tokens": attempt.tokens + grade.tokens, "graded_at": attempt.graded_at or deps.clock.now(),
+    }  # fmt: skip
+    if card is not None or attempt.rating is None:
+        update.update(rating=int(rating), rating_by="unrated" if estimate else "grade")
+    updated = attempt.model_copy(update=update)
     await store.finish_attempt(updated, card)
     lang = user.language
-    due = fmt_local(card.due, user.timezone) if card else "-"
+    keeps = attempt.card_id is not None and not attempt.is_follow_up  # a follow-up never moves its card
+    current = card or (await store.get_card(attempt.card_id) if keeps else None)  # type: ignore[arg-type]
+    due = fmt_local(current.due, user.timezone) if current else "-"
     head = t(lang, "regraded", prompt=q.prompt.get(lang)[:80])
-    overtaken = await _overtaken(deps, attempt)
-    shown = int(rating) if overtaken else updated.rating or int(rating)  # the rating this grade earns
-    body = render.grade_text(grade, q, lang, Rating(shown), due)
-    if overtaken:  # the card kept the schedule of the newer answer: say so, rather than a rating that clashes
-        body += "\n" + t(lang, "regraded.overtaken")
-    buttons = [] if attempt.is_follow_up else render.grade_buttons(attempt.id, lang, bool(grade.follow_up))
-    return Reply(head + "\n" + body, buttons, kind="grade")
+    replies = checklist.graded_replies(updated, q, lang, due)
+    body = replies[0]
+    text = head + "\n" + body.text
+    if await _overtaken(deps, attempt):  # the card kept the newer answer's schedule: say so, not a clashing rating
+        text += "\n" + t(lang, "regraded.overtaken")
+    elif attempt.rating_by == "user" and attempt.rating:
+        text += "\n" + t(lang, "regraded.kept_yours", rating=t(lang, f"rating.{attempt.rating}"))
+    elif attempt.rating_by == "unrated" and not estimate:
+        text += "\n" + t(lang, "regraded.was_unrated")
+    if estimate:  # the checklist and its rating prompt: the prompt's buttons come with the first message
+        return Reply(text + "\n\n" + replies[1].text, replies[1].buttons, kind="grade",
+                     default_action=replies[1].default_action)  # fmt: skip
+    if attempt.is_follow_up:
+        return Reply(text, [], kind="grade")
+    return Reply(text, body.buttons, kind="grade", default_action=body.default_action)
 
 
 async def interrupted_grading(deps: Deps, user: User, card_id: int) -> list[Reply] | None:

@@ -47,7 +47,11 @@ def summary(rows: list[Answered]) -> MockSummary | None:
     if not graded:
         return None
     score = round(sum(g.score for g in graded) / (len(graded) + passed))
-    dims = {d: round(sum(g.dimensions.get(d, 0) for g in graded) / len(graded)) for d in DIMENSIONS}
+    dims = {  # a dimension no grade has (an offline estimate has no correctness) is not shown as 0
+        d: round(sum(g.dimensions[d] for g in graded if d in g.dimensions) / sum(d in g.dimensions for g in graded))
+        for d in DIMENSIONS
+        if any(d in g.dimensions for g in graded)
+    }
     answered = sum(1 for r in rows if r.main is not None)
     return MockSummary(score=score, verdict=verdict(score), answered=answered, dimensions=dims)
 

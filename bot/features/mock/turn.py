@@ -19,7 +19,7 @@ from bot.features.mock.chart_data import MockChartData
 from bot.features.mock.models import MAX_FOLLOW_UPS, MockFollowUp, MockItem, MockSession
 from bot.features.mock.plan import FOLLOW_UP_BUDGET
 from bot.kernel import commands as c
-from bot.kernel import llm_budget, render, srs
+from bot.kernel import llm_budget, render, srs, verdicts
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t
 from bot.kernel.models import Attempt, Card, Grade, Question, User
@@ -217,7 +217,8 @@ async def _grade(
     if grade is None:
         await deps.store.finish_attempt(attempt.model_copy(update={"status": "regrade"}), None, after)
         return None, "mock.not_graded"
-    rating = rating_from_score(grade.score)
+    estimate = verdicts.is_estimate(grade)  # an estimate never rates: the card comes back until the user rates
+    rating = verdicts.UNRATED if estimate else rating_from_score(grade.score)
     new_card = None
     if fu is None:
         state, due = srs.review(card.fsrs, rating, attempt.created_at, user.desired_retention, deps.limits.fuzz)
@@ -226,7 +227,7 @@ async def _grade(
         update={
             "status": "regrade" if outcome.regrade else "graded", "grade": grade, "grader": grade.grader,
             "prompt_version": grade.prompt_version, "latency_ms": outcome.latency_ms, "tokens": grade.tokens,
-            "rating": int(rating), "graded_at": attempt.created_at,
+            "rating": int(rating), "rating_by": "unrated" if estimate else "grade", "graded_at": attempt.created_at,
         }
     )  # fmt: skip
     await deps.store.finish_attempt(done, new_card, after)

@@ -16,6 +16,7 @@ from bot.features.review.companies import company_key
 from bot.kernel import srs
 from bot.kernel.models import Attempt, Card, InterviewLog, Question, ReviewItem, Text, User
 from bot.kernel.timeutil import local_date
+from bot.kernel.verdicts import counted_score
 
 DAILY_DAYS = 30
 FORECAST_DAYS = 14
@@ -283,13 +284,14 @@ def compute_progress(
     scored_keys: list[tuple[datetime, Subtopic, int]] = []
     by_topic: dict[str, list[int]] = defaultdict(list)
     for a, d in zip(reviews, local_days, strict=True):
-        if a.grade is None:
+        score = counted_score(a)  # an LLM grade's score, or the user's own rating of an offline estimate
+        if score is None:
             continue
         q = questions.get(a.question_id)
-        scored_days.append((d, a.grade.score))
-        by_topic[q.topic if q else "other"].append(a.grade.score)
+        scored_days.append((d, score))
+        by_topic[q.topic if q else "other"].append(score)
         if q is not None:
-            scored_keys.append((a.created_at, (q.topic, q.subtopic), a.grade.score))
+            scored_keys.append((a.created_at, (q.topic, q.subtopic), score))
     forecast = due_forecast(cards, today, tz)
     mastery = mastery_by_subtopic(cards, ((k, s) for _, k, s in scored_keys), questions, now, user.desired_retention)
     return ProgressData(

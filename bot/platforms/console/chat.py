@@ -30,9 +30,20 @@ FILE_COMMAND = "/file"  # `/file PATH`: send a file, as a chat app's attachment
 PLATFORM = "console"
 
 
+TERMINAL_LINE_BYTES = 4095  # a terminal in canonical mode passes at most this many bytes of one typed line
+
+
+def cut_by_terminal(line: str) -> bool:
+    """A typed line the terminal has probably cut: as long as its line buffer (what is past it is dropped)."""
+    return len(line.rstrip("\n").encode("utf-8")) >= TERMINAL_LINE_BYTES
+
+
 def read_messages(stream: TextIO) -> list[str]:
-    """Split an input stream into messages (used for piped input and tests)."""
-    messages, block, inside = [], [], False
+    """Split an input stream into messages (used for piped input and tests); an empty line outside a block is
+    an empty message (it presses the suggested button, as Enter does in the terminal)."""
+    messages: list[str] = []
+    block: list[str] = []
+    inside = False
     for raw in stream:
         line = raw.rstrip("\n")
         if line.strip() == FENCE:
@@ -43,8 +54,8 @@ def read_messages(stream: TextIO) -> list[str]:
             continue
         if inside:
             block.append(line)
-        elif line.strip():
-            messages.append(line)
+        else:
+            messages.append(line if line.strip() else "")
     if inside and block:
         messages.append("\n".join(block))
     return messages
@@ -71,6 +82,7 @@ class ConsoleChat:
         self.save_dir = save_dir
         self.buttons: list[str] = []
         self.text_expected = False  # the last replies wait for typed text: a bare number is text
+        self.default_action: str | None = None  # what Enter on an empty line presses (a suggested rating)
 
     def button_for(self, text: str) -> str | None:
         """The action of the button `text` presses (`#2`, or `2` where no text is expected), else None."""
@@ -81,7 +93,9 @@ class ConsoleChat:
 
     async def send(self, message: str) -> list[Reply]:
         user = await self.service.user_for(PLATFORM, self.external_id, self.lang)
-        action = self.button_for(message.strip())
+        action = self.default_action if not message.strip() else self.button_for(message.strip())
+        if action is None and not message.strip():
+            return []  # an empty line with nothing to accept: nothing to send
         if action is not None:
             replies = await self.service.handle_action(user.id, action)
         elif message.strip().lower().startswith(FILE_COMMAND + " "):
@@ -104,6 +118,7 @@ class ConsoleChat:
     def render(self, replies: list[Reply]) -> None:
         self.buttons = []
         self.text_expected = any(r.ask_text for r in replies)
+        self.default_action = next((r.default_action for r in replies if r.default_action), None)
         mark = "#" if self.text_expected else ""
         for reply in replies:
             self.out.write(reply.text + "\n")
@@ -159,6 +174,8 @@ async def run_console(
     interactive = stdin.isatty()
     if not interactive:
         for message in read_messages(stdin):
+            if not message and chat.default_action is None:
+                continue  # a blank line with nothing to accept
             out.write(f"> {message}\n")
             await chat.send(message)
         return
@@ -171,6 +188,9 @@ async def run_console(
         line = await loop.run_in_executor(None, read)
         if not line or line.strip() in ("/quit", "/exit"):
             return
+        if cut_by_terminal(line):
+            out.write(t(chat.lang or "en", "console.line_cut") + "\n\n")
+            continue
         if line.strip() == FENCE:
             block = []
             while True:
@@ -179,5 +199,4 @@ async def run_console(
                     break
                 block.append(more.rstrip("\n"))
             line = "\n".join(block)
-        if line.strip():
-            await chat.send(line.rstrip("\n"))
+        await chat.send(line.rstrip("\n"))  # an empty line presses the suggested button, if any
