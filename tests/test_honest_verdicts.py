@@ -5,6 +5,7 @@ The three confidently wrong answers are the issue's reproductions (written from 
 
 from __future__ import annotations
 
+from io import StringIO
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from bot.kernel import srs
 from bot.kernel.bank import Bank
 from bot.kernel.models import Grade, KeyPointResult, Question, Rating
 from bot.kernel.session import Answering, Idle
+from bot.platforms.console.chat import cut_by_terminal, run_console
 from tests.fakes import FakeClock, FakeGrader
 from tests.test_app import settings_for
 
@@ -237,4 +239,51 @@ async def test_an_offline_session_ends_idle_with_the_attempt_to_rate(tmp_path: P
     await app.service.handle_text(uid, "I check the data first and log per-layer gradient norms.")
     (attempt,) = await app.store.list_attempts(uid)
     assert await app.store.get_session(uid) == Idle(last_attempt=attempt.id)
+    await app.close()
+
+
+class TypedInput(StringIO):
+    """Standard input as a terminal: what is typed, line by line."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_in_the_terminal_enter_accepts_the_suggestion(tmp_path: Path, lang: str) -> None:
+    q = bank_question("stab-nan-debug-001")
+    app = await app_with(tmp_path, q)
+    await app.service.user_for("console", "local", lang)  # type: ignore[arg-type]
+    out = StringIO()
+    answer = "我会先检查数据里有没有 NaN，再看逐层梯度范数。" if lang == "zh" else "I check the data for NaN first."
+    await run_console(app.service, "local", StringIO(f"/drill\n{answer}\n\n"), out, tmp_path)
+    printed = out.getvalue()
+    accept = "（建议）" if lang == "zh" else "(suggested)"
+    assert "[1] ✓ " in printed and accept in printed and "/100" not in printed
+    assert ("评级已改为" if lang == "zh" else "Rating set to") in printed  # the empty line pressed [1]
+    uid = (await app.service.user_for("console", "local")).id
+    (attempt,) = await app.store.list_attempts(uid)
+    assert attempt.rating_by == "user"
+    await app.close()
+
+
+async def test_a_blank_line_with_nothing_suggested_does_nothing(tmp_path: Path) -> None:
+    app = await app_with(tmp_path, bank_question("stab-nan-debug-001"), FakeGrader())
+    out = StringIO()
+    await run_console(app.service, "local", StringIO("/help\n\n\n/drill\n"), out, tmp_path)
+    assert [line for line in out.getvalue().splitlines() if line.startswith("> ")] == ["> /help", "> /drill"]
+    await app.close()
+
+
+@pytest.mark.parametrize(("lang", "says"), [("en", "4,095 bytes"), ("zh", "4095 字节")])
+async def test_a_typed_line_cut_by_the_terminal_is_not_sent(tmp_path: Path, lang: str, says: str) -> None:
+    grader = FakeGrader()
+    app = await app_with(tmp_path, bank_question("stab-nan-debug-001"), grader)
+    await app.service.user_for("console", "local", lang)  # type: ignore[arg-type]
+    out = StringIO()
+    typed = TypedInput("/drill\n" + "x" * 4095 + "\n" + "a short answer\n")
+    await run_console(app.service, "local", typed, out, tmp_path, lang)
+    assert says in out.getvalue() and '"""' in out.getvalue()
+    assert [answer for _, answer, _ in grader.calls] == ["a short answer"]  # the cut line was not graded
+    assert not cut_by_terminal("y" * 4094) and cut_by_terminal("y" * 4095) and cut_by_terminal("é" * 2048)
     await app.close()

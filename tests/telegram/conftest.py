@@ -84,10 +84,10 @@ MakeHarness = Callable[..., Awaitable[Harness]]
 
 @pytest.fixture
 async def make_telegram(tmp_path: Path, bank: Bank) -> AsyncIterator[MakeHarness]:
-    """Builds a running harness; keyword arguments override TelegramSettings."""
+    """Builds a running harness; keyword arguments override TelegramSettings (`grader`: another grader)."""
     started: list[Harness] = []
 
-    async def make(**overrides: Any) -> Harness:
+    async def make(grader: Any = None, **overrides: Any) -> Harness:
         server = await FakeBotApi().start()
         settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", _env_file=None)  # type: ignore[call-arg]
         options: dict[str, Any] = {
@@ -102,7 +102,7 @@ async def make_telegram(tmp_path: Path, bank: Bank) -> AsyncIterator[MakeHarness
             **overrides,
         }
         settings.telegram = TelegramSettings(**options)
-        grader = GateGrader()
+        grader = grader or GateGrader()
         app = await build_app(settings, grader=grader, clock=FakeClock(), bank=bank, fuzz=False)
         runtime = TelegramRuntime(app.service, settings.telegram)
         harness = Harness(server, app, runtime, grader)
@@ -112,7 +112,8 @@ async def make_telegram(tmp_path: Path, bank: Bank) -> AsyncIterator[MakeHarness
 
     yield make
     for h in started:
-        h.grader.gate.set()
+        if isinstance(h.grader, GateGrader):
+            h.grader.gate.set()
         await h.runtime.stop()
         await h.app.close()
         await h.server.stop()
