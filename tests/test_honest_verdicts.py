@@ -15,6 +15,7 @@ from bot.content.loader import load_file
 from bot.grading.offline import OfflineGrader
 from bot.kernel import srs
 from bot.kernel.bank import Bank
+from bot.kernel.deps import Limits
 from bot.kernel.models import Grade, KeyPointResult, Question, Rating
 from bot.kernel.session import Answering, Idle
 from bot.platforms.console.chat import cut_by_terminal, run_console
@@ -286,4 +287,59 @@ async def test_a_typed_line_cut_by_the_terminal_is_not_sent(tmp_path: Path, lang
     assert says in out.getvalue() and '"""' in out.getvalue()
     assert [answer for _, answer, _ in grader.calls] == ["a short answer"]  # the cut line was not graded
     assert not cut_by_terminal("y" * 4094) and cut_by_terminal("y" * 4095) and cut_by_terminal("é" * 2048)
+    await app.close()
+
+
+async def test_a_second_look_is_kept_beside_the_first_and_reschedules_unless_the_user_rated(tmp_path: Path) -> None:
+    q = bank_question("stab-nan-debug-001")
+    llm = ScriptedGrader(70, "hm", None)
+    app = await app_with(tmp_path, q, llm, estimator=FakeGrader(60, grader="offline"))
+    uid = await drill_user(app, "zh")
+    await app.service.handle_text(uid, "先查数据，再看逐层梯度范数。")
+    (first,) = await app.store.list_attempts(uid)
+    (choose,) = await app.service.handle_action(uid, f"dis:{first.id}")
+    assert f"look:{first.id}" in choose.actions() and "也可以请 AI 评分器" in choose.text
+    llm.score = 90
+    (looked,) = await app.service.handle_action(uid, f"look:{first.id}")
+    assert looked.text.startswith("复核结果：70 → 90。") and "得分：90/100（简单）" in looked.text
+    (after,) = await app.store.list_attempts(uid)
+    assert after.grade.score == 90 and after.grade.first_score == 70 and after.grade.checked_twice  # type: ignore[union-attr]
+    assert after.rating == 4 and after.rating_by == "grade" and len(llm.calls) == 2
+    state, _ = srs.review(first.card_before, Rating.EASY, first.graded_at, 0.9, False)  # type: ignore[arg-type]
+    assert (await app.store.list_cards(uid))[0].fsrs == state
+    (again,) = await app.service.handle_action(uid, f"look:{first.id}")
+    assert again.text == "这个回答已经复核过一次了。" and len(llm.calls) == 2
+    (choose,) = await app.service.handle_action(uid, f"dis:{first.id}")
+    assert not any(a.startswith("look:") for a in choose.actions())  # one second look per answer
+    await app.close()
+
+
+async def test_a_second_look_keeps_the_users_own_rating_and_counts_in_the_budget(tmp_path: Path) -> None:
+    q = bank_question("stab-nan-debug-001")
+    llm = ScriptedGrader(70, "hm", None)
+    app = await app_with(tmp_path, q, llm, estimator=FakeGrader(60, grader="offline"))
+    uid = await drill_user(app, "en")
+    await app.service.handle_text(uid, "I check the data, then per-layer gradient norms.")
+    (first,) = await app.store.list_attempts(uid)
+    await app.service.handle_action(uid, f"rate:{first.id}:2")  # the user's own Hard
+    card = (await app.store.list_cards(uid))[0]
+    (looked,) = await app.service.handle_action(uid, f"look:{first.id}")
+    assert "Your own rating (Hard) still schedules the card." in looked.text
+    (after,) = await app.store.list_attempts(uid)
+    assert after.rating == 2 and after.rating_by == "user" and (await app.store.list_cards(uid))[0] == card
+    await app.close()
+
+
+async def test_a_second_look_over_the_llm_budget_is_refused(tmp_path: Path) -> None:
+    q = bank_question("stab-nan-debug-001")
+    llm = ScriptedGrader(70, "hm", None)
+    app = await app_with(tmp_path, q, llm, estimator=FakeGrader(60, grader="offline"))
+    app.service.deps.limits = Limits(fuzz=False, llm_daily_limit=1)
+    uid = await drill_user(app, "en")
+    await app.service.handle_text(uid, "I check the data, then per-layer gradient norms.")
+    (first,) = await app.store.list_attempts(uid)
+    (refused,) = await app.service.handle_action(uid, f"look:{first.id}")
+    assert refused.text.startswith("You have used today's AI gradings, so the grade stays") and len(llm.calls) == 1
+    (same,) = await app.store.list_attempts(uid)
+    assert same == first  # nothing changed
     await app.close()

@@ -257,3 +257,16 @@ async def test_an_answer_in_a_server_that_was_never_set_up_scores_nothing(servic
     r = await service.handle(c.AnswerServerQuestion(uid, "discord", "never-set-up", q.id, "An answer."))
     assert r[0].kind == "grade" and "earns none" in r[0].text
     assert "No graded answers yet." in await board(service, uid, "never-set-up")
+
+
+async def test_a_self_rating_never_raises_the_leaderboard(service: Service, deps: Deps) -> None:
+    """issue #32: offline the member rates themselves; the board keeps counting the machine's grade."""
+    deps.grader = FakeGrader(40, grader="offline")  # an offline estimate: the member is asked to rate
+    uid = await member(service, "11")
+    replies = await answer_in(service, uid, GUILD, "my answer")
+    accept = next(a for r in replies for a in r.actions() if a.startswith("rate:"))
+    attempt_id = accept.split(":")[1]
+    await service.handle_action(uid, f"rate:{attempt_id}:4")  # Easy, by the member
+    (attempt,) = await deps.store.list_attempts(uid)
+    assert attempt.rating == 4 and attempt.rating_by == "user"
+    assert "1. <@11>: 40 points (questions answered: 1)" in await board(service, uid)

@@ -89,6 +89,16 @@ VERDICT_MESSAGES: dict[str, dict[str, str]] = {
         "en": "This answer has had its second look already.",
         "zh": "这个回答已经复核过一次了。",
     },
+    "second.limit": {
+        "en": "You have used today's AI gradings, so the grade stays as it is; the limit resets tomorrow. "
+        "You can still pick your own rating.",
+        "zh": "今天的 AI 评分次数已用完，评分保持不变，明天恢复。你仍然可以选择自己的评级。",
+    },
+    "second.budget": {
+        "en": "The AI grader has reached today's budget for everyone, so the grade stays as it is; it resets at "
+        "midnight UTC. You can still pick your own rating.",
+        "zh": "今天所有用户的 AI 评分额度已用完，评分保持不变，UTC 零点恢复。你仍然可以选择自己的评级。",
+    },
     "second.failed": {
         "en": "The AI grader did not answer, so the grade stays as it was. Try again later.",
         "zh": "AI 评分器没有响应，评分保持不变。请稍后再试。",

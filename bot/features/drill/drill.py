@@ -375,8 +375,9 @@ async def second_look(cmd: c.SecondLook, deps: Deps, user: User) -> list[Reply]:
         return [Reply(t(lang, "second.done_before"))]
     now = deps.clock.now()
     outcome = await look_again(deps, q, attempt.answer, user, now)
-    if isinstance(outcome, str):
-        return [Reply(t(lang, outcome), kind="error")]
+    if isinstance(outcome, str):  # why not: no LLM, over the user's or everyone's budget, or it failed
+        key = {"llm_limit": "second.limit", "llm_budget": "second.budget"}.get(outcome, outcome)
+        return [Reply(t(lang, key), kind="error")]
     grade = outcome.model_copy(
         update={"checked_twice": True, "first_score": first.score, "offline_score": first.offline_score}
     )
