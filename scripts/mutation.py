@@ -86,6 +86,13 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ],
         ["tests/test_llm_reply.py", "tests/test_llm_chain.py", "tests/test_llm_grader.py"],
     ),
+    # honest verdicts: who rates (the estimate suggests, the user rates), borderline LLM grades, non-answers and
+    # follow-up premises
+    "verdicts": (
+        ["bot/kernel/verdicts.py", "bot/kernel/non_answer.py", "bot/kernel/premise.py"],
+        ["tests/test_verdict_rules.py", "tests/test_honest_verdicts.py", "tests/test_export_markdown.py",
+         "tests/test_study_server.py"],
+    ),
     # which grader grades an answer, with hand-written graders
     "grading_chain": (
         ["bot/features/drill/grading_chain.py"],

@@ -67,6 +67,13 @@ def test_ticks_count_a_point_as_found_and_can_only_raise_the_suggestion() -> Non
     assert suggested_rating(g, {}, ["k1", "k2", "k3"]) == Rating.EASY
     assert suggested_rating(grade(70, "hmmm"), {}, ["k1"]) == Rating.GOOD  # 50 < 70: coverage stands
     assert checklist_share(grade(30, ""), {}) == 0
+    assert checklist_share(grade(30, "h"), {}) == 100 and checklist_share(grade(30, "hh"), {}) == 100
+
+
+def test_without_a_coverage_figure_the_suggestion_follows_the_score() -> None:
+    bare = Grade(score=90, dimensions={}, grader="offline")
+    assert suggested_rating(bare, {}) == Rating.EASY
+    assert suggested_rating(bare.model_copy(update={"score": 50}), {}) == Rating.HARD
 
 
 def test_only_the_offline_grader_gives_estimates_and_unrated_is_again() -> None:
@@ -114,14 +121,18 @@ def test_answers_however_short(text: str) -> None:
     assert not is_non_answer(text)
 
 
-def test_a_long_text_is_always_an_answer() -> None:
+def test_only_a_short_text_can_be_a_way_of_saying_idk_but_symbols_are_never_an_answer() -> None:
     assert not is_non_answer("idk " * 30)
+    assert is_non_answer("I don't know" + "!" * 68)  # 80 characters
+    assert not is_non_answer("I don't know" + "!" * 69)  # 81: an attempt, however it begins
+    assert is_non_answer("🤔" * 500) and is_non_answer("?" * 81)
 
 
 def test_a_premise_is_stated_by_a_whole_term_in_either_language() -> None:
     premise = TextList(en=["10 layers", "32K"], zh=["10 层"])
     assert stated(premise, "I checkpointed 10 layers of 32")
     assert stated(premise, "我只对10层做了 checkpoint")  # spaces ignored in Chinese
+    assert stated(TextList(zh=["10层"]), "我只对 10 层做了 checkpoint")  # on either side
     assert stated(premise, "sequence length 32k")  # case folded
     assert not stated(premise, "I checkpointed 100 layers")  # not inside a longer number
     assert not stated(premise, "I checkpointed some layers")

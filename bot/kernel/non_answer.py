@@ -35,10 +35,8 @@ def _words(text: str) -> str:
 
 
 def is_non_answer(text: str) -> bool:
+    """No letter, digit or Chinese character at any length; or, within MAX_CHECKED characters, only "idk"."""
     stripped = text.strip()
-    if not stripped:
+    if not any(ch.isalnum() for ch in stripped):
         return True
-    if len(stripped) > MAX_CHECKED:
-        return False
-    words = _words(stripped)
-    return not words or words in DONT_KNOW
+    return len(stripped) <= MAX_CHECKED and _words(stripped) in DONT_KNOW
