@@ -75,7 +75,7 @@ from bot.kernel.scoring import rating_from_score  # noqa: E402
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 SETS = {"dev": DATA / "grading_dev.yaml", "heldout": DATA / "heldout_answers.yaml"}
 BANDS = ((0, 39, "0-39"), (40, 64, "40-64"), (65, 84, "65-84"), (85, 100, "85-100"))
-TARGETS: dict[str, float] = {  # estimate_never_rates, the seventh, is a yes/no read from the code
+TARGETS: dict[str, float] = {  # and estimate_never_rates, a yes/no read from the code
     "pass_below_40": 0.25,
     "changed": 0.50,
     "mad_85_100": 15.0,
