@@ -115,6 +115,7 @@ async def test_offline_the_user_rates_and_one_press_accepts_the_suggestion(tmp_p
     assert f"Found {len(found)} of {len(q.rubric.key_points)}:" in check.text
     assert "  ✓ " in check.text and "  ✗ " in check.text and "“" in check.text  # the sentence that matched
     assert "Suggested rating:" in rate.text and "Until you rate, this card comes back tomorrow." in rate.text
+    assert "), if what you said is right." in rate.text  # coverage cannot tell a right claim from a wrong one
     first = rate.buttons[0][0]
     assert first.label.endswith("(suggested)") and first.action == rate.default_action
     assert first.action.startswith(f"rate:{attempt.id}:")

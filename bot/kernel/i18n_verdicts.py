@@ -25,11 +25,11 @@ VERDICT_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "它发现了疑似错误：",
     },
     "check.rate": {
-        "en": "Suggested rating: {rating} ({why}). You are the judge: compare your answer with the reference "
-        "and rate yourself; the first button (or Enter in the terminal) accepts the suggestion. "
-        "Until you rate, this card comes back tomorrow.",
-        "zh": "建议评级：{rating}（{why}）。由你来判断：对照参考答案给自己评级；第一个按钮（终端里直接回车）"
-        "就是接受建议。评级之前，这道题明天会再出现。",
+        "en": "Suggested rating: {rating} ({why}), if what you said is right. You are the judge: compare your "
+        "answer with the reference and rate yourself; the first button (or Enter in the terminal) accepts the "
+        "suggestion. Until you rate, this card comes back tomorrow.",
+        "zh": "建议评级：{rating}（{why}），前提是你说的内容是对的。由你来判断：对照参考答案给自己评级；"
+        "第一个按钮（终端里直接回车）就是接受建议。评级之前，这道题明天会再出现。",
     },
     "check.rate.follow_up": {
         "en": "Compare your answer with the reference above; a follow-up does not change the schedule.",
