@@ -17,7 +17,7 @@ from collections.abc import Coroutine
 from pathlib import Path
 
 from bot import heap
-from bot.bootstrap import App, build_app, build_scheduler
+from bot.bootstrap import App, build_app, build_scheduler, warm_up
 from bot.config import Settings
 from bot.delivery import NotifierRouter
 from bot.platforms.base import PlatformRuntime
@@ -88,10 +88,13 @@ async def serve(
         scheduler = build_scheduler(app, router, settings, pushes=bool(started) and settings.scheduler_enabled)
         scheduler.start()
         if started:
+            warm_up(app)  # the encoder loads while the platforms already answer
             await until_database_lost(wait_for_stop_signal(), app.engines)
         else:
             exports = Path("data") / "exports"
-            chat = run_console(app.service, console_user, sys.stdin, sys.stdout, exports, console_lang, router)
+            chat = run_console(
+                app.service, console_user, sys.stdin, sys.stdout, exports, console_lang, router, lambda: warm_up(app)
+            )
             await until_database_lost(chat, app.engines)
     finally:
         if scheduler is not None:
