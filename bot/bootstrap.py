@@ -116,17 +116,20 @@ def question_matcher(questions: list[Question], root: Path | None = None) -> Que
 
 
 def warm_up(app: App) -> threading.Thread:
-    """Load the sentence encoder and embed /review's bank prompts in a background thread, once the bot answers:
-    the first graded answer or /review then need not wait for them (a grade that comes first waits on the
-    encoder's own lock, and never loads it twice). A daemon thread: quitting does not wait for it."""
+    """Load the sentence encoder and jieba's dictionary (a second each) and embed /review's bank prompts in a
+    background thread, once the bot answers: the first graded answer or /review then need not wait for them
+    (a grade that comes first waits on the encoder's own lock, and never loads it twice). A daemon thread:
+    quitting does not wait for it."""
 
     def work() -> None:
         from bot.grading.semantic import default_embedder
+        from bot.grading.terms import terms_of
 
         try:
             embedder = default_embedder()
             if embedder is not None:
                 embedder.warm()
+            terms_of("预热")  # the first Chinese text loads jieba's dictionary
             warm = getattr(app.bank.matcher, "warm", None)
             if warm is not None:
                 warm()

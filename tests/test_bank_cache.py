@@ -19,10 +19,13 @@ import numpy as np
 import pytest
 import yaml
 
+from bot.bootstrap import build_app, warm_up
+from bot.config import Settings
 from bot.content import cache
 from bot.content.loader import DEFAULT_CONTENT_DIR, NO_LIBYAML, forget_loaded, load_bank, read_bank, safe_loader
 from bot.grading.question_match import DeferredMatcher, bank_matcher, question_terms
 from bot.grading.term_weights import TermWeights, documents, forget_weights, weights_for
+from tests.fakes import FakeGrader
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = DEFAULT_CONTENT_DIR / "stability" / "stab-nan-debug-001.yaml"
@@ -287,3 +290,22 @@ def test_a_start_imports_no_llm_sdk_platform_or_chart_library() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.stdout.strip() == "[]", out.stderr
+
+
+async def test_the_warm_up_loads_the_encoder_and_embeds_the_bank_after_start(folder: Path, tmp_path: Path) -> None:
+    root = small_bank(tmp_path / "bank")
+    settings = Settings(  # type: ignore[call-arg]
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", content_dir=root, cache_dir=folder, _env_file=None
+    )
+    app = await build_app(settings, grader=FakeGrader())
+    try:
+        assert files(folder, "matcher-vectors") == [] and files(folder, "weights") == []  # nothing at start
+        thread = warm_up(app)
+        thread.join(timeout=120)
+        assert not thread.is_alive()
+        assert len(files(folder, "matcher-vectors")) == 1 and len(files(folder, "weights")) == 1
+        best = app.bank.candidates("How do you debug a loss that becomes NaN in the middle of training?", 1)
+        assert best[0][0].id == "stab-nan-debug-001"
+    finally:
+        await app.close()
+        cache.configure(None)
