@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -115,30 +116,59 @@ def question_matcher(questions: list[Question], root: Path | None = None) -> Que
     return bank_matcher(root, questions, embedder)
 
 
-def warm_up(app: App) -> threading.Thread:
+class WarmUp:
     """Load the sentence encoder and jieba's dictionary (a second each) and embed /review's bank prompts in a
     background thread, once the bot answers: the first graded answer or /review then need not wait for them
-    (a grade that comes first waits on the encoder's own lock, and never loads it twice). A daemon thread:
-    quitting does not wait for it."""
+    (a grade that comes first waits on the encoder's own lock, and never loads it twice).
 
-    def work() -> None:
+    `stop()` lets the step under way finish and skips the rest; the bot calls it before it exits. The thread is
+    not a daemon: one stopped by the interpreter's exit inside the encoder's C++ code aborts the process."""
+
+    def __init__(self, app: App) -> None:
+        self._app = app
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._work, name="warm-up", daemon=False)
+
+    def start(self) -> WarmUp:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Skip the steps not yet begun (then `join` waits for the one under way)."""
+        self._stopping.set()
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait for the whole warm-up; True when it is over."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def _work(self) -> None:
         from bot.grading.semantic import default_embedder
         from bot.grading.terms import terms_of
 
-        try:
+        def encoder() -> None:
             embedder = default_embedder()
             if embedder is not None:
                 embedder.warm()
-            terms_of("预热")  # the first Chinese text loads jieba's dictionary
-            warm = getattr(app.bank.matcher, "warm", None)
-            if warm is not None:
-                warm()
-        except Exception:  # a warm-up is an optimisation: first use tries again, and says what failed
-            log.exception("warming up the sentence encoder failed")
 
-    thread = threading.Thread(target=work, name="encoder-warm-up", daemon=True)
-    thread.start()
-    return thread
+        def call(name: str) -> Callable[[], object]:
+            return getattr(self._app.bank.matcher, name, None) or (lambda: None)
+
+        # jieba's dictionary loads with the first Chinese text; the matcher is built (its terms and weights: 5 s
+        # when the cache is cold), then its prompts embedded: separate steps, so that a stop waits for less
+        steps = (encoder, lambda: terms_of("预热"), call("matcher"), call("warm"))
+        try:
+            for step in steps:
+                if self._stopping.is_set():
+                    return
+                step()
+        except Exception:  # a warm-up is an optimisation: first use tries again, and says what failed
+            log.exception("the warm-up failed")
+
+
+def warm_up(app: App) -> WarmUp:
+    """Start a `WarmUp` of `app` (stop it before the bot exits)."""
+    return WarmUp(app).start()
 
 
 class LazyCharts:

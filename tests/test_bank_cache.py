@@ -300,9 +300,7 @@ async def test_the_warm_up_loads_the_encoder_and_embeds_the_bank_after_start(fol
     app = await build_app(settings, grader=FakeGrader())
     try:
         assert files(folder, "matcher-vectors") == [] and files(folder, "weights") == []  # nothing at start
-        thread = warm_up(app)
-        thread.join(timeout=120)
-        assert not thread.is_alive()
+        assert warm_up(app).join(timeout=120)
         assert len(files(folder, "matcher-vectors")) == 1 and len(files(folder, "weights")) == 1
         best = app.bank.candidates("How do you debug a loss that becomes NaN in the middle of training?", 1)
         assert best[0][0].id == "stab-nan-debug-001"
