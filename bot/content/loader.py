@@ -30,7 +30,7 @@ NEAR_DUPLICATE = 0.85
 NO_LIBYAML = (
     "PyYAML has no libyaml (yaml.CSafeLoader is missing): the question bank is parsed by the pure-Python "
     "loader, about 15 times slower (6 s instead of 0.4 s when the cache is cold). Install a PyYAML wheel "
-    "built with libyaml: pip install --force-reinstall --only-binary pyyaml pyyaml"
+    "built with libyaml: pip install --force-reinstall --only-binary=:all: pyyaml"
 )
 
 
