@@ -20,7 +20,9 @@ A third kind of round is the store-before-grade floor (`store_floor`, bench/stor
 command that also claims the interaction and stores the answer before it waits and the grade after,
 the least any bot that keeps "stored before graded" does. Its ratios are a reference, not targets.
 
-    .venv/bin/python bench/discord_interactions.py [--users 1000] [--latency 2] [--rounds 3] [--profile FILE]
+    .venv/bin/python bench/discord_interactions.py [--users 1000] [--latency 2] [--rounds 3] [--profile FILE] [--quick]
+
+`--quick`: 20 members, L = 0.2 s, one round (seconds; the figures are not the real ones).
 
 Not a test: figures depend on the machine. The last line is one JSON object.
 """
@@ -31,7 +33,6 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
-import json
 import logging
 import multiprocessing as mp
 import statistics
@@ -51,6 +52,7 @@ from aiohttp import ClientSession, web  # noqa: E402
 from discord import app_commands  # noqa: E402
 from pydantic import SecretStr  # noqa: E402
 
+from bench.report import final_line, verdict_of  # noqa: E402
 from bench.rounds import medians  # noqa: E402
 from bench.store_floor import StoreFloor  # noqa: E402
 from bot import heap  # noqa: E402
@@ -269,7 +271,10 @@ async def main() -> None:
     parser.add_argument("--latency", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the bot and of the floor, alternating")
     parser.add_argument("--profile", help="write cProfiles of the timed runs to FILE.bot and FILE.floor (to compare)")
+    parser.add_argument("--quick", action="store_true", help="20 members, L = 0.2 s, one round: seconds")
     args = parser.parse_args()
+    if args.quick:
+        args.users, args.latency, args.rounds = 20, 0.2, 1
     global PROFILE
     PROFILE = args.profile
     logging.basicConfig(level=logging.WARNING)
@@ -299,10 +304,11 @@ async def main() -> None:
         and max(r["ack_p99_s"] for r in bot_rounds) < DEADLINE_S  # a deadline: in every round, not in the median
         and all(measured[k] <= RATIO_TARGETS[k] for k in RATIO_TARGETS)
     )
-    print(json.dumps({"bench": "discord_interactions", "latency_s": args.latency, "rounds": len(bot_rounds),
-                      "bot": bot, "floor": floor, "ratios": measured,
-                      "store_floor": store_floor, "ratios_to_store_floor": to_store_floor, "target_ratios": RATIO_TARGETS,
-                      "target_ack_p99_s": DEADLINE_S, "ok": ok}))  # fmt: skip
+    figures = {"bot": bot, "floor": floor, "ratios": measured, "store_floor": store_floor,
+               "ratios_to_store_floor": to_store_floor}  # fmt: skip
+    targets = {"ratios": RATIO_TARGETS, "ack_p99_s": DEADLINE_S}
+    context = {"quick": args.quick, "users": args.users, "latency_s": args.latency, "rounds": len(bot_rounds)}
+    print(final_line("discord_interactions", figures, targets, verdict_of(ok), **context))
 
 
 if __name__ == "__main__":

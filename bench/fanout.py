@@ -8,14 +8,15 @@ the restart (claims left by the killed process are taken over after SCHEDULER_ST
 push that was on the wire at the kill is "unconfirmed" and never resent: at most once, so a kill
 inside that few-millisecond window shows as one missing push, never as a duplicate).
 
-    .venv/bin/python bench/fanout.py [--users 10000] [--rate 200]
+    .venv/bin/python bench/fanout.py [--users 10000] [--rate 200] [--quick]
+
+`--quick`: 100 users at R = 100 (seconds, and two starts of the bot; the figures are not the real ones).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import signal
 import sqlite3
@@ -30,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # import the project from the repository root, not from bench/
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
+from bench.report import final_line, verdict_of  # noqa: E402
 from bot.storage.engine import make_engines  # noqa: E402
 from bot.storage.migrate import upgrade  # noqa: E402
 from tests.telegram.fake_bot_api import TOKEN, FakeBotApi  # noqa: E402
@@ -63,6 +65,9 @@ async def make_db(path: Path, users: int) -> str:
 def bot_env(api: FakeBotApi, url: str, rate: float) -> dict[str, str]:
     return {
         **os.environ,
+        "PYTHONPATH": os.pathsep.join(
+            [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+        ),  # this checkout's bot
         "DATABASE_URL": url,
         "TELEGRAM_TOKEN": TOKEN,
         "TELEGRAM_BASE_URL": api.base_url,
@@ -164,7 +169,10 @@ async def main() -> None:
     parser.add_argument("--users", type=int, default=10_000)
     parser.add_argument("--rate", type=float, default=200.0, help="the limiter's messages per second (R)")
     parser.add_argument("--keep", default=None, help="a folder to keep the databases and the bot's log in")
+    parser.add_argument("--quick", action="store_true", help="100 users at R = 100: seconds")
     args = parser.parse_args()
+    if args.quick:
+        args.users, args.rate = 100, 100.0
     with tempfile.TemporaryDirectory() as scratch:
         tmp = args.keep or scratch
         Path(tmp).mkdir(parents=True, exist_ok=True)
@@ -179,8 +187,15 @@ async def main() -> None:
         and b["duplicates_after_restart"] == 0
         and b["missing_after_restart"] == 0
     )
-    print(json.dumps({"bench": "fanout", "users": args.users, "rate_limit": args.rate, **a, **b,
-                      "target_rate_ratio": 0.9, "target_duplicates": 0, "target_missing": 0, "ok": ok}))  # fmt: skip
+    targets = {
+        "rate_ratio": 0.9,
+        "duplicates": 0,
+        "missing": 0,
+        "duplicates_after_restart": 0,
+        "missing_after_restart": 0,
+    }
+    context = {"quick": args.quick, "users": args.users, "rate_limit": args.rate}
+    print(final_line("fanout", {**a, **b}, targets, verdict_of(ok), **context))
 
 
 if __name__ == "__main__":

@@ -1,22 +1,26 @@
 """How well /jd reads a job description offline (bot/features/jd/match.py): the bank subtopics it finds in the
 hand-written JDs of tests/data/jds/ against those a reader expects there (`expected_subtopics`).
 
-Usage: python bench/jd_match.py [-v]
+Usage: python bench/jd_match.py [-v] [--quick]
 
 Micro precision and recall over all JDs (each found subtopic a reader expects is a true positive), and per
 JD with what was missed and what was extra (-v also shows the skills read and those the bank does not
-cover). The last line is one JSON object.
+cover). `--quick` reads the first 4 JDs only (the figures are not the real ones). The last line is one JSON object.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+# import the project from the repository root, not from bench/ (nor an installed copy of it)
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from bench.report import final_line, verdict_of
 from bot.content.loader import load_bank
 from bot.features.jd.match import JdMatcher
 from bot.kernel.bank import Bank
@@ -50,11 +54,12 @@ def evaluate(matcher: JdMatcher, jds: list[dict[str, Any]], verbose: bool = Fals
 
 
 def main() -> int:
-    jds = load_jds()
+    quick = "--quick" in sys.argv
+    jds = load_jds()[: 4 if quick else None]
     result = evaluate(JdMatcher(Bank(load_bank().questions).all()), jds, "-v" in sys.argv)
     ok = result["precision"] >= TARGET_PRECISION and result["recall"] >= TARGET_RECALL
-    summary = {"bench": "jd_match", **result, "target_precision": TARGET_PRECISION, "target_recall": TARGET_RECALL}
-    print(json.dumps({**summary, "ok": ok}))
+    targets = {"precision": TARGET_PRECISION, "recall": TARGET_RECALL}
+    print(final_line("jd_match", result, targets, verdict_of(ok), quick=quick))
     return 0
 
 

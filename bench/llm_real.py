@@ -2,7 +2,7 @@
 Q4_K_M from the `llm-real` extra, on the CPU, with the documented local settings (one slot, one
 grading at a time, a 300 s deadline, no retries).
 
-Usage: python bench/llm_real.py [--set twelve|dev] [--limit N] [--samples 1] [--no-reference]
+Usage: python bench/llm_real.py [--set twelve|dev] [--limit N] [--samples 1] [--no-reference] [--quick]
        python bench/llm_real.py --write-csv rows.csv   (the rows as a batch-CLI input, then exit)
 
 - twelve: 4 bank questions x strong / partial / wrong-but-keyworded answers from the labelled
@@ -10,7 +10,8 @@ Usage: python bench/llm_real.py [--set twelve|dev] [--limit N] [--samples 1] [--
 - Per answer: latency, prompt / completion / cached tokens, and the grade; then fallbacks with their
   reasons, Spearman against the labels (beside the offline grader's on the same rows) and the
   completion-token median against the target of 250.
-The last line printed is one JSON object.
+`--quick` grades one row (a minute or two on 2 cores: the model's own time; the figures are not the real
+ones). Without the extra it says so and exits at once. The last line printed is one JSON object.
 """
 
 from __future__ import annotations
@@ -30,9 +31,16 @@ import yaml
 sys.path[0] = str(Path(__file__).resolve().parents[1])  # import the project from the repository root
 
 from bench.grade_offline import spearman  # noqa: E402
+from bench.report import final_line, verdict_of  # noqa: E402
 from bot.content.loader import load_bank  # noqa: E402
 from bot.grading.llm import LLMGrader  # noqa: E402
-from bot.grading.local_server import LOCAL_SETTINGS, llama_server  # noqa: E402
+from bot.grading.local_server import (  # noqa: E402
+    LOCAL_SETTINGS,
+    LocalModelMissing,
+    llama_server,
+    model_parts,
+    server_binary,
+)
 from bot.grading.offline import OfflineGrader  # noqa: E402
 
 DEV_SET = Path(__file__).resolve().parents[1] / "tests" / "data" / "grading_dev.yaml"
@@ -133,7 +141,10 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=1)
     parser.add_argument("--no-reference", action="store_true")
     parser.add_argument("--write-csv", type=Path, default=None)
+    parser.add_argument("--quick", action="store_true", help="one row: a minute or two, the model's own time")
     args = parser.parse_args()
+    if args.quick:
+        args.limit = 1
     if args.write_csv:
         with args.write_csv.open("w", newline="", encoding="utf-8") as fh:
             out = csv.writer(fh)
@@ -141,9 +152,21 @@ def main() -> int:
             for i, row in enumerate(rows_for(args.set, args.limit), 1):
                 out.writerow([f"r{i}", row["question_id"], row["kind"], row["score"], row["answer"]])
         return 0
+    targets = {"fallbacks": 0, "median_completion_tokens": TARGET_MEDIAN_COMPLETION}
+    try:
+        server_binary()
+        model_parts()
+    except LocalModelMissing as err:
+        print(f"not run: {err}")
+        print(final_line("llm_real", {}, targets, f"skipped: {err}", quick=args.quick))
+        return 0
     summary = asyncio.run(run(args))
-    print(json.dumps(summary, ensure_ascii=False))
-    return 0 if summary["ok"] else 1
+    summary.pop("bench")
+    summary.pop("target_median_completion_tokens")
+    ok = bool(summary.pop("ok"))
+    context = {k: summary.pop(k) for k in ("set", "rows", "samples", "reference_sent")}
+    print(final_line("llm_real", summary, targets, verdict_of(ok), quick=args.quick, **context))
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -7,15 +7,17 @@ text within 1 s, the PNG within 300 ms more), database statements per answer (ea
 and the debrief's message sizes against Telegram's and Discord's limits. Not a test: figures depend on
 the machine.
 
-    .venv/bin/python bench/mock.py [--questions 5] [--llm-seconds 2.0] [--lang en|zh]
+    .venv/bin/python bench/mock.py [--questions 5] [--llm-seconds 2.0] [--lang en|zh] [--quick]
+
+`--quick`: 3 questions, an LLM of 0.1 s (seconds; the figures are not the real ones).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import statistics
+import sys
 import tempfile
 import time
 from datetime import UTC, datetime
@@ -24,6 +26,11 @@ from typing import Any
 
 from sqlalchemy import event
 
+# import the project from the repository root, not from bench/ (nor an installed copy of it)
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from bench.report import final_line, verdict_of
 from bot.charts import MatplotlibMockChart
 from bot.content.loader import load_bank
 from bot.features.mock.chart_data import MockChartData
@@ -145,12 +152,14 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=5)
     parser.add_argument("--llm-seconds", type=float, default=2.0)
     parser.add_argument("--lang", choices=("en", "zh"), default="en")
+    parser.add_argument("--quick", action="store_true", help="3 questions, an LLM of 0.1 s: seconds")
     args = parser.parse_args()
+    if args.quick:
+        args.questions, args.llm_seconds = 3, 0.1
     result = asyncio.run(run(args.questions, args.llm_seconds, args.lang))
-    result["targets"] = {"report_text_ms": 1000, "report_png_ms": 300, "fits": "Telegram 4,096 and Discord 2,000"}
+    targets = {"report_text_ms": 1000, "report_png_ms": 300, "fits": "Telegram 4,096 and Discord 2,000"}
     met = result["report_text_ms"] <= 1000 and result["report_png_ms"] <= 300
-    result["ok"] = bool(met and result["fits_telegram"] and result["fits_discord"])
-    result["verdict"] = "pass" if result["ok"] else "fail"
+    ok = bool(met and result["fits_telegram"] and result["fits_discord"])
     print(f"mock of {result['questions']} questions, {result['answers']} answers, LLM {args.llm_seconds} s each")
     print(f"debrief text {result['report_text_ms']} ms after the last grading (target 1000 ms); "
           f"PNG {result['report_png_ms']} ms more (target 300 ms)")  # fmt: skip
@@ -158,7 +167,9 @@ def main() -> None:
           f"max {result['statements_per_answer_max']}, the last (with the debrief) {result['statements_last_answer']}")  # fmt: skip
     print(f"debrief: {result['report_messages']} messages, longest {result['report_chars_max']} characters; "
           f"fits Telegram {result['fits_telegram']}, Discord {result['fits_discord']}; PNG {result['png_bytes']} bytes")  # fmt: skip
-    print(json.dumps(result))
+    result.pop("bench", None)
+    context = {"quick": args.quick, "llm_seconds": result.pop("llm_seconds"), "lang": args.lang}
+    print(final_line("mock", result, targets, verdict_of(ok), **context))
 
 
 if __name__ == "__main__":

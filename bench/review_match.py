@@ -1,22 +1,27 @@
 """How well `/review` finds the bank question a real interview asked (tests/data/review_phrasings.yaml).
 
-Usage: python bench/review_match.py
+Usage: python bench/review_match.py [--quick]
 
 Each phrasing is matched by the SemanticMatcher: top-1 accuracy on the in-bank phrasings (a hit
 when the best candidate is `expected` or in `also`), top-3 accuracy, how many in-bank phrasings
 would be matched at once (score >= sure) / offered to confirm (>= unsure) / missed, and false
 matches on the out-of-bank ones (score >= sure, or >= unsure for "offered"). The lexical fallback
-(`Bank` without a matcher, the old behaviour) is measured beside it. The last line is one JSON object.
+(`Bank` without a matcher, the old behaviour) is measured beside it. `--quick`: the first 10 in-bank and 5
+out-of-bank phrasings (the figures are not the real ones). The last line is one JSON object.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import yaml
 
+# import the project from the repository root, not from bench/ (nor an installed copy of it)
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+from bench.report import final_line, verdict_of
 from bot.content.loader import load_bank
 from bot.grading.question_match import SURE, UNSURE, SemanticMatcher
 from bot.grading.semantic import default_embedder
@@ -56,7 +61,10 @@ def evaluate(bank: Bank, rows: list[dict[str, object]], sure: float, unsure: flo
 
 
 def main() -> int:
+    quick = "--quick" in sys.argv
     rows = yaml.safe_load(DATA.read_text(encoding="utf-8"))
+    if quick:
+        rows = [r for r in rows if r["expected"]][:10] + [r for r in rows if not r["expected"]][:5]
     questions = load_bank().questions
     embedder = default_embedder()
     assert embedder is not None
@@ -65,18 +73,8 @@ def main() -> int:
     print(f"semantic matcher: {semantic}")
     print(f"lexical fallback: {lexical}")
     ok = semantic["top1"] >= TARGET_TOP1 and semantic["false_sure"] <= TARGET_FALSE_SURE
-    print(
-        json.dumps(
-            {
-                "bench": "review_match",
-                "semantic": semantic,
-                "lexical": lexical,
-                "target_top1": TARGET_TOP1,
-                "target_false_sure": TARGET_FALSE_SURE,
-                "ok": ok,
-            }
-        )
-    )
+    targets = {"semantic.top1": TARGET_TOP1, "semantic.false_sure": TARGET_FALSE_SURE}
+    print(final_line("review_match", {"semantic": semantic, "lexical": lexical}, targets, verdict_of(ok), quick=quick))
     return 0
 
 

@@ -11,7 +11,10 @@ the server notes when each grade arrives. Reported: total time / L, and the adde
 once through the Notifier with the limiter at its configured rate, against that rate.
 
     .venv/bin/python bench/telegram_load.py [--users 1000] [--latency 2] [--rounds 3] [--rate 30]
-        [--messages 150] [--small 100] [--store sqlite|memory] [--database-url URL] [--profile FILE]
+        [--messages 150] [--small 100] [--store sqlite|memory] [--database-url URL] [--profile FILE] [--quick]
+
+`--quick`: 20 users, L = 0.2 s, one round, 45 limited messages, no small run (seconds; the figures are not the
+real ones).
 
 python-telegram-bot's own floor (`ptb_floor`) is measured the same way: the same Application and
 fake server with a handler that only shows "typing" and sends one line after L seconds, timed after
@@ -37,7 +40,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
-import json
 import logging
 import multiprocessing as mp
 import statistics
@@ -57,6 +59,7 @@ from pydantic import SecretStr  # noqa: E402
 from telegram import Update  # noqa: E402
 from telegram.ext import TypeHandler  # noqa: E402
 
+from bench.report import final_line, verdict_of  # noqa: E402
 from bench.rounds import medians  # noqa: E402
 from bench.store_floor import StoreFloor  # noqa: E402
 from bot import heap  # noqa: E402
@@ -312,7 +315,10 @@ async def main() -> None:
     parser.add_argument(
         "--profile", help="write cProfiles of the load run and of the floor to FILE.bot and FILE.floor (to compare)"
     )
+    parser.add_argument("--quick", action="store_true", help="20 users, L = 0.2 s, one round: seconds")
     args = parser.parse_args()
+    if args.quick:
+        args.users, args.latency, args.rounds, args.messages, args.small = 20, 0.2, 1, 45, 0
     logging.basicConfig(level=logging.WARNING)
     global DATABASE_URL
     DATABASE_URL = args.database_url
@@ -368,10 +374,11 @@ async def main() -> None:
         and (small is None or (small["replied"] == args.small and (small["added_p99_ms"] or 1e9) < SMALL_P99_MS))
         and limiter["steady_per_s"] <= args.rate * 1.1
     )
-    print(json.dumps({"bench": "telegram_load", "rounds": len(loads), **load, "ratios": measured, "target_ratios": RATIO_TARGETS,
-                      "small": small, "target_small_added_p99_ms": SMALL_P99_MS, "limiter": limiter,
-                      "ptb_floor": floor, "store_floor": store_floor, "ratios_to_store_floor": to_store_floor,
-                      "target_limiter_per_s": args.rate, "ok": ok}))  # fmt: skip
+    figures = {**load, "ratios": measured, "small": small, "limiter": limiter, "ptb_floor": floor,
+               "store_floor": store_floor, "ratios_to_store_floor": to_store_floor}  # fmt: skip
+    targets = {"ratios": RATIO_TARGETS, "small_added_p99_ms": SMALL_P99_MS, "limiter_per_s": args.rate}
+    context = {"quick": args.quick, "users": args.users, "latency_s": args.latency, "rounds": len(loads)}
+    print(final_line("telegram_load", figures, targets, verdict_of(ok), **context))
 
 
 def ratios(load: dict[str, Any], floor: dict[str, Any]) -> dict[str, float | None]:

@@ -1,34 +1,38 @@
 """The composition root: builds store, bank, grader and service from settings.
 
 Tests call `build_app` with fakes swapped in; production calls it with the defaults.
+
+A start must be quick (issue 37: the terminal's prompt within 2 s), so what is slow to import or to compute
+is deferred: the LLM SDK and its users are imported only when an LLM is configured, matplotlib on the
+first chart, the sentence encoder on first use or by `warm_up` once the bot is up; the bank's derived data
+comes from the cache folder (bot/content/cache.py).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from bot.config import Settings
+from bot.content import cache
 from bot.content.loader import DEFAULT_CONTENT_DIR, BankMissing, check_present, load_bank
 from bot.dates import parse_natural
 from bot.delivery import NotifierRouter
 from bot.documents import read_document
 from bot.features.drill.regrade import regrade_pending
-from bot.grading.debrief_splitter import LLMDebriefSplitter
 from bot.grading.factory import llm_grader
 from bot.grading.feedback import follow_up_for_points
-from bot.grading.jd_reader import LLMJdReader
 from bot.grading.offline import OfflineGrader
 from bot.grading.prompts import PromptError, load_prompts
-from bot.grading.rubric_writer import LLMRubricWriter
-from bot.grading.star_writer import LLMStarWriter
-from bot.grading.tightener import LLMTightener
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Question
 from bot.kernel.ports import (
-    AppsChartRenderer,
     ChartRenderer,
     Clock,
     Grader,
@@ -47,6 +51,12 @@ from bot.storage.migrate import upgrade
 from bot.storage.pushes import PushStore
 from bot.storage.store import SqlStore
 from bot.storage.user_lock import PgUserLocks
+
+if TYPE_CHECKING:
+    from bot.features.apps.board import BoardData
+    from bot.features.mock.chart_data import MockChartData
+    from bot.features.stats.progress import ProgressData
+    from bot.kernel.models import Lang
 
 log = logging.getLogger(__name__)
 REGRADE_EVERY_S = 60.0
@@ -75,6 +85,7 @@ class App:
 
 
 def load_default_bank(settings: Settings) -> Bank:
+    cache.configure(settings.cache_dir)
     root = settings.content_dir or DEFAULT_CONTENT_DIR
     try:
         check_present(root)
@@ -87,40 +98,128 @@ def load_default_bank(settings: Settings) -> Bank:
         load_prompts()  # a prompt with a wrong placeholder stops start-up, not the first grading
     except PromptError as err:
         raise ContentError(str(err)) from None
-    return Bank(result.questions, question_matcher(result.questions))
+    return Bank(result.questions, question_matcher(result.questions, root))
 
 
-def question_matcher(questions: list[Question]) -> QuestionMatcher | None:
-    """/review's matcher: sentence embeddings plus shared rare terms; None (lexical) without the model."""
-    from bot.grading.question_match import SemanticMatcher
+def question_matcher(questions: list[Question], root: Path | None = None) -> QuestionMatcher | None:
+    """/review's matcher: sentence embeddings plus shared rare terms; None (lexical) without the model. Its
+    prompts are embedded on first use or by `warm_up`; with the bank's `root`, its data comes from the cache."""
+    from bot.grading.question_match import SemanticMatcher, bank_matcher
     from bot.grading.semantic import default_embedder
     from bot.grading.term_weights import TermWeights, documents
 
     embedder = default_embedder()
     if embedder is None:
         return None
-    return SemanticMatcher(questions, embedder, TermWeights(documents(questions)))
+    if root is None:
+        return SemanticMatcher(questions, embedder, TermWeights(documents(questions)))
+    return bank_matcher(root, questions, embedder)
 
 
-def default_mock_charts() -> MockChartRenderer:
-    """The mock debrief's chart renderer, imported here for the same reason as `default_charts`."""
-    from bot.charts import MatplotlibMockChart
+class WarmUp:
+    """Load the sentence encoder and jieba's dictionary (a second each) and embed /review's bank prompts in a
+    background thread, once the bot answers: the first graded answer or /review then need not wait for them
+    (a grade that comes first waits on the encoder's own lock, and never loads it twice).
 
-    return MatplotlibMockChart()
+    `stop()` lets the step under way finish and skips the rest; the bot calls it before it exits. The thread is
+    not a daemon: one stopped by the interpreter's exit inside the encoder's C++ code aborts the process."""
+
+    def __init__(self, app: App) -> None:
+        self._app = app
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._work, name="warm-up", daemon=False)
+
+    def start(self) -> WarmUp:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Skip the steps not yet begun (then `join` waits for the one under way)."""
+        self._stopping.set()
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait for the whole warm-up; True when it is over."""
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def _work(self) -> None:
+        from bot.grading.semantic import default_embedder
+        from bot.grading.terms import terms_of
+
+        def encoder() -> None:
+            embedder = default_embedder()
+            if embedder is not None:
+                embedder.warm()
+
+        def call(name: str) -> Callable[[], object]:
+            return getattr(self._app.bank.matcher, name, None) or (lambda: None)
+
+        # jieba's dictionary loads with the first Chinese text; the matcher is built (its terms and weights: 5 s
+        # when the cache is cold), then its prompts embedded: separate steps, so that a stop waits for less
+        steps = (encoder, lambda: terms_of("预热"), call("matcher"), call("warm"))
+        try:
+            for step in steps:
+                if self._stopping.is_set():
+                    return
+                step()
+        except Exception:  # a warm-up is an optimisation: first use tries again, and says what failed
+            log.exception("the warm-up failed")
 
 
-def default_apps_charts() -> AppsChartRenderer:
-    """The application board's chart renderer, imported here for the same reason as `default_charts`."""
-    from bot.charts import MatplotlibAppsChart
-
-    return MatplotlibAppsChart()
+def warm_up(app: App) -> WarmUp:
+    """Start a `WarmUp` of `app` (stop it before the bot exits)."""
+    return WarmUp(app).start()
 
 
-def default_charts() -> ChartRenderer:
-    """The matplotlib chart renderer, imported here: matplotlib is slow to import and only /stats needs it."""
-    from bot.charts import MatplotlibChartRenderer
+class LazyCharts:
+    """The matplotlib chart renderers (/stats, the mock debrief, /apps), imported on the first chart: matplotlib
+    takes 0.7 s to import and most sessions draw none. Charts are drawn in worker threads: the import is locked."""
 
-    return MatplotlibChartRenderer()
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._made: dict[str, Any] = {}
+
+    def _renderer(self, name: str) -> Any:
+        with self._lock:
+            if name not in self._made:
+                import bot.charts
+
+                self._made[name] = getattr(bot.charts, name)()
+            return self._made[name]
+
+    def render(self, data: ProgressData, lang: Lang) -> bytes:
+        return self._renderer("MatplotlibChartRenderer").render(data, lang)  # type: ignore[no-any-return]
+
+    def render_mock(self, data: MockChartData) -> bytes:
+        return self._renderer("MatplotlibMockChart").render_mock(data)  # type: ignore[no-any-return]
+
+    def render_board(self, data: BoardData) -> bytes:
+        return self._renderer("MatplotlibAppsChart").render_board(data)  # type: ignore[no-any-return]
+
+
+def llm_helpers(llm: Any) -> dict[str, Any]:
+    """The LLM's writers and readers for `Deps` (none without an LLM), imported only when one is configured."""
+    if llm is None:
+        return {
+            "rubric_writer": None,
+            "star_writer": None,
+            "jd_reader": None,
+            "debrief_splitter": None,
+            "tightener": None,
+        }
+    from bot.grading.debrief_splitter import LLMDebriefSplitter
+    from bot.grading.jd_reader import LLMJdReader
+    from bot.grading.rubric_writer import LLMRubricWriter
+    from bot.grading.star_writer import LLMStarWriter
+    from bot.grading.tightener import LLMTightener
+
+    return {
+        "rubric_writer": LLMRubricWriter(llm),
+        "star_writer": LLMStarWriter(llm),
+        "jd_reader": LLMJdReader(llm),
+        "debrief_splitter": LLMDebriefSplitter(llm),
+        "tightener": LLMTightener(llm),
+    }
 
 
 async def build_app(
@@ -162,6 +261,7 @@ async def build_app(
     )
     llm = llm_grader(settings.llm) if grader is None else None
     offline = OfflineGrader()
+    lazy_charts = LazyCharts()
     deps = Deps(
         store=store,
         bank=bank,
@@ -169,18 +269,14 @@ async def build_app(
         clock=clock or SystemClock(),
         limits=limits,
         estimator=estimator or (offline if llm else None),
-        rubric_writer=LLMRubricWriter(llm) if llm else None,
-        star_writer=LLMStarWriter(llm) if llm else None,
-        jd_reader=LLMJdReader(llm) if llm else None,
-        debrief_splitter=LLMDebriefSplitter(llm) if llm else None,
-        tightener=LLMTightener(llm) if llm else None,
+        **llm_helpers(llm),
         natural_dates=parse_natural,
         read_document=read_document,
         transcriber=transcriber,
-        charts=charts or default_charts(),
+        charts=charts or lazy_charts,
         follow_up_chooser=follow_up_for_points,
-        mock_charts=mock_charts or default_mock_charts(),
-        apps_charts=default_apps_charts(),
+        mock_charts=mock_charts or lazy_charts,
+        apps_charts=lazy_charts,
     )
     if llm:
         log.info("grading with %s (offline estimate as fallback)", llm.id)

@@ -96,6 +96,8 @@ class Settings(BaseSettings):
     new_per_day: int = Field(default=5, ge=0, le=50)
     max_answer_chars: int = Field(default=6000, ge=100, le=100_000)
     content_dir: Path | None = None
+    cache_dir: Path | None = None
+    """The bank's derived data between runs (bot/content/cache.py); default $XDG_CACHE_HOME or ~/.cache, /drill-bot."""
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_library_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] | None = None
     """The libraries' loggers (telegram, discord, httpx, sqlalchemy ...); default: LOG_LEVEL but at least INFO."""

@@ -17,7 +17,7 @@ from collections.abc import Coroutine
 from pathlib import Path
 
 from bot import heap
-from bot.bootstrap import App, build_app, build_scheduler
+from bot.bootstrap import App, WarmUp, build_app, build_scheduler, warm_up
 from bot.config import Settings
 from bot.delivery import NotifierRouter
 from bot.platforms.base import PlatformRuntime
@@ -78,6 +78,11 @@ async def serve(
     router = NotifierRouter(app.store)
     scheduler: Scheduler | None = None
     started: list[PlatformRuntime] = []
+    warming: list[WarmUp] = []
+
+    def warm() -> None:
+        warming.append(warm_up(app))
+
     try:
         runtimes = [] if console_only else platform_runtimes(app, settings)
         for runtime in runtimes:
@@ -88,12 +93,15 @@ async def serve(
         scheduler = build_scheduler(app, router, settings, pushes=bool(started) and settings.scheduler_enabled)
         scheduler.start()
         if started:
+            warm()  # the encoder loads while the platforms already answer
             await until_database_lost(wait_for_stop_signal(), app.engines)
         else:
             exports = Path("data") / "exports"
-            chat = run_console(app.service, console_user, sys.stdin, sys.stdout, exports, console_lang, router)
+            chat = run_console(app.service, console_user, sys.stdin, sys.stdout, exports, console_lang, router, warm)
             await until_database_lost(chat, app.engines)
     finally:
+        for warming_up in warming:
+            warming_up.stop()  # the step under way ends (joined below, before the interpreter exits); no other begins
         if scheduler is not None:
             await scheduler.stop()  # before the platforms: sends under way finish and are marked
         for runtime in reversed(started):
@@ -101,4 +109,6 @@ async def serve(
                 await runtime.stop()
             except Exception:
                 log.exception("stopping %s failed", runtime.name)
+        for warming_up in warming:
+            await asyncio.to_thread(warming_up.join)
         await app.close()

@@ -50,7 +50,7 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from bot.content.loader import DEFAULT_CONTENT_DIR
+from bot.content.loader import DEFAULT_CONTENT_DIR, read_yaml
 from bot.content.schema import QuestionFile
 from bot.features.drill.grading_chain import follow_up_question
 from bot.grading.features import STOPWORDS, Phrase, analyse, split_sentences, stem, terms_of
@@ -76,7 +76,14 @@ GENERIC_ZH = frozenset(
     稳定 过大 过小 大 小 时间 效果 性能 质量 显存 内存 输出 输入 步
     """.split()  # noqa: SIM905
 )
-GENERIC_TERMS = frozenset(t for w in GENERIC_EN | GENERIC_ZH for t in terms_of(for_matching(w)))
+
+
+@cache
+def generic_terms() -> frozenset[str]:
+    """GENERIC_EN and GENERIC_ZH as the grader's terms (worked out when first needed: jieba takes a second to load)."""
+    return frozenset(t for w in GENERIC_EN | GENERIC_ZH for t in terms_of(for_matching(w)))
+
+
 MIN_KEYWORDS = 2  # per key point and language: several distinct content terms, not one word
 
 
@@ -100,8 +107,7 @@ class Point:
 def load_files(root: Path = DEFAULT_CONTENT_DIR) -> list[QuestionFile]:
     """The bank's files as the schema reads them (with the `prompt_keywords` marks the grader never sees)."""
     return [
-        QuestionFile.model_validate(yaml.safe_load(p.read_text(encoding="utf-8")))
-        for p in sorted(root.glob("*/*.yaml"))
+        QuestionFile.model_validate(read_yaml(p.read_text(encoding="utf-8"))) for p in sorted(root.glob("*/*.yaml"))
     ]
 
 
@@ -113,9 +119,20 @@ def points_of(qf: QuestionFile) -> list[Point]:
     return out
 
 
-FILES = load_files()
-POINTS = [p for qf in FILES for p in points_of(qf)]
-QUESTIONS = [qf.to_question() for qf in FILES]
+@cache
+def bank_files() -> list[QuestionFile]:
+    """The shipped bank's files, read once per run when a test first needs them (not at collection)."""
+    return load_files()
+
+
+@cache
+def bank_points() -> list[Point]:
+    return [p for qf in bank_files() for p in points_of(qf)]
+
+
+@cache
+def bank_questions() -> list[Question]:
+    return [qf.to_question() for qf in bank_files()]
 
 
 # --- 1. echoes of the prompt -------------------------------------------------------------------------
@@ -149,17 +166,17 @@ def stale_marks(p: Point) -> list[tuple[Lang, str]]:
 
 
 def test_no_keyword_echoes_the_prompt_unless_marked() -> None:
-    found = [(str(p), lang, kw) for p in POINTS for lang, kw in echoing_keywords(p)]
+    found = [(str(p), lang, kw) for p in bank_points() for lang, kw in echoing_keywords(p)]
     assert found == [], f"{len(found)} keywords echo the prompt: replace them with what the point adds"
 
 
 def test_every_prompt_keywords_mark_is_needed() -> None:
-    assert [(str(p), lang, kw) for p in POINTS for lang, kw in stale_marks(p)] == []
+    assert [(str(p), lang, kw) for p in bank_points() for lang, kw in stale_marks(p)] == []
 
 
 def test_the_echo_check_flags_a_prompt_word_and_honours_a_mark() -> None:
     # the prompt: "... the loss suddenly becomes NaN ..." / "大模型训练到一半，loss 突然变成 NaN……"
-    p = next(p for p in POINTS if p.qid == "stab-nan-debug-001" and p.key_point.id == "data")
+    p = next(p for p in bank_points() if p.qid == "stab-nan-debug-001" and p.key_point.id == "data")
     assert echoing_keywords(p) == [] and not p.allowed.both()
 
     def point(en: tuple[str, ...], zh: tuple[str, ...] = (), allowed: TextList | None = None) -> Point:
@@ -218,7 +235,7 @@ def keyword_faults(keyword: str) -> list[str]:
         faults.append("no content term")
     elif not matches(keyword, keyword):
         faults.append("never matches its own wording")
-    if len(terms) == 1 and terms <= GENERIC_TERMS:
+    if len(terms) == 1 and terms <= generic_terms():
         faults.append("generic")
     if len(for_matching(keyword).replace(" ", "")) <= 1:
         faults.append("single character")
@@ -240,7 +257,7 @@ def duplicates(keywords: list[str]) -> list[str]:
 def test_no_keyword_is_generic_single_character_or_unmatchable() -> None:
     found = [
         (str(p), lang, kw, fault)
-        for p in POINTS
+        for p in bank_points()
         for lang in LANGS
         for kw in p.key_point.keywords.get(lang)
         for fault in keyword_faults(kw)
@@ -249,9 +266,11 @@ def test_no_keyword_is_generic_single_character_or_unmatchable() -> None:
 
 
 def test_no_key_point_repeats_a_keyword_or_has_too_few() -> None:
-    doubled = [(str(p), lang, duplicates(p.key_point.keywords.get(lang))) for p in POINTS for lang in LANGS]
+    doubled = [(str(p), lang, duplicates(p.key_point.keywords.get(lang))) for p in bank_points() for lang in LANGS]
     assert [d for d in doubled if d[2]] == []
-    few = [(str(p), lang) for p in POINTS for lang in LANGS if len(p.key_point.keywords.get(lang)) < MIN_KEYWORDS]
+    few = [
+        (str(p), lang) for p in bank_points() for lang in LANGS if len(p.key_point.keywords.get(lang)) < MIN_KEYWORDS
+    ]
     assert few == []
 
 
@@ -329,7 +348,7 @@ def plural(word: str) -> str:
 def bank_words() -> frozenset[str]:
     """Every word the bank's own English texts use (so a plural variant is one an answer would write)."""
     texts = []
-    for q in QUESTIONS:
+    for q in bank_questions():
         texts += [q.prompt.en, q.reference_answer.en, *q.rubric.mistakes.en, *q.rubric.specifics.en]
         texts += [k.text.en for k in q.rubric.key_points]
         for f in q.follow_ups:
@@ -369,9 +388,9 @@ def uncovered_variants(p: Point, words: frozenset[str]) -> list[tuple[str, str]]
 
 def test_every_english_keyword_meets_its_spelling_variants() -> None:
     words = bank_words()
-    found = [(str(p), kw, v) for p in POINTS for kw, v in uncovered_variants(p, words)]
+    found = [(str(p), kw, v) for p in bank_points() for kw, v in uncovered_variants(p, words)]
     assert found == [], f"{len(found)} spelling variants no keyword meets"
-    cut = [(str(p), kw, truncated_words(kw, words)) for p in POINTS for kw in p.key_point.keywords.en]
+    cut = [(str(p), kw, truncated_words(kw, words)) for p in bank_points() for kw in p.key_point.keywords.en]
     assert [c for c in cut if c[2]] == [], "keywords with a cut-off stem meet no word"
 
 
@@ -382,7 +401,7 @@ def test_the_variant_check_covers_british_american_and_plurals() -> None:
     assert plural_variants("layer gradient", words) == ["layer gradients"]
     assert plural_variants("attention matrix", words) == ["attention matrices"]
     assert plural_variants("per gpu", words) == []  # stays singular
-    p = POINTS[0]
+    p = bank_points()[0]
 
     def point(*en: str) -> Point:
         kp = p.key_point.model_copy(update={"keywords": TextList(zh=["占位"], en=list(en))})
@@ -469,7 +488,7 @@ def keyword_lifts(
 
 @cache
 def mistakes_grade(qid: str, lang: Lang) -> tuple[tuple[str, str], ...]:
-    q = next(q for q in QUESTIONS if q.id == qid)
+    q = next(q for q in bank_questions() if q.id == qid)
     return tuple((k.id, k.verdict) for k in grader.grade_sync(q, mistakes_answer(q, lang), lang).key_points)
 
 
@@ -479,7 +498,7 @@ def test_the_listed_mistakes_hit_no_key_point(lang: Lang) -> None:
     the 26 GB of weights"); the keywords never earn it (the test below)."""
     hits = [
         (q.id, kp)
-        for q in QUESTIONS
+        for q in bank_questions()
         if q.rubric.mistakes.get(lang)
         for kp, v in mistakes_grade(q.id, lang)
         if v == "hit"
@@ -491,7 +510,7 @@ def test_the_listed_mistakes_hit_no_key_point(lang: Lang) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_keywords_earn_nothing_for_the_banks_wrong_answers(probe: str, lang: Lang) -> None:
     lifted = []
-    for q in QUESTIONS:
+    for q in bank_questions():
         for where, rq in rubrics_of(q):
             if probe == "listed_mistakes":
                 answer, negating = mistakes_answer(q, lang), None
@@ -550,7 +569,7 @@ STANCE_BLIND: list[tuple[str, str, str, Lang, str, tuple[str, ...]]] = [  # ques
 def test_the_lift_check_flags_the_stance_blind_keywords_this_pass_replaced(
     qid: str, where: str, kp_id: str, lang: Lang, probe: str, old: tuple[str, ...]
 ) -> None:
-    parent = next(q for q in QUESTIONS if q.id == qid)
+    parent = next(q for q in bank_questions() if q.id == qid)
     q = dict(rubrics_of(parent))[where]
 
     def point(k: KeyPoint) -> KeyPoint:
@@ -569,6 +588,8 @@ def test_the_lift_check_flags_the_stance_blind_keywords_this_pass_replaced(
 
 
 def test_the_whole_bank_is_covered() -> None:
-    assert len(FILES) == len(QUESTIONS) >= 140
-    assert Counter(p.where == "rubric" for p in POINTS)[False] >= len(FILES)  # the follow-ups' rubrics too
-    assert {q.id for q in QUESTIONS} == {p.stem for p in DEFAULT_CONTENT_DIR.glob("*/*.yaml")}
+    assert len(bank_files()) == len(bank_questions()) >= 140
+    assert Counter(p.where == "rubric" for p in bank_points())[False] >= len(
+        bank_files()
+    )  # the follow-ups' rubrics too
+    assert {q.id for q in bank_questions()} == {p.stem for p in DEFAULT_CONTENT_DIR.glob("*/*.yaml")}

@@ -9,6 +9,7 @@ adversarial probes run over the whole bank in both languages.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import pytest
 
@@ -18,14 +19,19 @@ from bot.grading.features import Phrase, analyse, terms_of
 from bot.grading.normalize import for_matching
 from bot.grading.offline import OfflineGrader
 from bot.grading.probes import PROBES
-from bot.kernel.models import Grade, Lang
+from bot.kernel.models import Grade, Lang, Question
 
 grader = OfflineGrader()
-BANK = {q.id: q for q in load_bank().questions}
+
+
+@cache
+def shipped_bank() -> dict[str, Question]:
+    """The shipped bank by id, loaded when a test first needs it (not at collection)."""
+    return {q.id: q for q in load_bank().questions}
 
 
 def grade(qid: str, answer: str, lang: Lang = "en") -> Grade:
-    return grader.grade_sync(BANK[qid], answer, lang)
+    return grader.grade_sync(shipped_bank()[qid], answer, lang)
 
 
 def verdict(g: Grade, kp: str) -> str:
@@ -57,7 +63,7 @@ def test_a_denied_key_point_is_not_credited_and_is_named_as_contradicted(lang: L
 
 
 def test_the_negated_reference_scores_low_and_says_why() -> None:
-    q = BANK["stab-nan-debug-001"]
+    q = shipped_bank()["stab-nan-debug-001"]
     answer = PROBES["negated_reference"][0](q, "en")
     g = grader.grade_sync(q, answer, "en")
     assert g.score <= 30
@@ -89,11 +95,11 @@ def test_wrong_claims_in_the_rubrics_words_do_not_pass() -> None:
 )
 def test_a_listed_mistake_is_found_in_other_words(answer: str, lang: Lang) -> None:
     g = grade("stab-nan-debug-001", answer, lang)
-    assert BANK["stab-nan-debug-001"].rubric.mistakes.get(lang)[2] in g.mistakes
+    assert shipped_bank()["stab-nan-debug-001"].rubric.mistakes.get(lang)[2] in g.mistakes
 
 
 def test_a_sentence_that_states_a_mistake_earns_no_key_point() -> None:
-    q = BANK["stab-nan-debug-001"]
+    q = shipped_bank()["stab-nan-debug-001"]
     stated = "Then I would add gradient clipping to hide the data bug and keep training."
     g = grader.grade_sync(q, stated, "en")
     assert q.rubric.mistakes.en[3] in g.mistakes  # "uses clipping to hide a data or code bug"
@@ -105,7 +111,7 @@ def test_a_sentence_that_states_a_mistake_earns_no_key_point() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_keyword_list_is_not_an_answer(lang: Lang) -> None:
-    q = BANK["stab-nan-debug-001"]
+    q = shipped_bank()["stab-nan-debug-001"]
     salad = PROBES["keyword_salad"][0](q, lang)
     g = grader.grade_sync(q, salad, lang)
     assert g.score <= 25 and g.dimensions["structure"] == 0 and g.dimensions["evidence"] == 0
@@ -260,7 +266,7 @@ CUT = re.compile(r"\b(?:and|or|of|to|the|with)[.…]|[和与及或][。…]| [.�
 
 
 def test_feedback_never_cuts_a_key_point_and_asks_concept_questions_for_mechanism() -> None:
-    for q in list(BANK.values())[:40]:
+    for q in list(shipped_bank().values())[:40]:
         for lang in ("en", "zh"):
             g = grader.grade_sync(q, q.reference_answer.get(lang)[:200], lang)
             assert not CUT.search(g.feedback), (q.id, g.feedback)  # a label ends on a whole word, never "and."
@@ -276,7 +282,7 @@ def test_feedback_never_cuts_a_key_point_and_asks_concept_questions_for_mechanis
 def test_every_bank_question_meets_its_probes(probe: str, lang: Lang) -> None:
     build, goal, kind = PROBES[probe]
     off: list[tuple[str, int]] = []
-    for q in BANK.values():
+    for q in shipped_bank().values():
         score = grader.grade_sync(q, build(q, lang), lang).score
         if (score > goal) if kind == "max" else (score < goal):
             off.append((q.id, score))
@@ -297,7 +303,7 @@ def test_the_embedding_credits_a_paraphrase_in_the_other_language_with_no_shared
 
 
 async def test_the_async_grade_passes_the_level_through() -> None:
-    q = BANK["stab-nan-debug-001"]
+    q = shipped_bank()["stab-nan-debug-001"]
     answer = (
         "First I check the data batch for NaN and out-of-range labels. Then I log per-layer gradient norms and "
         "lower the learning rate from 3e-4 to 1.5e-4."
@@ -320,7 +326,7 @@ def test_every_reference_hits_every_one_of_its_own_points() -> None:
     from bot.features.drill.grading_chain import follow_up_question
 
     short: list[tuple[str, str, str]] = []
-    for q in BANK.values():
+    for q in shipped_bank().values():
         for lang in ("en", "zh"):
             g = grader.grade_sync(q, q.reference_answer.get(lang), lang)
             short += [(q.id, lang, k.id) for k in g.key_points if k.verdict != "hit"]

@@ -8,13 +8,15 @@ the grader's deadline: a slow or broken provider gives no split (the offline one
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.features.debrief.split import MAX_QUESTIONS, REPLY_TURN
 from bot.grading.delimiters import escape_answer
-from bot.grading.llm import LLMGrader
 from bot.grading.prompts import fill
 from bot.kernel.ports import DebriefSplit
+
+if TYPE_CHECKING:
+    from bot.grading.llm import LLMGrader
 
 log = logging.getLogger(__name__)
 TAG = "interview_notes"

@@ -1,17 +1,25 @@
-"""Build the LLM grader from settings (None when no model is configured)."""
+"""Build the LLM grader from settings (None when no model is configured).
+
+The `openai` SDK (1.2 s to import) is imported only when a model is configured."""
 
 from __future__ import annotations
 
-import openai
+from typing import TYPE_CHECKING
 
 from bot.config import LLMSettings
-from bot.grading.llm import LLMGrader
+
+if TYPE_CHECKING:
+    from bot.grading.llm import LLMGrader
 
 
 def llm_grader(settings: LLMSettings) -> LLMGrader | None:
     """An LLM grader when LLM_MODEL and a base URL or API key are set (local servers need no key)."""
     if not settings.model or not (settings.base_url or settings.api_key):
         return None
+    import openai
+
+    from bot.grading.llm import LLMGrader
+
     key = settings.api_key.get_secret_value() if settings.api_key else "not-needed"
     client = openai.AsyncOpenAI(
         base_url=settings.base_url or None, api_key=key, timeout=settings.timeout, max_retries=settings.retries

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.grading.delimiters import escape_answer
-from bot.grading.llm import LLMGrader
 from bot.grading.prompts import LANGUAGE_NAMES, fill
 from bot.kernel.models import Lang
 from bot.kernel.ports import JdReading
+
+if TYPE_CHECKING:
+    from bot.grading.llm import LLMGrader
 
 log = logging.getLogger(__name__)
 TAG = "job_description"

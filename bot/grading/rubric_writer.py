@@ -7,11 +7,13 @@ deadline: a slow or broken provider gives no rubric (the question is then self-r
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.grading.llm import LLMGrader
 from bot.grading.prompts import LANGUAGE_NAMES, fill
 from bot.kernel.models import QUESTION_TYPES, KeyPoint, Lang, Level, Question, Rubric, Text, TextList
+
+if TYPE_CHECKING:
+    from bot.grading.llm import LLMGrader
 
 log = logging.getLogger(__name__)
 

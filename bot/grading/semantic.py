@@ -64,6 +64,10 @@ class UseEmbedder:
                 self._model = model
             return self._model
 
+    def warm(self) -> None:
+        """Load the model now (a background warm-up), not at the first grade."""
+        self._load()
+
     def embed(self, texts: Sequence[str]) -> Vectors:
         model = self._load()
         clipped = [_clip(t) for t in texts]

@@ -6,12 +6,14 @@ a hang."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.grading.delimiters import escape_answer
-from bot.grading.llm import LLMGrader
 from bot.grading.prompts import LANGUAGE_NAMES, fill
 from bot.kernel.models import Lang
+
+if TYPE_CHECKING:
+    from bot.grading.llm import LLMGrader
 
 log = logging.getLogger(__name__)
 PARTS = ("situation", "task", "action", "result")

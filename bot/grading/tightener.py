@@ -6,12 +6,14 @@ schema and the grader's deadline: a slow or broken provider gives no proposal, n
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.grading.delimiters import escape_answer
-from bot.grading.llm import LLMGrader
 from bot.grading.prompts import LANGUAGE_NAMES, fill
 from bot.kernel.models import Lang
+
+if TYPE_CHECKING:
+    from bot.grading.llm import LLMGrader
 
 log = logging.getLogger(__name__)
 TIGHTEN_SCHEMA: dict[str, Any] = {

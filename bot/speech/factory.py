@@ -5,8 +5,6 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-import openai
-
 from bot.config import Settings, SettingsError
 from bot.kernel.ports import Transcriber
 
@@ -24,6 +22,8 @@ def build_transcriber(settings: Settings) -> Transcriber | None:
                 "TRANSCRIBE_BACKEND: 'openai' needs TRANSCRIBE_BASE_URL or an API key "
                 "(TRANSCRIBE_API_KEY, or the LLM's LLM_BASE_URL / LLM_API_KEY / OPENAI_API_KEY)"
             )
+        import openai  # here: the SDK takes a second to import, and most bots transcribe nothing
+
         from bot.speech.openai_backend import OpenAITranscriber
 
         client = openai.AsyncOpenAI(

@@ -6,6 +6,8 @@ is a question, and a grading past its deadline falls back to the offline estimat
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 
 from bot.content.loader import load_bank
@@ -15,7 +17,7 @@ from bot.grading.local_server import MODEL_NAME, Running
 from bot.grading.offline import OfflineGrader
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
-from bot.kernel.models import User
+from bot.kernel.models import Question, User
 from bot.kernel.service import Service
 from tests.fakes import FakeClock, FakeStore
 from tests.llm_real.conftest import MISSING, real_grader
@@ -24,7 +26,14 @@ pytestmark = [
     pytest.mark.skipif(MISSING is not None, reason=f"real-model tests need the llm-real extra: {MISSING}"),
     pytest.mark.asyncio(loop_scope="session"),
 ]
-BANK = {q.id: q for q in load_bank().questions}
+
+
+@cache
+def shipped_bank() -> dict[str, Question]:
+    """The shipped bank by id, loaded when a test first needs it (not at collection)."""
+    return {q.id: q for q in load_bank().questions}
+
+
 PARTIAL = (
     "First I find the step and the batch where the loss became NaN and replay it from the last checkpoint. "
     "Then I look at per-layer gradient norms. Then I lower the learning rate and clip the gradient norm at 1.0."
@@ -32,7 +41,7 @@ PARTIAL = (
 
 
 async def test_a_bank_question_graded_by_the_real_model(real_server: Running) -> None:
-    q = BANK["stab-nan-debug-001"]
+    q = shipped_bank()["stab-nan-debug-001"]
     grader = real_grader(real_server)
     store, clock = FakeStore(), FakeClock()
     deps = Deps(store=store, bank=Bank([q]), grader=grader, clock=clock, estimator=OfflineGrader())
@@ -51,7 +60,7 @@ async def test_a_bank_question_graded_by_the_real_model(real_server: Running) ->
 
 
 async def test_a_personal_question_in_chinese_gets_a_written_follow_up_question(real_server: Running) -> None:
-    q = BANK["stab-warmup-adam-001"].model_copy(update={"follow_ups": [], "personal": True})
+    q = shipped_bank()["stab-warmup-adam-001"].model_copy(update={"follow_ups": [], "personal": True})
     grader = real_grader(real_server)
     grade = await grader.grade(q, "预热是为了让 Adam 的二阶矩估计先稳定下来，一般线性预热 2000 步左右。", "zh")
     assert grade.grader == f"llm:{MODEL_NAME}"
@@ -61,7 +70,7 @@ async def test_a_personal_question_in_chinese_gets_a_written_follow_up_question(
 
 
 async def test_a_grading_past_its_deadline_falls_back_and_is_queued(real_server: Running) -> None:
-    q = BANK["stab-nan-debug-001"]
+    q = shipped_bank()["stab-nan-debug-001"]
     store, clock = FakeStore(), FakeClock()
     deps = Deps(
         store=store, bank=Bank([q]), grader=real_grader(real_server, deadline=1.0), clock=clock,

@@ -165,8 +165,11 @@ async def run_console(
     save_dir: Path,
     lang: str | None = None,
     router: Any = None,
+    on_prompt: Callable[[], object] | None = None,
 ) -> None:
-    """Chat until end of input. With a NotifierRouter, pushes (regrades, reminders) print here too."""
+    """Chat until end of input. With a NotifierRouter, pushes (regrades, reminders) print here too. `on_prompt`
+    is called once, when the first prompt shows (a person now reads and types: the bot may warm up meanwhile);
+    with piped input there is no such pause, and it is not called."""
     user = await service.user_for(PLATFORM, external_id, "zh" if lang == "zh" else None)
     chat = ConsoleChat(service, external_id, out, save_dir, user.language)
     if router is not None:
@@ -185,6 +188,9 @@ async def run_console(
     while True:
         out.write("> ")
         out.flush()
+        if on_prompt is not None:
+            on_prompt()
+            on_prompt = None
         line = await loop.run_in_executor(None, read)
         if not line or line.strip() in ("/quit", "/exit"):
             return
