@@ -13,14 +13,15 @@ succession: an answer, /help, and /drill. Reported per run:
 - throughput: the three messages of all users over the time they took (updates/s).
 
 Runs: 1 replica; 2 replicas; 2 replicas with one killed by SIGKILL half-way (its unanswered updates
-are redelivered to the other, which takes them over once their claims are stale, UPDATE_STALE_AFTER,
+are redelivered to the other, which takes them over once their claims are stale (UPDATE_STALE_SECONDS,
 and grades an interrupted answer once it is older than any grading, STUCK_AFTER: this run takes
 some minutes by design).
 
     TEST_POSTGRES_URL=postgresql+asyncpg://... .venv/bin/python bench/replicas.py [--users 1000] [--no-kill] [--quick]
 
-`--quick`: 20 users, the same three runs (about four minutes: the kill run waits out the stale claims by
-design; the throughput is not the real one). The database is emptied first: give it one of its own. Not a test: figures depend on the machine (here 2 cores shared by the
+`--quick`: 20 users, the same three runs, with claims and gradings stale after 15 s instead of three minutes
+(UPDATE_STALE_SECONDS, GRADING_STUCK_SECONDS), so the kill run waits seconds, not minutes; the throughput is
+not the real one. The database is emptied first: give it one of its own. Not a test: figures depend on the machine (here 2 cores shared by the
 replicas, PostgreSQL, the fake server and the deliverer). The last line is one JSON object.
 """
 
@@ -64,7 +65,7 @@ def free_port() -> int:
 
 
 class Replica:
-    def __init__(self, db_url: str, api: FakeBotApi, n: int) -> None:
+    def __init__(self, db_url: str, api: FakeBotApi, n: int, stale_seconds: float = 180) -> None:
         self.port = free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM", "DISCORD", "LLM", "OPENAI"))}
         env |= {
@@ -72,6 +73,7 @@ class Replica:
             "TELEGRAM_WEBHOOK_URL": f"http://127.0.0.1:{self.port}/hook", "TELEGRAM_WEBHOOK_PORT": str(self.port),
             "TELEGRAM__RATE_LIMIT": "0", "TELEGRAM__TYPING_AFTER": "30", "TELEGRAM__PROGRESS_AFTER": "60",
             "RATE_PER_MINUTE": "0", "SCHEDULER_ENABLED": "false", "LOG_LEVEL": "WARNING",
+            "UPDATE_STALE_SECONDS": str(stale_seconds), "GRADING_STUCK_SECONDS": str(stale_seconds),
         }  # fmt: skip
         self.log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-replica-{n}.log", "w")  # noqa: SIM115
         self.proc = subprocess.Popen([sys.executable, "-m", "bot", "run"], cwd=ROOT, env=env,
@@ -136,7 +138,7 @@ class Telegram:
 
 def classify(sent: Sent) -> str | None:
     data = [d for row in sent.buttons for _, d in row]
-    if any(d.startswith("ref:") for d in data):
+    if any(d.startswith(("ref:", "rate:")) for d in data):  # an LLM grade, or the offline check's rating prompt
         return "grade"
     if sent.text.startswith("Commands:"):
         return "help"
@@ -164,14 +166,14 @@ async def outcome(api: FakeBotApi, db_url: str, users: int, since: int) -> dict[
     }
 
 
-async def run(db_url: str, users: int, replicas_n: int, kill: bool) -> dict[str, Any]:
+async def run(db_url: str, users: int, replicas_n: int, kill: bool, stale: float = 180) -> dict[str, Any]:
     await reset_postgres(db_url)
     api = await FakeBotApi().start()
     replicas: list[Replica] = []
     try:
-        first = Replica(db_url, api, 0)
+        first = Replica(db_url, api, 0, stale)
         await first.ready()  # the first one migrates the empty database; then the others start
-        replicas = [first] + [Replica(db_url, api, n) for n in range(1, replicas_n)]
+        replicas = [first] + [Replica(db_url, api, n, stale) for n in range(1, replicas_n)]
         for r in replicas[1:]:
             await r.ready()
         tg = Telegram(replicas)
@@ -210,19 +212,20 @@ async def main() -> None:
     parser.add_argument("--users", type=int, default=1000)
     parser.add_argument("--no-kill", action="store_true", help="skip the run with a replica killed half-way")
     parser.add_argument("--database-url", default=os.environ.get("TEST_POSTGRES_URL"))
-    parser.add_argument("--quick", action="store_true", help="20 users, the same runs: about four minutes")
+    parser.add_argument("--quick", action="store_true", help="20 users, the same runs, claims stale after 15 s")
     args = parser.parse_args()
+    stale = 180.0  # the replicas' own default: a claim or a grading left this long by a replica now gone
     if args.quick:
-        args.users = 20
+        args.users, stale = 20, 15.0
     targets = {"order_violations": 0, "duplicate_grades": 0, "lost_answers": 0}
     if not args.database_url or not args.database_url.startswith("postgresql"):
         reason = "needs a PostgreSQL database to empty: --database-url or TEST_POSTGRES_URL"
         print(f"not run: {reason}")
         print(final_line("replicas", {}, targets, f"skipped: {reason}", quick=args.quick, users=args.users))
         return
-    runs = [await run(args.database_url, args.users, 1, False), await run(args.database_url, args.users, 2, False)]
+    runs = [await run(args.database_url, args.users, n, False, stale) for n in (1, 2)]
     if not args.no_kill:
-        runs.append(await run(args.database_url, args.users, 2, True))
+        runs.append(await run(args.database_url, args.users, 2, True, stale))
     for r in runs:
         print(f"{r['replicas']} replica(s){' (one killed half-way)' if r['killed'] else ''}: order violations "
               f"{r['order_violations']}, duplicate grades {r['duplicate_grades']}, lost answers {r['lost_answers']}; "

@@ -253,6 +253,8 @@ async def build_app(
         max_audio_bytes=settings.max_audio_mb * 1_000_000,
         rate_per_minute=settings.rate_per_minute,
         rate_burst=settings.rate_burst,
+        update_stale_seconds=settings.update_stale_seconds,
+        grading_stuck_seconds=settings.grading_stuck_seconds,
         max_reviews_per_day=settings.max_reviews_per_day,
         max_reviews=settings.max_reviews,
         max_interviews_per_day=settings.max_interviews_per_day,

@@ -105,6 +105,12 @@ class Settings(BaseSettings):
     scheduler_tick_seconds: float = Field(default=30.0, ge=1, le=600)
     scheduler_stale_seconds: float = Field(default=300.0, ge=1)
     """A claimed push not marked sent after this long (a crash) is taken over and sent."""
+    update_stale_seconds: float = Field(default=180.0, ge=1)
+    """A redelivered webhook update claimed this long ago and never finished (its replica died) is taken over:
+    longer than any command (a transcription, an LLM grading with its retries)."""
+    grading_stuck_seconds: float = Field(default=180.0, ge=1)
+    """An answer still being graded after this long was left by a process that stopped: it is graded again (the
+    drill) or queued for a regrade (a mock interview). Longer than any grading (the LLM's deadline is 90 s)."""
     skip_push_if_practised: bool = True
     telegram: TelegramSettings = Field(default_factory=TelegramSettings)
     discord: DiscordSettings = Field(default_factory=DiscordSettings)

@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.features.mock.turn import STUCK_AFTER
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Attempt
@@ -59,7 +58,10 @@ async def test_the_redelivered_answer_grades_the_kept_one_once_stale(
     kept = await _killed_mid_grading(one, uid)
     (busy,) = await two.handle_text(uid, "the kept answer")  # soon after: it may still be grading
     assert "being graded" in busy.text and grader.calls == []
-    clock.advance(seconds=STUCK_AFTER.total_seconds() + 1)
+    clock.advance(seconds=178)
+    (still,) = await two.handle_text(uid, "the kept answer")  # within the default three minutes: still busy
+    assert "being graded" in still.text and grader.calls == []
+    clock.advance(seconds=3)
     first, second = await asyncio.gather(two.handle_text(uid, "the kept answer"), one.handle_text(uid, "again"))
     graded = [r for r in first + second if r.kind == "grade"]
     assert len(graded) == 1 and "graded in full" in graded[0].text  # graded once, by one replica
@@ -78,7 +80,7 @@ async def test_a_failing_grader_keeps_it_queued_for_the_regrade_worker(
     uid = (await one.user_for("telegram", "1")).id
     await one.handle_text(uid, "/drill")
     kept = await _killed_mid_grading(one, uid)
-    clock.advance(seconds=STUCK_AFTER.total_seconds() + 1)
+    clock.advance(seconds=181)  # past the default three minutes
     grader.fail = True
     (reply,) = await two.handle_text(uid, "the kept answer")
     assert reply.kind == "error"

@@ -41,9 +41,7 @@ from bot.kernel.user_lock import LocalUserLocks, UserLock
 from bot.kernel.yes_no import DELETE, is_number, is_yes
 
 log = logging.getLogger(__name__)
-UPDATE_STALE_AFTER = timedelta(minutes=3)
-"""An update claimed this long ago and not finished is taken over when redelivered: longer than any command
-(a voice note's transcription and an LLM grading with its retries), so a live worker is never overtaken."""
+
 Handler = Callable[[Any, Deps, User], Awaitable[list[Reply]]]
 SessionHandler = Callable[[Any, Deps, User, Session], Awaitable[list[Reply]]]
 """A handler that starts from the user's state: given the one `handle` read with the user, not read again."""
@@ -142,14 +140,16 @@ class Service:
     async def begin_update(self, event_key: str, sole_consumer_since: datetime | None = None) -> EventClaim:
         """Claim a platform update that is redelivered until acknowledged (a Telegram webhook's): NEW to handle
         it (then `finish_update`), DONE to drop it, BUSY while another replica handles it (ask again later).
-        A claim older than UPDATE_STALE_AFTER and never finished (its replica died) is taken over.
+        A claim older than `Limits.update_stale_seconds` (3 minutes: longer than any command, a voice note's
+        transcription and an LLM grading with its retries, so a live worker is never overtaken) and never finished
+        (its replica died) is taken over.
 
         `sole_consumer_since`: the caller is the only consumer of these updates since then (Telegram long
         polling, where getUpdates serves one consumer at a time), so a claim left unfinished before then was
         made by a process that is gone and is taken over at once. Polling delivers an update again only after
-        a restart and never again after that: waiting UPDATE_STALE_AFTER would lose it."""
+        a restart and never again after that: waiting for the claim to go stale would lose it."""
         now = self.deps.clock.now()
-        stale_before = now - UPDATE_STALE_AFTER
+        stale_before = now - timedelta(seconds=self.deps.limits.update_stale_seconds)
         if sole_consumer_since is not None:
             stale_before = max(stale_before, sole_consumer_since)
         return await self.deps.store.begin_event(event_key, now, stale_before)

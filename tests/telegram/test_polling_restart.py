@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.kernel.service import UPDATE_STALE_AFTER
 from bot.kernel.store_ports import EventClaim
 from tests.telegram import updates
 from tests.telegram.conftest import Harness
@@ -19,8 +18,9 @@ async def test_an_update_left_by_a_crashed_process_is_handled_by_the_next_one(tg
     started = tg.runtime.handlers.polling_since
     assert started is not None and started == tg.app.service.now()
     crashed = started - timedelta(seconds=30)  # claimed, then the process died: well within the stale time
-    assert crashed > started - UPDATE_STALE_AFTER
-    assert await tg.app.store.begin_event("telegram:9001", crashed, crashed - UPDATE_STALE_AFTER) is EventClaim.NEW
+    stale = timedelta(seconds=tg.app.service.deps.limits.update_stale_seconds)
+    assert stale == timedelta(minutes=3) and crashed > started - stale
+    assert await tg.app.store.begin_event("telegram:9001", crashed, crashed - stale) is EventClaim.NEW
 
     (reply,) = await tg.deliver({**updates.text(CHAT, "/help"), "update_id": 9001})
 

@@ -156,13 +156,13 @@ async def regrade_claimed(deps: Deps, attempt: Attempt, user: User | None) -> Re
 
 async def interrupted_grading(deps: Deps, user: User, card_id: int) -> list[Reply] | None:
     """The drill's Grading session, when the process grading it stopped (a restart, a replica that died): its
-    attempt still "pending" past STUCK_AFTER. The attempt is claimed (one replica wins) and graded now, and
+    attempt still "pending" past `mock_turn.stuck_after`. The attempt is claimed (one replica wins) and graded now, and
     the session freed; None while the grading may still be under way (or another took it over)."""
     store, now = deps.store, deps.clock.now()
     latest = await store.latest_attempt_for_card(card_id)
     if latest is None or latest.user_id != user.id or latest.status != "pending":
         return None
-    if now - latest.created_at < mock_turn.STUCK_AFTER or not await store.claim_attempt(
+    if now - latest.created_at < mock_turn.stuck_after(deps) or not await store.claim_attempt(
         latest.id, "pending", "regrading", now
     ):
         return None

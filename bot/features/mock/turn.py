@@ -29,10 +29,15 @@ from bot.kernel.session import Idle, InMock, Session
 from bot.kernel.timeutil import fmt_local
 
 log = logging.getLogger(__name__)
-FOLLOW_UP_TWICE_BELOW = 65
-STUCK_AFTER = timedelta(
-    minutes=3
-)  # longer than any grading (the LLM's deadline is 90 s)  # a score below "Good" (section 5) earns a second follow-up
+FOLLOW_UP_TWICE_BELOW = 65  # a score below "Good" (section 5) earns a second follow-up
+
+
+def stuck_after(deps: Deps) -> timedelta:
+    """A grading still pending after this long was left by a process that stopped (`Limits.grading_stuck_seconds`,
+    3 minutes: longer than any grading; the LLM's deadline is 90 s)."""
+    return timedelta(seconds=deps.limits.grading_stuck_seconds)
+
+
 NOTICES = {"llm_unavailable": "mock.llm_down", "llm_limit": "mock.llm_limit", "llm_budget": "mock.llm_limit"}
 
 
@@ -187,13 +192,13 @@ async def skip(deps: Deps, user: User, session: InMock) -> list[Reply]:
 
 
 async def _still_grading(deps: Deps, user: User, session: InMock) -> list[Reply]:
-    """An answer is being graded, or was when the process stopped: past STUCK_AFTER its attempt is queued
+    """An answer is being graded, or was when the process stopped: past `stuck_after` its attempt is queued
     for a regrade (kept, never lost) and the question asked again, so a restart never leaves the user stuck."""
     store, lang = deps.store, user.language
     last = next(
         (a for a in reversed(await store.list_attempts(user.id)) if a.source == f"mock:{session.mock_id}"), None
     )
-    if last is None or last.status != "pending" or deps.clock.now() - last.created_at < STUCK_AFTER:
+    if last is None or last.status != "pending" or deps.clock.now() - last.created_at < stuck_after(deps):
         return [Reply(t(lang, "already_grading"))]
     if await store.claim_attempt(last.id, "pending", "regrade"):
         log.warning("mock %d: attempt %d was left pending (a restart?); queued for a regrade", session.mock_id, last.id)
