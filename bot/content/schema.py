@@ -4,6 +4,10 @@ A key point (of the rubric or of a follow-up's own rubric) may carry `prompt_key
 the keywords that may echo the question's prompt because the point genuinely needs that term (keyword
 hygiene, issue #14; enforced by tests/test_content_hygiene.py). Every listed item must be one of the
 point's keywords in the same language. The grader does not read the field: `to_question` drops it.
+
+A follow-up may carry `premise: {zh: [...], en: [...]}` (bot/kernel/models.FollowUp): the terms by which an
+answer states the fact of the reference story it presupposes. A non-empty premise needs terms in both
+languages, none blank, or a user answering in the other language could never be asked it (issue #32).
 """
 
 from __future__ import annotations
@@ -128,6 +132,11 @@ class QuestionFile(Question):
             BankTextList.model_validate(getattr(self.rubric, name).model_dump())
         for f in self.follow_ups:
             BankText.model_validate(f.model_dump(include={"zh", "en"}))
+            if f.premise.both():  # asked only when the answer states one of these terms, in either language
+                try:
+                    BankTextList.model_validate(f.premise.model_dump())
+                except ValidationError as err:
+                    raise ValueError("follow_ups: a premise needs terms in both zh and en, none blank") from err
             if f.key_points or f.reference_answer is not None:  # a follow-up's own rubric: 2-4 points and a reference
                 if not 2 <= len(f.key_points) <= 4:
                     raise ValueError(f"follow_ups: a follow-up rubric needs 2-4 key points, has {len(f.key_points)}")
