@@ -128,8 +128,8 @@ def test_scripted_terminal_session(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "All set" in out and "Score:" in out and "offline estimate" in out
-    assert "coverage" in out and "reviews: 1 in all" in out
+    assert "All set" in out and "Offline check, not a verdict" in out and "Suggested rating:" in out
+    assert "Score:" not in out and "correctness" not in out and "reviews: 1 in all" in out
     assert "Logged for ByteDance" in out and "Real interviews logged: 1 question." in out
     after = out.split("> /forget", 1)[1]
     assert "All your data has been deleted" in after and "went wrong" not in after

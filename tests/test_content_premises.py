@@ -8,7 +8,7 @@
     reference answer or the specifics, either language) that the prompt does not, and it has no "you
     said" / "你提到" phrasing and no "your <thing from the story>".
 (c) A premise has terms in both languages; each term is found, by the grader's own matcher
-    (bot/grading/premise.stated), in the reference answer of its language, the story it comes from; and
+    (bot/kernel/premise.stated), in the reference answer of its language, the story it comes from; and
     every story number the follow-up names is one of its premise's terms.
 
 What counts as a number: a whole token of digits (decimals, thousands separators, a range "5-10%", a
@@ -32,8 +32,8 @@ from pydantic import ValidationError
 from bot.content.loader import DEFAULT_CONTENT_DIR
 from bot.content.schema import QuestionFile
 from bot.grading.features import stem
-from bot.grading.premise import stated
 from bot.kernel.models import LANGS, FollowUp, KeyPoint, Question, Text, TextList
+from bot.kernel.premise import stated
 
 _NUMBER = re.compile(
     r"(?<![A-Za-z0-9_./^])(?<![A-Za-z]-)"  # not the tail of a name ("E4M3", "ZeRO-3") or of a formula ("2^8")

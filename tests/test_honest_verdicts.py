@@ -5,6 +5,7 @@ The three confidently wrong answers are the issue's reproductions (written from 
 
 from __future__ import annotations
 
+import re
 from io import StringIO
 from pathlib import Path
 
@@ -344,3 +345,36 @@ async def test_a_second_look_over_the_llm_budget_is_refused(tmp_path: Path) -> N
     (same,) = await app.store.list_attempts(uid)
     assert same == first  # nothing changed
     await app.close()
+
+
+STORIES = {
+    "pipe-actckpt-case-001": (
+        "At my last job we fine-tuned a 13B model with 4K context on 16 A100s with ZeRO-3, and it ran out of memory at "
+        "micro-batch 2. I took a memory snapshot first: activations were about 60% of the peak, the optimizer states "
+        "were already sharded. I turned on full activation checkpointing, which made it fit but the step was 30% "
+        "slower, so I measured tokens/s and peak memory before and after, then checkpointed only half of the layers: "
+        "peak memory went from 78 GB to 66 GB and the slowdown dropped to about 15%. The loss curve matched our "
+        "control run. The lesson: measure before choosing, and keep headroom for the longest samples."
+    ),
+    "stab-tradeoff-002": (
+        "We had a 7B SFT run that had to ship in five days, and on day two the median grad norm started rising with "
+        "small spikes. I laid out three options: keep going and risk a rollback costing two days, stop for full "
+        "ablations costing three days for sure, or lower the learning rate by 30% and replay the bad batches on two "
+        "GPUs in parallel. I chose the reversible one, with a trigger rule written in advance: if the grad norm "
+        "doubled again we would roll back. There were no further spikes, we delivered on time, and the final eval "
+        "was within 0.5 points of the original projection; the replay found two corrupted shards for the next run."
+    ),
+}
+
+
+@pytest.mark.parametrize("qid", sorted(STORIES))
+def test_a_case_story_gets_credit_for_its_own_result_and_no_follow_up_presumes_the_references(qid: str) -> None:
+    q = bank_question(qid)
+    g = OFFLINE.grade_sync(q, STORIES[qid], "en")
+    verdict = {k.id: k.verdict for k in g.key_points}
+    assert verdict["result"] != "missed" and verdict["situation"] != "missed"
+    reference_numbers = set(re.findall(r"\d+(?:\.\d+)?", q.reference_answer.en)) - set(
+        re.findall(r"\d+(?:\.\d+)?", STORIES[qid] + q.prompt.en)
+    )
+    asked = set(re.findall(r"\d+(?:\.\d+)?", g.follow_up or ""))
+    assert not asked & reference_numbers, g.follow_up  # no number of the reference's story

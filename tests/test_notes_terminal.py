@@ -18,7 +18,8 @@ SECOND = (
 
 
 def test_the_notebook_in_the_terminal_with_no_tokens(tmp_path: Path) -> None:
-    script = "\n".join(["/drill", FIRST, "8", "/notes", "1", "2", SECOND, "/notes 1", "/notes export"])
+    # the offline check's rating prompt: four ratings, then the follow-up, the next question and Save to notebook
+    script = "\n".join(["/drill", FIRST, "7", "/notes", "1", "2", SECOND, "/notes 1", "/notes export"])
     env = bot_env(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", LOG_LEVEL="WARNING")
     result = subprocess.run(
         [sys.executable, "-m", "bot", "chat"], input=script, capture_output=True, text=True, cwd=tmp_path, env=env,
@@ -26,7 +27,7 @@ def test_the_notebook_in_the_terminal_with_no_tokens(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "[8] Save to notebook" in out
+    assert "[7] Save to notebook" in out and "Score:" not in out
     assert 'Saved as version 1 of "After an interruption you resume from a checkpoint…' in out
     assert "Your answer notebook: 1 question, 1 version." in out and "[#1] Cancel" in out
     saved = out[out.index("> " + SECOND) :]

@@ -27,8 +27,8 @@ def q(qid: str, topic: str = "stability", subtopic: str = "nan-loss") -> Questio
     return make_question(qid, topic=topic).model_copy(update={"subtopic": subtopic})
 
 
-def attempt(at: datetime, qid: str = "s1", score: int | None = 70, **kw: object) -> Attempt:
-    grade = None if score is None else Grade(score=score, dimensions={d: score for d in DIMENSIONS})
+def attempt(at: datetime, qid: str = "s1", score: int | None = 70, grader: str = "llm:test", **kw: object) -> Attempt:
+    grade = None if score is None else Grade(score=score, dimensions={d: score for d in DIMENSIONS}, grader=grader)
     status = "graded" if score is not None else "revealed"
     return Attempt(id=0, user_id=1, card_id=1, question_id=qid, answer="a", status=status, grade=grade,
                    created_at=at, **kw)  # type: ignore[arg-type]  # fmt: skip
@@ -368,3 +368,16 @@ async def test_the_weekly_summary_names_the_weakest_subtopic_and_counts_in_the_s
                        ("zh", "本周回顾：1 次作答，平均分 40。最薄弱的子主题：混合精度。")):  # fmt: skip
         replies = await weekly_summary(deps, user.model_copy(update={"language": lang}))
         assert replies is not None and replies[0].text.startswith(text), replies[0].text
+
+
+def test_an_offline_estimate_counts_only_by_the_users_own_rating() -> None:
+    """issue #32: an estimate is not a verdict; /stats counts the rating the user gave it (the middle of its band)."""
+    user = User(id=1, timezone="UTC", created_at=NOW - timedelta(days=30))
+    attempts = [
+        attempt(NOW - timedelta(days=1), "s1", 90, grader="offline", rating=1, rating_by="unrated"),
+        attempt(NOW - timedelta(hours=5), "s1", 95, grader="offline", rating=2, rating_by="user"),
+        attempt(NOW - timedelta(hours=4), "p1", 30, grader="offline", rating=4, rating_by="user"),
+    ]
+    data = compute_progress(user, NOW, attempts, [], {"s1": q("s1"), "p1": q("p1", "pipeline", "tokenizer")})
+    assert data.week_mean == (52 + 92) / 2 and data.total_reviews == 3
+    assert sorted((t, m, n) for t, m, n in data.topic_means) == [("pipeline", 92, 1), ("stability", 52, 1)]

@@ -103,9 +103,10 @@ def rate_reply(attempt: Attempt, q: Question, lang: Lang, has_follow_up: bool) -
     if has_follow_up:
         tail.insert(0, Button(t(lang, "btn.follow_up"), f"fu:{attempt.id}"))
     tail.append(Button(t(lang, "notes.btn.save"), f"cr:notes:save:{attempt.id}"))
-    rows = [rating_row(attempt.id, lang, suggestion, "btn.accept")]  # at most 4 rows: Discord shows 5
+    # the rating first, then where to go next, then the corrections: at most 4 rows (Discord shows 5), and the
+    # numbers the terminal gives the first two rows do not depend on how many points are open
+    rows = [rating_row(attempt.id, lang, suggestion, "btn.accept"), tail]
     rows += [tick_buttons[i : i + 2] for i in range(0, len(tick_buttons), 2)]
-    rows.append(tail)
     return Reply(text, rows, kind="grade", default_action=f"rate:{attempt.id}:{int(suggestion)}")
 
 

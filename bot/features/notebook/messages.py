@@ -40,6 +40,7 @@ NOTES_MESSAGES: dict[str, dict[str, str]] = {
     "notes.btn.export": {"en": "Export as Markdown", "zh": "导出 Markdown"},
     "notes.version": {"en": "v{n}", "zh": "v{n}"},
     "notes.score": {"en": "{score}/100", "zh": "{score} 分"},
+    "notes.checked": {"en": "key points {found}/{total}, offline check", "zh": "要点 {found}/{total}（离线检查）"},
     "notes.ungraded": {"en": "not graded", "zh": "未评分"},
     "notes.for_company": {"en": "for {company}", "zh": "面向{company}"},
     "notes.origin.graded": {"en": "from a drill", "zh": "来自练习"},
@@ -62,6 +63,7 @@ NOTES_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "你的答案本：{questions}，共 {versions}。",
     },
     "notes.list.best": {"en": "best {score}", "zh": "最高 {score} 分"},
+    "notes.list.best_checked": {"en": "best: key points {found}/{total}", "zh": "最好：要点 {found}/{total}"},
     "notes.list.more": {
         "en": "…and {n} more: /notes and words of the question finds one.",
         "zh": "……还有 {n} 道，用 /notes 关键词 查找。",

@@ -12,7 +12,7 @@ import logging
 
 from bot.features.career.models import NoteEntry, NoteOrigin
 from bot.features.drill.grading_chain import grade_answer
-from bot.features.notebook.view import coverage, prompt_of, short
+from bot.features.notebook.view import coverage, prompt_of, score_text, short
 from bot.kernel import llm_budget
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
@@ -57,7 +57,7 @@ def text_problem(text: str, deps: Deps, user: User) -> Reply | None:
 def saved_reply(note: NoteEntry, q: Question | None, user: User, key: str = "notes.saved") -> Reply:
     """ "Saved as version N of <question>", with what it scored and the buttons to tag it, mark it best, open it."""
     lang = user.language
-    score = t(lang, "notes.score", score=note.score) if note.score is not None else t(lang, "notes.ungraded")
+    score = score_text(note, lang)
     text = t(lang, key, n=note.version, prompt=short(prompt_of(q, note.question_id, lang), lang), score=score)
     buttons = [
         [

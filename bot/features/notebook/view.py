@@ -36,8 +36,14 @@ class Group:
     notes: list[NoteEntry]
 
     def best_score(self) -> int | None:
-        scores = [n.score for n in self.notes if n.score is not None]
+        """The best LLM score; offline checks give none (bot/kernel/verdicts.py: an estimate is not a score)."""
+        scores = [n.score for n in self.notes if n.score is not None and n.grader != "offline"]
         return max(scores) if scores else None
+
+    def best_checked(self) -> NoteEntry | None:
+        """The offline-checked version that found the most key points."""
+        checked = [n for n in self.notes if n.grader == "offline" and n.score is not None]
+        return max(checked, key=lambda n: (len(n.hit) + len(n.partial), n.version), default=None)
 
     def last_saved(self) -> datetime:
         return max(n.created_at for n in self.notes)
@@ -86,12 +92,22 @@ def point_name(point: KeyPoint, lang: Lang) -> str:
     return short(head, lang, POINT_CHARS[lang])
 
 
+def score_text(n: NoteEntry, lang: Lang) -> str:
+    """A version's grade in words: an LLM score, or what the offline check found (never its estimate as a score)."""
+    if n.score is None:
+        return t(lang, "notes.ungraded")
+    if n.grader == "offline":
+        found, total = len(n.hit) + len(n.partial), len(n.hit) + len(n.partial) + len(n.missed)
+        return t(lang, "notes.checked", found=found, total=total)
+    return t(lang, "notes.score", score=n.score)
+
+
 def version_head(n: NoteEntry, user: User) -> str:
     """ "v2 ★ · 2026-03-02 17:00 · 78/100 · for ByteDance · written by hand"."""
     lang = user.language
     parts = [t(lang, "notes.version", n=n.version) + (" ★" if n.best else "")]
     parts.append(fmt_local(n.created_at, user.timezone))
-    parts.append(t(lang, "notes.score", score=n.score) if n.score is not None else t(lang, "notes.ungraded"))
+    parts.append(score_text(n, lang))
     if n.company:
         parts.append(t(lang, "notes.for_company", company=company_name(n.company, lang)))
     parts.append(t(lang, f"notes.origin.{n.origin}"))
@@ -120,8 +136,14 @@ def list_page(groups: Sequence[Group], user: User) -> Reply:
     lines = [t(lang, "notes.list.title", questions=tn(lang, "count.question", len(groups)),
                versions=tn(lang, "count.version", total))]  # fmt: skip
     for i, g in enumerate(groups[:LIST_SHOWN], 1):
-        best = g.best_score()
-        score = t(lang, "notes.list.best", score=best) if best is not None else t(lang, "notes.ungraded")
+        best, checked = g.best_score(), g.best_checked()
+        if best is not None:
+            score = t(lang, "notes.list.best", score=best)
+        elif checked is not None:
+            found = len(checked.hit) + len(checked.partial)
+            score = t(lang, "notes.list.best_checked", found=found, total=found + len(checked.missed))
+        else:
+            score = t(lang, "notes.ungraded")
         versions = tn(lang, "count.version", len(g.notes))
         lines.append(f"{i}. {short(prompt_of(g.question, g.question_id, lang), lang)} · {versions} · {score}")
     if len(groups) > LIST_SHOWN:
