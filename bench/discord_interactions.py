@@ -52,6 +52,7 @@ from aiohttp import ClientSession, web  # noqa: E402
 from discord import app_commands  # noqa: E402
 from pydantic import SecretStr  # noqa: E402
 
+from bench.loop_lag import LoopLag  # noqa: E402
 from bench.report import final_line, verdict_of  # noqa: E402
 from bench.rounds import medians  # noqa: E402
 from bench.store_floor import StoreFloor  # noqa: E402
@@ -67,7 +68,9 @@ from tests.fakes import FakeGrader  # noqa: E402
 DEADLINE_S = 3.0
 USER0 = 10_000
 ANSWER = "I check the data, then the gradient norm, then the LR."
-RATIO_TARGETS = {"added_p99": 1.5, "cpu_per_answer": 2.0, "total_over_latency": 1.2}
+RATIO_TARGETS = {"added_p99": 2.0}  # to discord.py's no-op floor (issue #37: reported each run, lowered)
+STORE_FLOOR_TARGETS = {"added_p99": 1.0, "cpu_per_answer": 1.0, "total_over_latency": 1.0}  # to the store-first floor
+LOOP_LAG_MAX_MS = 100  # the event loop never stalls longer
 
 
 class SlowGrader(FakeGrader):
@@ -139,11 +142,13 @@ async def timed(
     start, _ = await requests_since(url, 0)
     answers = [payloads.command("answer", user_id=USER0 + i, text=ANSWER) for i in range(users)]
     profiler = cProfile.Profile() if PROFILE else None
+    lag = LoopLag().start()
     cpu0, t0 = time.process_time(), time.perf_counter()
     if profiler:
         profiler.enable()
     await feed(client, answers)
     total, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+    lagged = await lag.stop()
     if profiler:
         profiler.disable()
         profiler.dump_stats(f"{PROFILE}.{name}")
@@ -161,6 +166,7 @@ async def timed(
         "added_p99_ms": round(pct(replies, 0.99) * 1000, 1),
         "total_over_latency": round(total / latency, 3),
         "cpu_ms_per_answer": round(cpu * 1000 / max(len(replies), 1), 2),
+        **lagged,
     }
 
 
@@ -297,16 +303,20 @@ async def main() -> None:
     print(f"floor (medians): {floor}")
     print(f"ratios to the floor: {measured} (targets {RATIO_TARGETS})")
     print(f"store-before-grade floor (medians): {store_floor}")
-    print(f"ratios to the store-before-grade floor (a reference, not a target): {to_store_floor}")
+    print(f"ratios to the store-before-grade floor: {to_store_floor} (targets {STORE_FLOOR_TARGETS})")
+    lag_max = max(r["loop_lag_max_ms"] for r in bot_rounds)
     ok = (
         bot["graded_ok"]
         and store_floor["kept"]
         and max(r["ack_p99_s"] for r in bot_rounds) < DEADLINE_S  # a deadline: in every round, not in the median
         and all(measured[k] <= RATIO_TARGETS[k] for k in RATIO_TARGETS)
+        and all(to_store_floor[k] <= STORE_FLOOR_TARGETS[k] for k in STORE_FLOOR_TARGETS)
+        and lag_max <= LOOP_LAG_MAX_MS
     )
     figures = {"bot": bot, "floor": floor, "ratios": measured, "store_floor": store_floor,
-               "ratios_to_store_floor": to_store_floor}  # fmt: skip
-    targets = {"ratios": RATIO_TARGETS, "ack_p99_s": DEADLINE_S}
+               "ratios_to_store_floor": to_store_floor, "loop_lag_max_ms_all_rounds": lag_max}  # fmt: skip
+    targets = {"ratios": RATIO_TARGETS, "ratios_to_store_floor": STORE_FLOOR_TARGETS, "ack_p99_s": DEADLINE_S,
+               "loop_lag_max_ms": LOOP_LAG_MAX_MS}  # fmt: skip
     context = {"quick": args.quick, "users": args.users, "latency_s": args.latency, "rounds": len(bot_rounds)}
     print(final_line("discord_interactions", figures, targets, verdict_of(ok), **context))
 

@@ -59,6 +59,7 @@ from pydantic import SecretStr  # noqa: E402
 from telegram import Update  # noqa: E402
 from telegram.ext import TypeHandler  # noqa: E402
 
+from bench.loop_lag import LoopLag  # noqa: E402
 from bench.report import final_line, verdict_of  # noqa: E402
 from bench.rounds import medians  # noqa: E402
 from bench.store_floor import StoreFloor  # noqa: E402
@@ -73,8 +74,11 @@ from tests.telegram import updates  # noqa: E402
 from tests.telegram.fake_bot_api import TOKEN, FakeBotApi  # noqa: E402
 
 CHAT0 = 10_000_000
-RATIO_TARGETS = {"added_p99": 1.5, "cpu_per_answer": 2.0, "total_over_latency": 1.2}
+RATIO_TARGETS = {"added_p99": 2.0}  # to python-telegram-bot's no-op floor (issue #37: reported each run, lowered)
+STORE_FLOOR_TARGETS = {"added_p99": 1.0, "cpu_per_answer": 1.0, "total_over_latency": 1.0}  # to the store-first floor
 SMALL_P99_MS = 500
+LOOP_LAG_MAX_MS = 100  # the event loop never stalls longer, offline grading included (it runs in the worker pool)
+HELP_P99_MS = 250  # a /help sent during the burst is answered within this
 DATABASE_URL: str | None = None  # --database-url: an empty PostgreSQL database, say
 
 
@@ -132,8 +136,12 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+HELP_PROBES = 20  # in the timed burst, 20 /help messages from chats of their own, spread among the answers
+HELP_CHAT0 = 90_000_000
+
+
 async def make_runtime(
-    tmp: Path, port: int, users: int, latency: float, rate: float, store: str = "sqlite"
+    tmp: Path, port: int, users: int, latency: float, rate: float, store: str = "sqlite", grader: str = "latency"
 ) -> tuple[App, TelegramRuntime]:
     url = DATABASE_URL or f"sqlite+aiosqlite:///{tmp / 'bench.db'}"
     settings = Settings(database_url=url, _env_file=None)  # type: ignore[call-arg]
@@ -144,7 +152,12 @@ async def make_runtime(
         concurrent_updates=max(users, 256),
         rate_limit=rate,
     )
-    app = await build_app(settings, grader=SlowGrader(latency), fuzz=False)
+    if grader == "offline":  # the real offline estimate, in the worker pool's processes (as `bot run` serves it)
+        app = await build_app(settings, fuzz=False, worker_mode="process")
+        assert app.workers is not None
+        await app.workers.warm()  # each worker loads the encoder before the timed rounds
+    else:
+        app = await build_app(settings, grader=SlowGrader(latency), fuzz=False)
     heap.settle()  # as `python -m bot run` does after start-up
     if store == "memory":  # the adapter's own cost, without the database's
         app.service.deps.store = FakeStore()
@@ -152,10 +165,17 @@ async def make_runtime(
 
 
 async def load_run(
-    port: int, users: int, latency: float, tmp: Path, store: str, profiler: cProfile.Profile | None = None
+    port: int,
+    users: int,
+    latency: float,
+    tmp: Path,
+    store: str,
+    profiler: cProfile.Profile | None = None,
+    grader: str = "latency",
 ) -> dict[str, Any]:
     control = Control(port)
-    app, runtime = await make_runtime(tmp, port, users, latency, rate=100_000.0, store=store)
+    app, runtime = await make_runtime(tmp, port, users, latency, rate=100_000.0, store=store, grader=grader)
+    graded = "Score:" if grader == "latency" else "Offline check"
     await runtime.start()
     try:
         for warm in (True, False):
@@ -169,18 +189,30 @@ async def load_run(
             # starts with as many connections to the server open as such a burst needs, not fewer
             sent_before = await control.sent_count()
             await control.push([updates.text(CHAT0 + i, f"warm {i}: clip at 1.0") for i in range(users)])
-            await control.wait_for(users, "Score:", sent_before, timeout=max(60.0, 30 * latency))
+            await control.wait_for(users, graded, sent_before, timeout=max(120.0, 30 * latency))
             await asyncio.sleep(1.0)
         print(f"{len(got)} users have a question open")
         sent_before = await control.sent_count()
         cpu0 = time.process_time()
         if profiler:
             profiler.enable()
-        ids = await control.push([updates.text(CHAT0 + i, f"answer {i}: clip at 1.0") for i in range(users)])
-        grades, pushed_at = await control.wait_for(users, "Score:", sent_before, timeout=max(60.0, 30 * latency))
+        burst: list[dict[str, Any]] = []
+        helps: dict[int, int] = {}  # position in the burst -> the /help's chat
+        every = max(1, users // HELP_PROBES)
+        for i in range(users):  # the answers, with a /help from another chat after every `every` of them
+            burst.append(updates.text(CHAT0 + i, f"answer {i}: clip at 1.0"))
+            if (i + 1) % every == 0:
+                helps[len(burst)] = HELP_CHAT0 + i
+                burst.append(updates.text(HELP_CHAT0 + i, "/help"))
+        lag = LoopLag().start()
+        pushed = await control.push(burst)
+        ids = [uid for n, uid in enumerate(pushed) if n not in helps]
+        grades, pushed_at = await control.wait_for(users, graded, sent_before, timeout=max(300.0, 30 * latency))
         cpu = time.process_time() - cpu0
+        lagged = await lag.stop()
         if profiler:
             profiler.disable()
+        help_hits, help_at = await control.wait_for(len(helps), "Commands:", sent_before, timeout=60)
         await asyncio.sleep(0.5)  # the last indicators end
         calls = await control.calls_since(sent_before)
     finally:
@@ -189,7 +221,11 @@ async def load_run(
         await control.client.aclose()
     figures = added_latency(ids, pushed_at, grades, users, latency)
     cpu_ms = round(cpu * 1000 / max(figures["replied"], 1), 2)
-    return {"store": store, **figures, "bot_cpu_ms_per_answer": cpu_ms, "bot_api_calls": calls}
+    help_pushed = {chat: help_at[str(pushed[n])] for n, chat in helps.items()}
+    help_ms = [(h["at"] - help_pushed[h["chat_id"]]) * 1000 for h in help_hits if h["chat_id"] in help_pushed]
+    help_figures = {"help_replied": len(help_ms), "help_p99_ms": round(pct(help_ms, 0.99), 1) if help_ms else None}
+    return {"store": store, "grader": grader, **figures, "bot_cpu_ms_per_answer": cpu_ms, **lagged, **help_figures,
+            "bot_api_calls": calls}  # fmt: skip
 
 
 def added_latency(
@@ -316,6 +352,9 @@ async def main() -> None:
         "--profile", help="write cProfiles of the load run and of the floor to FILE.bot and FILE.floor (to compare)"
     )
     parser.add_argument("--quick", action="store_true", help="20 users, L = 0.2 s, one round: seconds")
+    parser.add_argument("--offline-users", type=int, default=None,
+                        help="users in the run graded by the real offline estimate in the worker pool (default --users; "
+                             "0 skips it): the loop's lag and /help's latency with CPU-heavy grading")  # fmt: skip
     args = parser.parse_args()
     if args.quick:
         args.users, args.latency, args.rounds, args.messages, args.small = 20, 0.2, 1, 45, 0
@@ -350,6 +389,11 @@ async def main() -> None:
         if args.small:
             with tempfile.TemporaryDirectory() as tmp:
                 small = await load_run(port, args.small, args.latency, Path(tmp), args.store)
+        offline = None
+        offline_users = args.users if args.offline_users is None else args.offline_users
+        if offline_users:
+            with tempfile.TemporaryDirectory() as tmp:
+                offline = await load_run(port, offline_users, args.latency, Path(tmp), "sqlite", grader="offline")
     finally:
         server.terminate()
         server.join(5)
@@ -364,19 +408,29 @@ async def main() -> None:
     print(f"ratios to the floor (of the medians): {measured} (targets {RATIO_TARGETS})")
     print(f"store-before-grade floor (bench/store_floor.py; medians): {store_floor}")
     to_store_floor = ratios(load, store_floor)
-    print(f"ratios to the store-before-grade floor (a reference, not a target): {to_store_floor}")
+    print(f"ratios to the store-before-grade floor: {to_store_floor} (targets {STORE_FLOOR_TARGETS})")
     if small is not None:
         print(f"{args.small} users: {small}")
+    if offline is not None:
+        print(f"{offline_users} users graded offline in the worker pool: {offline}")
+    lags = [r["loop_lag_max_ms"] for r in [*loads, *([offline] if offline else [])]]
+    help_p99 = [r["help_p99_ms"] for r in [*loads, *([offline] if offline else [])] if r["help_p99_ms"] is not None]
     ok = (
         all(one["replied"] == args.users for one in loads)
         and all(one["kept"] for one in store_floors)
         and all((measured[k] or 1e9) <= RATIO_TARGETS[k] for k in RATIO_TARGETS)
+        and all((to_store_floor[k] or 1e9) <= STORE_FLOOR_TARGETS[k] for k in STORE_FLOOR_TARGETS)
+        and max(lags) <= LOOP_LAG_MAX_MS
+        and all(h <= HELP_P99_MS for h in help_p99)
+        and (offline is None or offline["replied"] == offline_users)
         and (small is None or (small["replied"] == args.small and (small["added_p99_ms"] or 1e9) < SMALL_P99_MS))
         and limiter["steady_per_s"] <= args.rate * 1.1
     )
     figures = {**load, "ratios": measured, "small": small, "limiter": limiter, "ptb_floor": floor,
-               "store_floor": store_floor, "ratios_to_store_floor": to_store_floor}  # fmt: skip
-    targets = {"ratios": RATIO_TARGETS, "small_added_p99_ms": SMALL_P99_MS, "limiter_per_s": args.rate}
+               "store_floor": store_floor, "ratios_to_store_floor": to_store_floor, "offline": offline,
+               "loop_lag_max_ms_all_runs": max(lags), "help_p99_ms_all_runs": max(help_p99, default=None)}  # fmt: skip
+    targets = {"ratios": RATIO_TARGETS, "ratios_to_store_floor": STORE_FLOOR_TARGETS, "small_added_p99_ms": SMALL_P99_MS,
+               "limiter_per_s": args.rate, "loop_lag_max_ms": LOOP_LAG_MAX_MS, "help_p99_ms": HELP_P99_MS}  # fmt: skip
     context = {"quick": args.quick, "users": args.users, "latency_s": args.latency, "rounds": len(loads)}
     print(final_line("telegram_load", figures, targets, verdict_of(ok), **context))
 

@@ -28,6 +28,7 @@ from bot.features.drill.regrade import regrade_pending
 from bot.grading.factory import llm_grader
 from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
+from bot.grading.pooled import PooledGrader, PooledWork, thread_tasks
 from bot.grading.prompts import PromptError, load_prompts
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
@@ -51,6 +52,7 @@ from bot.storage.migrate import upgrade
 from bot.storage.pushes import PushStore
 from bot.storage.store import SqlStore
 from bot.storage.user_lock import PgUserLocks
+from bot.workers import ProcessPool, ThreadPool
 
 if TYPE_CHECKING:
     from bot.features.apps.board import BoardData
@@ -77,8 +79,11 @@ class App:
     bank: Bank
     service: Service
     user_locks: PgUserLocks | None = None
+    workers: ProcessPool | ThreadPool | None = None
 
     async def close(self) -> None:
+        if self.workers is not None:
+            await self.workers.close()
         if self.user_locks is not None:
             await self.user_locks.close()
         await self.engines.dispose()
@@ -234,12 +239,17 @@ async def build_app(
     transcriber: Transcriber | None = None,
     charts: ChartRenderer | None = None,
     mock_charts: MockChartRenderer | None = None,
+    worker_mode: str | None = None,
 ) -> App:
+    """`worker_mode`: "process" or "thread" for the CPU worker pool (default: settings.worker_mode, and "auto"
+    means a thread here; `serve` asks for processes when it serves a platform). Processes need the shipped bank:
+    with an injected `bank` the pool runs threads."""
     transcriber = transcriber or build_transcriber(settings)  # a bad voice setting fails before any work
     engines = make_engines(settings.database_url)
     if migrate:
         await upgrade(engines)
     store = SqlStore(engines)
+    shipped = bank is None
     bank = bank or load_default_bank(settings)
     limits = Limits(
         max_answer_chars=settings.max_answer_chars,
@@ -262,15 +272,24 @@ async def build_app(
         upload_limits=UPLOAD_LIMITS,
     )
     llm = llm_grader(settings.llm) if grader is None else None
+    mode = worker_mode or settings.worker_mode
     offline = OfflineGrader()
+    workers: ProcessPool | ThreadPool
+    if mode == "process" and shipped:
+        workers = ProcessPool(settings.workers or None, settings.worker_timeout_seconds)
+        offline_grader: Grader = PooledGrader(PooledWork(workers, bank))  # the estimate, in a worker process
+    else:
+        workers = ThreadPool(thread_tasks(offline, bank), settings.workers or None, settings.worker_timeout_seconds)
+        offline_grader = offline  # graded in a thread (OfflineGrader.grade)
     lazy_charts = LazyCharts()
     deps = Deps(
         store=store,
         bank=bank,
-        grader=grader or llm or offline,
+        grader=grader or llm or offline_grader,
         clock=clock or SystemClock(),
         limits=limits,
-        estimator=estimator or (offline if llm else None),
+        estimator=estimator or (offline_grader if llm else None),
+        cpu=PooledWork(workers, bank),
         **llm_helpers(llm),
         natural_dates=parse_natural,
         read_document=read_document,
@@ -286,7 +305,7 @@ async def build_app(
         log.info("voice answers transcribed by %s", transcriber.id)
     log.info("bank: %d questions; database: %s", len(bank), engines.writer.url.render_as_string(hide_password=True))
     user_locks = None if engines.is_sqlite else PgUserLocks(settings.database_url)  # order across replicas
-    return App(settings, engines, store, bank, Service(deps, user_locks), user_locks)
+    return App(settings, engines, store, bank, Service(deps, user_locks), user_locks, workers)
 
 
 def build_scheduler(app: App, router: NotifierRouter, settings: Settings, *, pushes: bool) -> Scheduler:

@@ -98,6 +98,14 @@ class Settings(BaseSettings):
     content_dir: Path | None = None
     cache_dir: Path | None = None
     """The bank's derived data between runs (bot/content/cache.py); default $XDG_CACHE_HOME or ~/.cache, /drill-bot."""
+    workers: int = Field(default=0, ge=0, le=64)
+    """CPU worker processes for the offline grade and /review's matching (bot/workers.py); 0: one per core but one,
+    at least one."""
+    worker_mode: Literal["auto", "process", "thread"] = "auto"
+    """auto: processes when serving Telegram or Discord, a thread for the terminal chat (one user: it needs no
+    parallel grading, and starts faster)."""
+    worker_timeout_seconds: float = Field(default=20.0, gt=0, le=600)
+    """A worker task still running after this long is stopped (its answer is kept and graded again later)."""
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     log_library_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] | None = None
     """The libraries' loggers (telegram, discord, httpx, sqlalchemy ...); default: LOG_LEVEL but at least INFO."""

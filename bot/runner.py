@@ -73,7 +73,9 @@ async def until_database_lost(work: Coroutine[object, object, None], engines: En
 async def serve(
     settings: Settings, console_only: bool = False, console_user: str = "local", console_lang: str | None = None
 ) -> None:
-    app = await build_app(settings)
+    serving = not console_only and bool(settings.telegram.token or settings.discord.token)
+    mode = settings.worker_mode if settings.worker_mode != "auto" else ("process" if serving else "thread")
+    app = await build_app(settings, worker_mode=mode)
     heap.settle()  # after the bank, the grader and the libraries are loaded
     router = NotifierRouter(app.store)
     scheduler: Scheduler | None = None

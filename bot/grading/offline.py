@@ -23,7 +23,9 @@ time. The grade is an estimate (`estimate=True`, `grader="offline"`).
 
 from __future__ import annotations
 
+import asyncio
 import math
+import threading
 
 import numpy as np
 
@@ -117,6 +119,7 @@ class OfflineGrader:
         self._embedder: Embedder | None = embedder if embedder is not None else None
         self._semantic = semantic
         self._weights = weights
+        self._lock = threading.Lock()
 
     @property
     def embedder(self) -> Embedder | None:
@@ -131,7 +134,13 @@ class OfflineGrader:
         return self._weights
 
     async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
-        return self.grade_sync(question, answer, lang, level)
+        """Graded in a thread, one at a time, so the event loop never waits on it (the bot's own runs go through
+        the worker pool instead: bot/grading/pooled.py)."""
+        return await asyncio.to_thread(self._grade_locked, question, answer, lang, level)
+
+    def _grade_locked(self, question: Question, answer: str, lang: Lang, level: Level) -> Grade:
+        with self._lock:  # the lazy encoder, weights and prepared rubrics are built once, not by two threads
+            return self.grade_sync(question, answer, lang, level)
 
     def _vectors(self, pq: PreparedQuestion, view: AnswerView) -> tuple[Vectors | None, ...]:
         """Embeddings of the rubric's texts, one group per use (mistakes, each key point, the references:

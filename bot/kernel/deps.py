@@ -12,6 +12,7 @@ from bot.kernel.ports import (
     AppsChartRenderer,
     ChartRenderer,
     Clock,
+    CpuWork,
     DebriefSplitter,
     Grader,
     JdReader,
@@ -83,10 +84,18 @@ class Deps:
     read_document: Callable[[bytes, str], str] | None = None
     """The text of a sent file (.txt, .md, .pdf: bot/documents.py); raises DocumentError (bot/kernel/ports.py)
     when it has none. Without one, files are refused with a word to paste the text."""
+    cpu: CpuWork | None = None
+    """CPU-heavy work in the worker pool (bot/workers.py): /review's matching. Without one, it runs here."""
     follow_up_chooser: Callable[[Question, Sequence[str], Collection[int]], int | None] | None = None
     """The bank follow-up (an index into `question.follow_ups`, none of the excluded ones) that presses best on
     the first of the given weak key points that one targets (bot/grading/feedback.py); used by the mock
     interview offline. Without one, the grader's own follow-up is asked."""
+
+    async def candidates(self, text: str, limit: int) -> list[tuple[Question, float]]:
+        """The bank questions closest to a free-text question, best first (bot/kernel/bank.py), off the loop."""
+        if self.cpu is not None:
+            return await self.cpu.candidates(text, limit)
+        return self.bank.candidates(text, limit)
 
     def parse_when(self, text: str, now: datetime, tz: str) -> datetime | None:
         """The one date reader: the core's own formats first, then `natural_dates` ("明天下午两点"); UTC or None."""

@@ -146,6 +146,15 @@ class DocumentError(Exception):
         self.reason = reason
 
 
+class CpuWork(Protocol):
+    """CPU-heavy work the event loop must not wait on (the offline grade, /review's matching), run by the worker
+    pool the composition root owns (bot/workers.py) under a deadline."""
+
+    async def grade_offline(self, question: Question, answer: str, lang: Lang, level: Level) -> Grade: ...
+
+    async def candidates(self, text: str, limit: int) -> list[tuple[Question, float]]: ...
+
+
 class GraderUnavailable(Exception):
     """The grader could not produce a valid grade now (timeout, 429/5xx after retries, invalid output)."""
 

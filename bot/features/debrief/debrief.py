@@ -201,7 +201,7 @@ async def _take_notes(deps: Deps, user: User, data: dict[str, str], notes: str) 
     unsure = deps.bank.bars()[1]
     items = []
     for a in asked:
-        candidates = deps.bank.candidates(a.question, 2)
+        candidates = await deps.candidates(a.question, 2)
         best = next(iter(candidates), None)
         if best is None or best[1] < unsure:
             items.append(Item(a.question, a.answer))

@@ -162,7 +162,7 @@ async def file_review(
     if chosen is not None:
         item, question = await _file_review(deps, user, company, question_text, answer, chosen, chosen)
         return Filed(item, question, True, [])
-    candidates = deps.bank.candidates(question_text, 3)
+    candidates = await deps.candidates(question_text, 3)
     unsure = deps.bank.bars()[1]
     best = candidates[0] if candidates else None
     if best is not None and deps.bank.is_sure(candidates):

@@ -1,0 +1,70 @@
+"""The tasks a worker process runs (bot/workers.py), by name. Each loads what it needs once per process: the shipped
+bank (from its cache, bot/content/cache.py), the offline grader with its sentence encoder, /review's matcher.
+
+Arguments and results cross the process boundary by pickling: questions and grades are pydantic models; /review's
+candidates come back as (question id, similarity) and the caller maps the ids to its own bank.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from bot.kernel.models import Grade, Lang, Level, Question
+
+
+@cache
+def _grader() -> Any:
+    from bot.grading.offline import OfflineGrader
+
+    return OfflineGrader()
+
+
+@cache
+def _bank() -> Any:
+    from bot.bootstrap import load_default_bank
+    from bot.config import load_settings
+
+    return load_default_bank(load_settings())
+
+
+def grade(question: Question, answer: str, lang: Lang, level: Level) -> Grade:
+    return _grader().grade_sync(question, answer, lang, level)  # type: ignore[no-any-return]
+
+
+def candidates(text: str, limit: int) -> list[tuple[str, float]]:
+    return [(q.id, score) for q, score in _bank().candidates(text, limit)]
+
+
+def warm() -> None:
+    """Load the grader's encoder and term weights and the matcher's prompts, so the first task does not wait."""
+    grader = _grader()
+    grader.weights  # noqa: B018 - loads the bank's term weights
+    if grader.embedder is not None:
+        grader.embedder.warm()
+    matcher = _bank().matcher
+    if matcher is not None and hasattr(matcher, "warm"):
+        matcher.warm()
+
+
+def echo(value: Any) -> tuple[int, Any]:
+    """The worker's process id and the value (the pool's own tests)."""
+    import os
+
+    return os.getpid(), value
+
+
+def hang() -> None:
+    """A task that never ends (the pool's own tests: deadlines and cancellation reach the worker)."""
+    import threading
+
+    threading.Event().wait()
+
+
+def fail(message: str) -> None:
+    raise ValueError(message)
+
+
+TASKS: dict[str, Any] = {
+    "grade": grade, "candidates": candidates, "warm": warm, "echo": echo, "hang": hang, "fail": fail,
+}  # fmt: skip
