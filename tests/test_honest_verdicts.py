@@ -190,7 +190,8 @@ class ScriptedGrader(FakeGrader):
             KeyPointResult(id=k.id, verdict=names[self.verdicts[i % len(self.verdicts)]])  # type: ignore[arg-type]
             for i, k in enumerate(question.rubric.key_points)
         ]
-        return g.model_copy(update={"key_points": points, "offline_score": self.offline, "grader": "llm:fake"})
+        update = {"key_points": points, "offline_score": self.offline, "grader": "llm:fake", "tokens": 100}
+        return g.model_copy(update=update)
 
 
 async def test_an_llm_grade_can_be_disagreed_with_and_both_are_kept(tmp_path: Path) -> None:

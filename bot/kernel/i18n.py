@@ -197,11 +197,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "You have answered this question again since, so its next review follows that newer answer.",
         "zh": "你之后又答过这道题，所以下次复习按那次较新的作答来安排。",
     },
-    "grade.header": {"en": "Score: {score}/100 ({rating}){estimate}", "zh": "得分：{score}/100（{rating}）{estimate}"},
-    "grade.estimate": {
-        "en": " - offline estimate (no AI grader)",
-        "zh": "，离线估算（未用 AI 评分）",
-    },
     "grade.dimensions": {"en": "Dimensions: {items}", "zh": "分项：{items}"},
     "grade.dimension": {"en": "{name} {score}", "zh": "{name} {score}"},
     "dim.coverage": {"en": "coverage", "zh": "要点覆盖"},

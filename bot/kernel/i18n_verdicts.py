@@ -126,8 +126,4 @@ VERDICT_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "这看起来不像回答，所以没有评分，这道题的复习计划也没有变。可以用自己的话再试一次（粗略的也行），"
         "或点“不会”查看参考答案（记为“重来”）。",
     },
-    "grade.estimate.note": {
-        "en": "offline check",
-        "zh": "离线检查",
-    },
 }
