@@ -15,12 +15,9 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.config import Settings
-from bot.content import cache
-from bot.content.loader import DEFAULT_CONTENT_DIR, BankMissing, check_present, load_bank
 from bot.dates import parse_natural
 from bot.delivery import NotifierRouter
 from bot.documents import read_document
@@ -29,16 +26,13 @@ from bot.grading.factory import llm_grader
 from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
 from bot.grading.pooled import PooledGrader, PooledWork, thread_tasks
-from bot.grading.prompts import PromptError, load_prompts
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
-from bot.kernel.models import Question
 from bot.kernel.ports import (
     ChartRenderer,
     Clock,
     Grader,
     MockChartRenderer,
-    QuestionMatcher,
     Transcriber,
 )
 from bot.kernel.service import Service
@@ -46,6 +40,8 @@ from bot.kernel.timeutil import SystemClock
 from bot.platforms.base import UPLOAD_LIMITS
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.scheduler import Scheduler
+from bot.shipped_bank import ContentError as ContentError  # re-exported: the command line catches it here
+from bot.shipped_bank import load_default_bank
 from bot.speech.factory import build_transcriber
 from bot.storage.engine import Engines, make_engines
 from bot.storage.migrate import upgrade
@@ -67,10 +63,6 @@ REGRADE_EVERY_S = 60.0
 EVENT_RETENTION = timedelta(days=7)
 
 
-class ContentError(Exception):
-    pass
-
-
 @dataclass
 class App:
     settings: Settings
@@ -87,38 +79,6 @@ class App:
         if self.user_locks is not None:
             await self.user_locks.close()
         await self.engines.dispose()
-
-
-def load_default_bank(settings: Settings) -> Bank:
-    cache.configure(settings.cache_dir)
-    root = settings.content_dir or DEFAULT_CONTENT_DIR
-    try:
-        check_present(root)
-    except BankMissing as err:
-        raise ContentError(str(err)) from None
-    result = load_bank(root)
-    if result.problems:
-        raise ContentError("question bank has problems:\n" + "\n".join(result.problems[:20]))
-    try:
-        load_prompts()  # a prompt with a wrong placeholder stops start-up, not the first grading
-    except PromptError as err:
-        raise ContentError(str(err)) from None
-    return Bank(result.questions, question_matcher(result.questions, root))
-
-
-def question_matcher(questions: list[Question], root: Path | None = None) -> QuestionMatcher | None:
-    """/review's matcher: sentence embeddings plus shared rare terms; None (lexical) without the model. Its
-    prompts are embedded on first use or by `warm_up`; with the bank's `root`, its data comes from the cache."""
-    from bot.grading.question_match import SemanticMatcher, bank_matcher
-    from bot.grading.semantic import default_embedder
-    from bot.grading.term_weights import TermWeights, documents
-
-    embedder = default_embedder()
-    if embedder is None:
-        return None
-    if root is None:
-        return SemanticMatcher(questions, embedder, TermWeights(documents(questions)))
-    return bank_matcher(root, questions, embedder)
 
 
 class WarmUp:

@@ -22,8 +22,8 @@ def _grader() -> Any:
 
 @cache
 def _bank() -> Any:
-    from bot.bootstrap import load_default_bank
     from bot.config import load_settings
+    from bot.shipped_bank import load_default_bank
 
     return load_default_bank(load_settings())
 
