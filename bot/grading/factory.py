@@ -6,6 +6,7 @@ import openai
 
 from bot.config import LLMSettings
 from bot.grading.llm import LLMGrader
+from bot.grading.providers import resolve
 
 
 def llm_grader(settings: LLMSettings) -> LLMGrader | None:
@@ -24,4 +25,5 @@ def llm_grader(settings: LLMSettings) -> LLMGrader | None:
         samples=settings.samples,
         send_reference=settings.send_reference,
         concurrency=settings.concurrency,
+        provider=resolve(settings.provider, settings.base_url),
     )
