@@ -173,7 +173,7 @@ def parse_reply(raw: str, schema: dict[str, Any]) -> Reply:
     level is outside its enum, or a field is missing or of the wrong type."""
     fixes: list[str] = []
     props = schema["properties"]
-    data = json_object(raw, schema["required"])
+    data = json_object(raw, schema["required"], fixes)
     if "key_points" in data:
         data["key_points"] = _keyed(data["key_points"], list(props["key_points"]["properties"]), fixes)
     wanted = relaxed(schema)

@@ -48,12 +48,16 @@ def after_reasoning(text: str) -> str:
     return body
 
 
-def json_object(raw: str, required: Iterable[str] = ()) -> dict[str, Any]:
+def json_object(raw: str, required: Iterable[str] = (), fixes: list[str] | None = None) -> dict[str, Any]:
     """The reply's JSON object: after any reasoning block, inside a code fence or between sentences; the first
-    object that has every `required` key, else the first object (whose missing keys the validator names)."""
+    object that has every `required` key, else the first object (whose missing keys the validator names). What
+    was dropped around it is noted in `fixes`."""
     if len(raw.encode("utf-8", "replace")) > MAX_REPLY_BYTES:
         raise ReplyError(f"the reply is over {MAX_REPLY_BYTES // 1024} kB")
     text = after_reasoning(raw)
+    notes = [] if fixes is None else fixes
+    if text != raw.lstrip():
+        notes.append("the reply: a reasoning block was dropped")
     wanted = set(required)
     decoder = json.JSONDecoder()
     first: dict[str, Any] | None = None
@@ -65,11 +69,13 @@ def json_object(raw: str, required: Iterable[str] = ()) -> dict[str, Any]:
         try:
             # the first JSON value from here (an object: it starts with '{'); what follows it is dropped (a model
             # has closed a valid object and gone on writing, and a fence or a sentence may follow)
-            value, _end = decoder.raw_decode(text, start)
+            value, end = decoder.raw_decode(text, start)
         except json.JSONDecodeError as err:
             error = error or f"not valid JSON ({err.msg} at position {err.pos})"
         else:
             if wanted <= value.keys():
+                if text[:start].strip() or text[end:].strip():
+                    notes.append("the reply: text around the JSON object was dropped")
                 return value  # type: ignore[no-any-return]
             first = value if first is None else first
         start = text.find("{", start + 1)
