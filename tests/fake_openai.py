@@ -150,8 +150,9 @@ class FakeOpenAI:
         self.requests.append(body)
         fault = self.script.pop(0) if self.script else None
         if fault is not None:
-            if fault.kind == "status":
+            if fault.kind == "status":  # the error body is `content` when given
                 err = {"error": {"message": "injected", "type": "server_error", "code": None}}
+                err = json.loads(fault.content) if fault.content else err
                 return web.json_response(err, status=fault.status, headers=fault.headers)
             if fault.kind == "hang":
                 await self._hang.wait()

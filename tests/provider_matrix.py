@@ -102,15 +102,15 @@ class Outcome:
         return dict(self.__dict__)
 
 
-async def run(fake: str, setting: Provider, items: list[Answer]) -> Outcome:
-    """Grade `items` through the fake `fake` with LLM__PROVIDER=`setting`."""
+async def run(fake: str, setting: Provider, items: list[Answer], kind: type[LLMGrader] = LLMGrader) -> Outcome:
+    """Grade `items` through the fake `fake` with LLM__PROVIDER=`setting` (`kind`: the bench's exact reader)."""
     server = FakeOpenAI()
     server.provider = fakes()[fake]
     server.grade_fn = model_reply
     await server.start()
     client = openai.AsyncOpenAI(base_url=server.base_url, api_key="test-key", timeout=10, max_retries=0)
     try:
-        grader = LLMGrader(client, f"fake-{fake}", provider=setting, deadline=30)
+        grader = kind(client, f"fake-{fake}", provider=setting, deadline=30)
         kept = offered = 0
         for item in items:
             try:

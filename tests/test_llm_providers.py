@@ -231,3 +231,47 @@ async def test_a_reasoning_model_gets_room_to_reason_after_its_first_reply(serve
     first, second = server.chat_requests()
     assert second["max_tokens"] == first["max_tokens"] + REASONING_TOKENS and grader.reasoning
     assert grader.counts["repairs"] == 0
+
+
+def test_the_bench_reports_repairs_and_fallbacks_per_provider(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench.llm_providers import main
+
+    result = main(["--quick"])
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert json.loads(last) == result and result["verdict"] == "pass" and result["answers"] == 4
+    assert sorted(result["providers"]) == sorted(SETTINGS)
+    for name, figures in result["providers"].items():
+        assert (figures["gradings"], figures["repairs"], figures["fallbacks"]) == (8, 0, 0), name
+    # the exact reader of before threw away every imperfect provider's grades
+    assert all(
+        result["providers"][p]["fallbacks_before"] == 8 for p in ("openai", "deepseek", "dashscope", "reasoning")
+    )
+    assert result["targets"] == {"repairs": 0, "fallbacks": 0, "meaning_kept": "every grading"}
+
+
+def unsupported(param: str, message: str) -> Fault:
+    body = {"error": {"message": message, "type": "invalid_request_error", "param": param, "code": "unsupported"}}
+    return Fault("status", 400, content=json.dumps(body))
+
+
+async def test_a_parameter_a_reasoning_model_refuses_is_changed_once(server: FakeOpenAI) -> None:
+    """OpenAI's reasoning models (o-series, gpt-5) refuse `max_tokens` and a temperature of 0, with the parameter
+    named in the 400: it is changed for the process, without stepping down the output form."""
+    server.script.extend([
+        unsupported("max_tokens", "Unsupported parameter: 'max_tokens' is not supported with this model. "
+                                  "Use 'max_completion_tokens' instead."),
+        unsupported("temperature", "Unsupported value: 'temperature' does not support 0 with this model. "
+                                   "Only the default (1) value is supported."),
+    ])  # fmt: skip
+    grader = grader_for(server)  # auto, an unknown host: max_tokens and temperature 0 first
+    await grader.grade(example_question(), LONG, "en")
+    await grader.grade(example_question(), LONG, "en")
+    first, second, third, fourth = server.chat_requests()
+    assert "max_tokens" in first and "max_completion_tokens" in second and second["temperature"] == 0
+    assert "temperature" not in third and "temperature" not in fourth and "max_tokens" not in fourth
+    assert {r["response_format"]["type"] for r in (first, second, third, fourth)} == {"json_schema"}
+    assert grader.format == "json_schema" and grader.counts["repairs"] == grader.counts["fallbacks"] == 0
+    server.script.append(unsupported("temperature", "Unsupported value"))  # already dropped: now a real refusal
+    server.script.append(unsupported("temperature", "Unsupported value"))
+    with pytest.raises(GraderUnavailable):
+        await grader.grade(example_question(), LONG, "en")

@@ -110,6 +110,8 @@ class LLMGrader:
         self.formats: tuple[Format, ...] = ladder(provider, output_mode)
         self._rung = 0  # the format in use: a refused one is not asked for again in this process
         self.reasoning = False  # the provider reasons before it answers (its reasoning counts against max_tokens)
+        self.token_field = token_field(provider)
+        self.temperature = True  # OpenAI's reasoning models take only their default temperature
         self.prompts = prompts or load_prompts()
         self.max_tokens = max_tokens
         self.deadline = deadline
@@ -132,7 +134,7 @@ class LLMGrader:
         return {
             "model": self.model,
             "messages": messages,
-            token_field(self.provider): limit,
+            self.token_field: limit,
             "response_format": response_format(fmt, schema, name),
         }
 
@@ -153,15 +155,18 @@ class LLMGrader:
         rung: int | None = self._rung
         while rung is not None:
             request = self._request(self.formats[rung], messages, schema, max_tokens, name)
-            request["temperature"] = (
-                (0 if self.samples == 1 else SAMPLE_TEMPERATURE) if temperature is None else temperature
-            )
+            if self.temperature:
+                request["temperature"] = (
+                    (0 if self.samples == 1 else SAMPLE_TEMPERATURE) if temperature is None else temperature
+                )
             if n > 1:
                 request["n"] = n
             started = time.perf_counter()
             try:
                 resp = await self.client.chat.completions.create(**request)
             except (openai.BadRequestError, openai.UnprocessableEntityError) as err:
+                if self._drop_parameter(err.param):
+                    continue
                 refused, rung = rung, next_rung(self.formats, rung, str(err.message))
                 if rung is None:
                     raise GraderUnavailable(f"bad request: {err.status_code}") from None
@@ -200,6 +205,19 @@ class LLMGrader:
                 raise InvalidOutput("empty reply")
             contents.append(content)
         return contents, usage.total_tokens if usage else 0
+
+    def _drop_parameter(self, param: object) -> bool:
+        """Whether a refusal named a parameter this model does not take, now changed for the process: OpenAI's
+        reasoning models refuse `max_tokens` (they take `max_completion_tokens`) and any temperature but their
+        default. Each is changed once."""
+        if param == "temperature" and self.temperature:
+            self.temperature = False
+        elif param == "max_tokens" and self.token_field == "max_tokens":
+            self.token_field = "max_completion_tokens"
+        else:
+            return False
+        log.info("the provider refused %s; changed for this process", param)
+        return True
 
     async def _replies(
         self, messages: list[dict[str, str]], schema: dict[str, Any], lang: Lang
