@@ -176,7 +176,7 @@ class LLMGrader:
                 continue
             except (openai.APIConnectionError, openai.APIStatusError) as err:
                 raise GraderUnavailable(type(err).__name__) from None
-            if rung != self._rung:
+            if rung > self._rung:  # only down the ladder: a request begun before another stepped down stays up
                 log.info("output format for this process: %s", self.formats[rung])
                 self._rung = rung
             break
