@@ -110,14 +110,22 @@ def test_the_reader_reads_what_differs_only_in_form() -> None:
     assert parsed.levels == {"structure": "strong", "specificity": "fair", "evidence": "none"}
     assert parsed.mistakes == (Mistake("c" * 100, "minor"), Mistake("wrong claim 0", "serious"),
                                Mistake("wrong claim 1", "serious"))  # fmt: skip
-    assert len(parsed.fixes) == 12
+    assert parsed.fixes == (
+        "follow_up: read as 'f1'", "key_points/a/quote: 83 characters cut to 60", "key_points/a/verdict: read as 'hit'",
+        "key_points/b/quote: null read as empty", "key_points/b/verdict: read as 'missed'", "mistakes: 4 items cut to 3",
+        "mistakes/0/claim: 130 characters cut to 100", "mistakes/0/severity: read as 'minor'",
+        "mistakes/0: a field the schema does not name was ignored", "structure: read as 'strong'",
+        "specificity: read as 'fair'", "the reply: a field the schema does not name was ignored",
+    )  # fmt: skip
 
 
 def test_an_unknown_bank_follow_up_is_dropped_and_an_empty_mistake_too() -> None:
     reply = {**base(), "follow_up": "f2", "mistakes": [{"claim": " ", "severity": "serious"}]}
     parsed = parse_reply(json.dumps(reply), SCHEMA)
     assert parsed.follow_up == "" and parsed.mistakes == ()
-    assert any("follow_up" in f for f in parsed.fixes) and any("empty claim" in f for f in parsed.fixes)
+    assert parsed.follow_up_points == () and parsed.follow_up_reference == ""  # none written for a bank question
+    assert parsed.fixes == ("follow_up: not one of the bank follow-ups; none is offered",
+                            "mistakes: an empty claim was dropped")  # fmt: skip
     with pytest.raises(ReplyError):  # a follow-up still has to be a string
         parse_reply(json.dumps({**base(), "follow_up": 1}), SCHEMA)
 
@@ -126,7 +134,12 @@ def test_a_key_point_id_written_differently_is_read_as_the_questions_id() -> Non
     reply = base()
     reply["key_points"] = {" A": {"quote": "", "verdict": "missed"}, "b": {"quote": "", "verdict": "missed"}}
     parsed = parse_reply(json.dumps(reply), SCHEMA)
-    assert [p.id for p in parsed.points] == ["a", "b"] and len(parsed.fixes) == 1
+    assert [p.id for p in parsed.points] == ["a", "b"]
+    assert parsed.fixes == ("key_points: 'a' read from a differently written id",)
+    reply["key_points"] = {"a": {"quote": "", "verdict": "missed"}, "c" * 50: {"quote": "", "verdict": "hit"}}
+    with pytest.raises(ReplyError) as refused:
+        parse_reply(json.dumps(reply), SCHEMA)
+    assert str(refused.value) == f"key_points: {'c' * 40!r} is not one of the ids ['a', 'b']"
 
 
 def test_a_reply_over_64_kb_is_refused_before_parsing() -> None:
@@ -137,7 +150,8 @@ def test_a_reply_over_64_kb_is_refused_before_parsing() -> None:
 
 
 def test_a_code_fence_is_tolerated() -> None:
-    assert parse_reply("```json\n" + json.dumps(base()) + "\n```", SCHEMA).follow_up == "f1"
+    parsed = parse_reply("```json\n" + json.dumps(base()) + "\n```", SCHEMA)
+    assert parsed.follow_up == "f1" and parsed.fixes == ("the reply: text around the JSON object was dropped",)
 
 
 def test_text_around_the_reply_object_and_a_reasoning_block_are_dropped() -> None:
@@ -326,3 +340,50 @@ def test_a_parsed_reply_keeps_each_mistake_and_the_written_follow_ups_points_and
     assert parsed.mistakes == (Mistake("bf16 needs loss scaling", "serious"),)
     assert parsed.follow_up_points == ("names a threshold", "explains why")
     assert parsed.follow_up_reference == "r" * 41
+
+
+def test_the_bounds_a_grammar_server_enforces_are_in_the_schema_sent() -> None:
+    """The reader relaxes them, so only the schema itself pins them (llama.cpp, vLLM and Ollama enforce them)."""
+    en, zh = reply_schema(["a"], [], "en")["properties"], reply_schema(["a"], [], "zh")["properties"]
+    assert en["feedback"] == {"type": "string", "minLength": 30, "maxLength": 200}
+    assert zh["feedback"] == {"type": "string", "minLength": 12, "maxLength": 100}
+    assert en["follow_up"] == {"type": "string", "minLength": 15, "maxLength": 160,
+                               "pattern": '^[^\\n"\\\\]{14,159}[?？]$'}  # fmt: skip
+    assert zh["follow_up"]["pattern"] == '^[^\\n"\\\\]{7,79}[?？]$'
+    assert en["follow_up_points"] == {"type": "array", "minItems": 2, "maxItems": 3,
+                                      "items": {"type": "string", "minLength": 8, "maxLength": 100}}  # fmt: skip
+    assert en["key_points"]["properties"]["a"]["properties"]["quote"] == {"type": "string", "maxLength": 60}
+    # max_tokens from the same bounds: enums at half a token a character, strings at the language's rate
+    assert token_bound(reply_schema(["a"], ["f1"], "en"), "en") == 526
+    assert token_bound(reply_schema(["a", "b"], [], "zh"), "zh") == 1246
+
+
+def test_a_draft_before_the_reply_is_not_read_as_it() -> None:
+    draft = {"key_points": {"a": {"quote": "", "verdict": "hit"}}, "structure": "strong"}  # not every field yet
+    parsed = parse_reply(f"Draft: {json.dumps(draft)}\nFinal: {json.dumps(base())}", SCHEMA)
+    assert parsed.levels["structure"] == "none" and parsed.fixes == (
+        "the reply: text around the JSON object was dropped",
+    )
+
+
+def test_quote_matching_needs_seven_words_in_ten() -> None:
+    answer = "one two three four five six seven"
+    assert quoted("one two three four five six seven eight nine ten", answer)  # 7 of 10: 0.7
+    assert not quoted("one two three four five six eight nine ten eleven", answer)  # 6 of 10
+
+
+def test_a_missed_verdict_shows_no_quote_and_a_point_left_out_gets_no_credit() -> None:
+    missed = Reply(points=(PointVerdict("a", "missed", "early Adam updates small"),), mistakes=(),
+                   levels={"structure": "weak", "specificity": "weak", "evidence": "weak"}, feedback="", follow_up="")  # fmt: skip
+    dims, credit = derive(missed, ANSWER, POINTS)
+    assert credit == {"a": 0.0, "b": 0.0} and dims["coverage"] == 0
+    derived, _ = combine([missed], ANSWER, POINTS)
+    assert derived.verdicts == {"a": ("missed", ""), "b": ("missed", "")}
+
+
+def test_a_point_most_samples_miss_shows_no_quote_and_the_closest_sample_is_shown() -> None:
+    hit, miss = reply("hit", "hit"), reply("missed", "hit")
+    derived, _ = combine([hit, miss, miss, miss, miss], ANSWER, POINTS)  # mean credit 0.2
+    assert derived.verdicts["a"] == ("missed", "")
+    _, shown = combine([reply("missed", "missed"), hit, hit], ANSWER, POINTS)
+    assert shown == 1  # the first of the two closest to the mean, not the first sample

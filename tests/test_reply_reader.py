@@ -39,12 +39,13 @@ TEXT = json.dumps(OBJECT)
         f"Here is the grade:\n{TEXT}\nHope it helps {{really}}.",
         f"<think>\nThe answer is {{short}}.\n</think>\n\n{TEXT}",
         f"  <THINK>plan</THINK>{TEXT}",
+        f"<Think>plan</think>{TEXT}",
         f"<thinking>a {{b}} c</thinking>\n```json\n{TEXT}\n```",
         f"<reasoning>x</reasoning>{TEXT}",
         f"The template opened the block, so only its end is here.\n</think>\n{TEXT}",
         f"[{TEXT}]",
     ],
-    ids=["bare", "fence", "plain-fence", "sentences", "think", "upper-think", "thinking-and-fence", "reasoning",
+    ids=["bare", "fence", "plain-fence", "sentences", "think", "upper-think", "mixed-case-think", "thinking-and-fence", "reasoning",
          "closing-tag-only", "in-a-list"],
 )  # fmt: skip
 def test_the_object_is_found_in_what_surrounds_it(raw: str) -> None:
@@ -74,9 +75,23 @@ def test_a_draft_inside_the_reasoning_is_not_read_as_the_reply() -> None:
     assert json_object(f"Draft: {draft} - no.\n{TEXT}", ["a", "b"]) == {"a": 0, "b": "draft"}  # no tag: the first
 
 
+@pytest.mark.parametrize("tag", ["think", "thinking", "reasoning", "THINK"])
+def test_a_closing_tag_alone_ends_the_reasoning_whatever_its_name(tag: str) -> None:
+    assert json_object(f'Draft {{"a": 0, "b": "d"}}</{tag}>{TEXT}', ["a", "b"]) == OBJECT
+
+
+def test_a_lone_surrogate_does_not_break_the_size_check() -> None:
+    assert json_object("\ud800" + TEXT) == OBJECT  # JSON may carry "\ud800"; the size check must not raise
+
+
+def test_the_next_brace_is_the_very_next_one() -> None:
+    assert json_object("{" + TEXT) == OBJECT
+
+
 def test_a_reasoning_block_with_no_end_is_refused() -> None:
-    with pytest.raises(ReplyError, match="reasoning block with no JSON"):
+    with pytest.raises(ReplyError) as refused:
         json_object('<think>I will write {"a": 1} next and')
+    assert str(refused.value) == "the reply is a reasoning block with no JSON after it"
 
 
 def test_a_reply_that_starts_as_json_keeps_a_closing_tag_inside_a_string() -> None:
@@ -121,9 +136,16 @@ def test_the_writers_replies_are_found_leniently_and_validated_exactly() -> None
     schema = {"type": "object", "additionalProperties": False, "required": ["a"],
               "properties": {"a": {"type": "string", "maxLength": 3}}}  # fmt: skip
     assert validated('<think>x</think>```json\n{"a": "abc"}\n```', schema) == {"a": "abc"}
-    for bad in ('{"a": "abcd"}', '{"a": "ab", "z": 1}', "{}"):
+    assert validated('A draft {"b": 1}, then {"a": "abc"}', schema) == {"a": "abc"}  # the object with its fields
+    for bad in ('{"a": "abcd"}', '{"a": "ab", "z": 1}'):
         with pytest.raises(ReplyError):
             validated(bad, schema)
+    with pytest.raises(ReplyError) as refused:
+        validated("{}", schema)
+    assert str(refused.value) == "the reply: 'a' is a required property"
+    with pytest.raises(ReplyError) as refused:  # a long message is cut to 200 characters after where it is
+        check({"a": "x" * 300}, schema)
+    assert str(refused.value) == "a: " + f"'{'x' * 300}' is too long"[:200]
 
 
 # --- bending a value to its schema -----------------------------------------------------------------------------
@@ -137,6 +159,9 @@ def test_the_writers_replies_are_found_leniently_and_validated_exactly() -> None
         ("one two three four five", 21, "one two three four"),
         ("abcdefghij klmnopqrstuvwxyz", 20, "abcdefghij klmnopqrs"),  # the boundary at 10 is too early (< 13)
         ("abcdefghij klmno", 15, "abcdefghij"),  # the boundary at 10 is just late enough (>= 10)
+        ("abcdefghij klmnopqrst", 16, "abcdefghij"),  # two thirds of 16, rounded down: 10
+        ("abcdefghi jk", 12, "abcdefghi jk"),  # exactly the bound: kept whole
+        ("abcdefghij\nklmno", 11, "abcdefghij"),  # no boundary, the cut end stripped
         ("abcdefghijklmno pqrstu", 15, "abcdefghijklmno"),
         ("先查数据，再看梯度范数和激活最大值", 12, "先查数据，再看梯度范数和"),
         ("先查数据和标签，再看梯度范数", 10, "先查数据和标签"),  # cut at the comma (7 >= 6)
@@ -144,6 +169,11 @@ def test_the_writers_replies_are_found_leniently_and_validated_exactly() -> None
 )
 def test_an_over_long_string_is_cut_at_a_late_word_boundary(text: str, most: int, expected: str) -> None:
     assert cut(text, most) == expected
+
+
+@pytest.mark.parametrize("boundary", [" ", "，", "。", "；", "、", ",", ";"])
+def test_each_boundary_character_is_one(boundary: str) -> None:
+    assert cut(f"abcdefgh{boundary}ijklmnop", 12) == "abcdefgh"
 
 
 NODE: dict[str, Any] = {
@@ -167,6 +197,10 @@ def test_conform_reads_enum_case_and_spaces_cuts_strings_and_lists_and_drops_unn
     fixes.clear()
     assert conform({"v": "hit", "s": "ab", "l": ["x", "y"]}, NODE, fixes) == {"v": "hit", "s": "ab", "l": ["x", "y"]}
     assert fixes == []  # a short string is read as it is, unchanged
+    assert conform({"v": "hit", "s": "abcdefgh", "l": ["x", "y"]}, NODE, fixes)["s"] == "abcdefgh"
+    assert fixes == [] and conform("x", NODE, fixes) == "x"  # exactly the bound; not an object: left for the check
+    assert conform({"a": 1}, {"type": "object"}, fixes) == {"a": 1}  # no properties named, none closed
+    assert conform([1, "x"], {"type": "array"}, fixes) == [1, "x"] and fixes == []  # no items schema
 
 
 def test_conform_leaves_what_it_cannot_read_for_the_check() -> None:
@@ -186,6 +220,9 @@ def test_the_relaxed_schema_keeps_types_enums_and_one_item_where_items_are_neede
     assert loose["properties"]["v"]["enum"] == ["hit", "missed"] and loose["required"] == ["v", "s", "l"]
     assert relaxed({"type": "array", "minItems": 0, "items": {}})["minItems"] == 0
     check({"v": "hit", "s": "", "l": ["a"]}, loose)
+    with pytest.raises(ReplyError) as refused:
+        check({"v": "hit", "s": "", "l": [5]}, loose)
+    assert str(refused.value) == "l/0: 5 is not of type 'string'"
     with pytest.raises(ReplyError, match=r"l: .* should be non-empty"):
         check({"v": "hit", "s": "", "l": []}, loose)
 
@@ -206,6 +243,8 @@ def test_the_relaxed_schema_keeps_types_enums_and_one_item_where_items_are_neede
         ("auto", "https://my-openai.com.example.org/v1", "auto"),
         ("auto", "https://notdeepseek.com/v1", "auto"),
         ("auto", "http://127.0.0.1:8080/v1", "auto"),
+        ("auto", "", "openai"),
+        ("auto", "/v1", "auto"),
         ("vllm", "https://api.deepseek.com", "vllm"),
         ("openai", "http://127.0.0.1:8000/v1", "openai"),
     ],
@@ -215,10 +254,15 @@ def test_auto_names_the_provider_only_from_a_known_host(provider: Any, base_url:
 
 
 def test_each_provider_has_its_ladder_and_the_output_mode_narrows_it() -> None:
-    assert ladder("auto") == ("json_schema", "strict_schema", "json_object")
-    assert ladder("openai") == ("strict_schema", "json_object")
-    assert ladder("deepseek") == ladder("dashscope") == ("json_object",)
-    assert ladder("ollama") == ladder("vllm") == ladder("llamacpp") == ("json_schema", "json_object")
+    assert ladder("auto", "auto") == ("json_schema", "strict_schema", "json_object")
+    assert ladder("openai", "auto") == ("strict_schema", "json_object")
+    assert ladder("deepseek", "auto") == ladder("dashscope", "auto") == ("json_object",)
+    assert (
+        ladder("ollama", "auto")
+        == ladder("vllm", "auto")
+        == ladder("llamacpp", "auto")
+        == ("json_schema", "json_object")
+    )
     assert ladder("openai", "json_schema") == ("strict_schema",)
     assert ladder("auto", "json_schema") == ("json_schema", "strict_schema")
     assert ladder("deepseek", "json_schema") == ("json_schema",)
@@ -226,10 +270,11 @@ def test_each_provider_has_its_ladder_and_the_output_mode_narrows_it() -> None:
 
 
 def test_the_strict_safe_schema_is_tried_only_after_a_refusal_about_the_schema() -> None:
-    auto = ladder("auto")
+    auto = ladder("auto", "auto")
     openai_words = "Invalid schema for response_format 'grade': In context=(), 'minLength' is not permitted."
     assert next_rung(auto, 0, openai_words) == 1
     assert next_rung(auto, 0, "'maxLength' is NOT PERMITTED here") == 1
+    assert next_rung(auto, 0, "Invalid schema for response_format 'grade'") == 1
     assert next_rung(auto, 0, "This response_format type is unavailable now") == 2
     assert next_rung(auto, 1, openai_words) == 2
     assert next_rung(auto, 2, openai_words) is None
@@ -264,6 +309,7 @@ def test_each_format_asks_for_what_its_name_says() -> None:
     assert strict["schema"] == strict_schema(schema) and strict["strict"] is True and strict["name"] == "grade"
     hint = schema_hint(schema)
     assert hint.startswith("\n\nReply with only one JSON object") and json.loads(hint.split("\n")[-1]) == schema
+    assert '", "' not in hint and '": ' not in hint and "好" in schema_hint({"enum": ["好"]})  # compact, as written
     assert token_field("openai") == "max_completion_tokens"
     assert token_field("auto") == token_field("vllm") == token_field("deepseek") == "max_tokens"
 
@@ -281,6 +327,9 @@ def test_each_format_asks_for_what_its_name_says() -> None:
         ({"content": "<reasoning>x</reasoning>{}"}, True),
         ({"content": "opened by the template</think>{}"}, True),
         ({"content": "I think {}"}, False),
+        ({"content": "<think>cut off before it ended"}, True),
+        ({"content": "  <thinking>cut off"}, True),
+        ({}, False),
     ],
 )
 def test_a_reasoning_model_is_recognised(message: dict[str, Any], expected: bool) -> None:

@@ -53,14 +53,14 @@ def resolve(provider: Provider, base_url: str | None) -> Provider:
     """The provider `auto` stands for when the base URL's host says it; else `provider` itself."""
     if provider != "auto":
         return provider
-    host = (urlsplit(base_url).hostname or "") if base_url else "api.openai.com"
+    host = urlsplit(base_url or "https://api.openai.com/v1").hostname
     for suffix, known in HOSTS.items():
-        if host == suffix or host.endswith("." + suffix):
+        if host and (host == suffix or host.endswith("." + suffix)):
             return known
     return "auto"
 
 
-def ladder(provider: Provider, output_mode: OutputMode = "auto") -> tuple[Format, ...]:
+def ladder(provider: Provider, output_mode: OutputMode) -> tuple[Format, ...]:
     """The formats to try, in order; `LLM__OUTPUT_MODE` keeps only the schema or only the JSON-object ones."""
     formats = LADDERS[provider]
     if output_mode == "json_object":
@@ -113,5 +113,8 @@ def reasoned(message: Any) -> bool:
     in it."""
     if any(getattr(message, f, None) for f in REASONING_FIELDS):
         return True
-    content = (getattr(message, "content", None) or "").lower()
-    return content.lstrip().startswith(("<think>", "<thinking>", "<reasoning>")) or "</think>" in content
+    content = getattr(message, "content", None)
+    if not content:
+        return False
+    low = content.lower()
+    return low.lstrip().startswith(("<think>", "<thinking>", "<reasoning>")) or "</think>" in low

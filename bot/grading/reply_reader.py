@@ -37,7 +37,7 @@ def after_reasoning(text: str) -> str:
     body = text.lstrip()
     opened = _OPEN.match(body)
     if opened:
-        end = re.compile(f"</{opened.group(1)}>", re.IGNORECASE).search(body, opened.end())
+        end = re.compile(f"</{opened.group(1)}>", re.IGNORECASE).search(body)
         if end is None:
             raise ReplyError("the reply is a reasoning block with no JSON after it")
         return body[end.end() :]
@@ -61,7 +61,7 @@ def json_object(raw: str, required: Iterable[str] = (), fixes: list[str] | None 
     wanted = set(required)
     decoder = json.JSONDecoder()
     first: dict[str, Any] | None = None
-    error = ""
+    errors = []
     start = text.find("{")
     for _ in range(MAX_STARTS):
         if start < 0:
@@ -71,7 +71,7 @@ def json_object(raw: str, required: Iterable[str] = (), fixes: list[str] | None 
             # has closed a valid object and gone on writing, and a fence or a sentence may follow)
             value, end = decoder.raw_decode(text, start)
         except json.JSONDecodeError as err:
-            error = error or f"not valid JSON ({err.msg} at position {err.pos})"
+            errors.append(f"not valid JSON ({err.msg} at position {err.pos})")
         else:
             if wanted <= value.keys():
                 if text[:start].strip() or text[end:].strip():
@@ -81,7 +81,7 @@ def json_object(raw: str, required: Iterable[str] = (), fixes: list[str] | None 
         start = text.find("{", start + 1)
     if first is not None:
         return first
-    raise ReplyError(error or "no JSON object in the reply")
+    raise ReplyError(errors[0] if errors else "no JSON object in the reply")
 
 
 def validated(raw: str, schema: dict[str, Any]) -> Any:
@@ -130,8 +130,8 @@ def conform(value: Any, node: dict[str, Any], fixes: list[str], path: str = "") 
         out = {}
         for key, child in value.items():
             if key in props:
-                out[key] = conform(child, props[key], fixes, f"{path}/{key}".lstrip("/"))
-            elif node.get("additionalProperties", True) is False:
+                out[key] = conform(child, props[key], fixes, f"{path}/{key}" if path else key)
+            elif node.get("additionalProperties") is False:
                 fixes.append(f"{where}: a field the schema does not name was ignored")
             else:
                 out[key] = child
@@ -142,7 +142,7 @@ def conform(value: Any, node: dict[str, Any], fixes: list[str], path: str = "") 
             fixes.append(f"{where}: {len(value)} items cut to {most}")
             value = value[:most]
         items = node.get("items", {})
-        return [conform(v, items, fixes, f"{path}/{i}".lstrip("/")) for i, v in enumerate(value)]
+        return [conform(v, items, fixes, f"{path}/{i}" if path else str(i)) for i, v in enumerate(value)]
     if kind == "string":
         if value is None:
             fixes.append(f"{where}: null read as empty")
