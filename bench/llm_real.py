@@ -77,7 +77,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         )
         grader = LLMGrader(
             client, server.model, deadline=float(LOCAL_SETTINGS["LLM__DEADLINE"]), samples=args.samples,
-            send_reference=not args.no_reference, concurrency=1,
+            send_reference=not args.no_reference, concurrency=1, provider="llamacpp",
         )  # fmt: skip
         for i, row in enumerate(rows, 1):
             q = bank[str(row["question_id"])]

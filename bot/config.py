@@ -75,6 +75,9 @@ class LLMSettings(BaseModel):
     retries: int = Field(default=2, ge=0, le=10)
     deadline: float = Field(default=90.0, gt=0)
     output_mode: Literal["auto", "json_schema", "json_object"] = "auto"
+    provider: Literal["auto", "openai", "deepseek", "dashscope", "ollama", "vllm", "llamacpp"] = "auto"
+    """How the provider takes structured output (bot/grading/providers.py); `auto` knows OpenAI, DeepSeek and
+    DashScope by their hosts and otherwise learns from the first refusal."""
     daily_limit: int = Field(default=50, ge=0)
     """LLM calls per user per local day: gradings, rubrics for /review, second checks."""
     daily_token_budget: int = Field(default=0, ge=0)

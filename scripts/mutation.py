@@ -78,13 +78,23 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
             "not may_have_left",
         ],
     ),
+    # the LLM grader's rules: numbers from verdicts, the reply's schema, the lenient reader, the providers' request
+    # forms (issue #32 item 8), the budget
     "llm": (
         [
             "bot/grading/llm_verdicts.py",
             "bot/grading/llm_reply.py",
+            "bot/grading/reply_reader.py",
+            "bot/grading/providers.py",
             "bot/kernel/llm_budget.py",
         ],
-        ["tests/test_llm_reply.py", "tests/test_llm_chain.py", "tests/test_llm_grader.py"],
+        [
+            "tests/test_llm_reply.py",
+            "tests/test_reply_reader.py",
+            "tests/test_llm_providers.py",
+            "tests/test_llm_chain.py",
+            "tests/test_llm_grader.py",
+        ],
     ),
     # honest verdicts: who rates (the estimate suggests, the user rates), borderline LLM grades, non-answers and
     # follow-up premises

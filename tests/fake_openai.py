@@ -1,7 +1,8 @@
 """A fake OpenAI-compatible HTTP server (aiohttp) that the real `openai` client talks to.
 
 Faults are scripted per request: `server.script.append(Fault(...))`; when the script is empty
-the server answers with a valid grade computed from the request. Every request is recorded.
+the server answers with a valid grade computed from the request. Every request is recorded. With a
+`provider` (tests/fake_providers.py) it refuses and shapes replies as that provider does.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import asyncio
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import web
 
@@ -97,6 +98,16 @@ def default_grade(body: dict[str, Any]) -> dict[str, Any]:
     return reply
 
 
+class ProviderBehaviour(Protocol):
+    """How one provider refuses a request and shapes a reply (tests/fake_providers.py)."""
+
+    honours_n: bool
+
+    def refuse(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]] | None: ...
+
+    def shape(self, body: dict[str, Any], reply: dict[str, Any], count: int) -> tuple[str, dict[str, Any]]: ...
+
+
 class FakeOpenAI:
     def __init__(self) -> None:
         self.script: list[Fault] = []
@@ -106,6 +117,7 @@ class FakeOpenAI:
         self.grade_fn = default_grade
         self.schema_supported = True
         self.n_supported = True  # honour "n" (several choices); llama-server-like providers give one
+        self.provider: ProviderBehaviour | None = None
         self._runner: web.AppRunner | None = None
         self.port = 0
         self._hang = asyncio.Event()
@@ -138,8 +150,9 @@ class FakeOpenAI:
         self.requests.append(body)
         fault = self.script.pop(0) if self.script else None
         if fault is not None:
-            if fault.kind == "status":
+            if fault.kind == "status":  # the error body is `content` when given
                 err = {"error": {"message": "injected", "type": "server_error", "code": None}}
+                err = json.loads(fault.content) if fault.content else err
                 return web.json_response(err, status=fault.status, headers=fault.headers)
             if fault.kind == "hang":
                 await self._hang.wait()
@@ -153,19 +166,25 @@ class FakeOpenAI:
                     await response.write(b" ")
                     await asyncio.sleep(fault.seconds)
                 return response
+        refusal = self.provider.refuse(body) if self.provider is not None else None
+        if refusal is not None:
+            return web.json_response(refusal[1], status=refusal[0])
         fmt = body.get("response_format", {}).get("type")
         if fmt == "json_schema" and not self.schema_supported:
             err = {
                 "error": {"message": "response_format json_schema is not supported", "type": "invalid_request_error"}
             }
             return web.json_response(err, status=400)
-        finish = "stop"
+        finish, extra = "stop", {}
         if fault is not None and fault.kind in ("content", "length"):
             content = fault.content
             finish = "length" if fault.kind == "length" else "stop"
+        elif self.provider is not None:
+            content, extra = self.provider.shape(body, self.grade_fn(body), len(self.chat_requests()))
         else:
             content = json.dumps(self.grade_fn(body), ensure_ascii=False)
-        n = int(body.get("n") or 1) if self.n_supported else 1
+        honours_n = self.n_supported and (self.provider is None or self.provider.honours_n)
+        n = int(body.get("n") or 1) if honours_n else 1
         prompt_tokens = sum(estimate_tokens(m["content"]) for m in body["messages"])
         completion_tokens = estimate_tokens(content) * n
         return web.json_response(
@@ -175,7 +194,7 @@ class FakeOpenAI:
                 "created": 1_700_000_000,
                 "model": body.get("model", "fake"),
                 "choices": [{"index": i, "finish_reason": finish,
-                             "message": {"role": "assistant", "content": content}} for i in range(n)],
+                             "message": {"role": "assistant", "content": content, **extra}} for i in range(n)],
                 "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                           "total_tokens": prompt_tokens + completion_tokens},
             }

@@ -146,13 +146,12 @@ IDS = [k.id for k in example_question().rubric.key_points]
         Fault("content", content="this is not json"),
         Fault("content", content=json.dumps({"dimensions": {"coverage": 50}})),
         Fault("content", content=json.dumps({**short_reply(IDS[:-1])})),  # one key point left out
-        Fault("content", content=json.dumps({**short_reply(IDS), "feedback": "x" * 29})),  # under minLength
-        Fault("content", content=json.dumps({**short_reply(IDS), "follow_up": "f9"})),  # not a bank follow-up
+        Fault("content", content=json.dumps({**short_reply(IDS), "structure": "great"})),  # outside the enum
         Fault("content", content=""),
         Fault("length", content='{"key_points": {"a'),
         Fault("content", content=json.dumps({**short_reply(IDS), "feedback": "x" * 70_000})),  # over 64 kB
     ],
-    ids=["invalid-json", "old-format", "missing-point", "too-short", "unknown-follow-up", "empty", "truncated", "huge"],
+    ids=["invalid-json", "old-format", "missing-point", "bad-level", "empty", "truncated", "huge"],
 )
 async def test_bad_output_gets_one_repair_attempt(server: FakeOpenAI, fault: Fault) -> None:
     server.script.append(fault)
@@ -164,6 +163,20 @@ async def test_bad_output_gets_one_repair_attempt(server: FakeOpenAI, fault: Fau
     server.script.extend([fault, fault])
     with pytest.raises(GraderUnavailable):
         await make_grader(server).grade(example_question(), LONG, "en")
+
+
+async def test_a_reply_imperfect_only_in_form_is_read_without_a_repair(server: FakeOpenAI) -> None:
+    """Issue #32 item 8 (these replies were repaired before): a feedback under its minimum is read as it is, an
+    unknown bank follow-up id is dropped (no follow-up is offered) rather than repaired."""
+    short = {**short_reply(IDS), "feedback": "x" * 25}
+    server.script.append(Fault("content", content=json.dumps(short)))
+    grade = await make_grader(server).grade(example_question(), LONG, "en")
+    assert grade.feedback == "x" * 25 and grade.follow_up == example_question().follow_ups[0].en
+    server.script.append(Fault("content", content=json.dumps({**short_reply(IDS), "follow_up": "f9"})))
+    grader = make_grader(server)
+    grade = await grader.grade(example_question(), LONG, "en")
+    assert grade.follow_up == "" and grade.follow_up_points == [] and len(server.chat_requests()) == 2
+    assert grader.counts["repairs"] == 0 and grader.counts["lenient"] == 1 and grader.counts["fallbacks"] == 0
 
 
 async def test_the_shortest_reply_the_schema_allows_is_accepted(server: FakeOpenAI) -> None:

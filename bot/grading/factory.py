@@ -19,6 +19,7 @@ def llm_grader(settings: LLMSettings) -> LLMGrader | None:
     import openai
 
     from bot.grading.llm import LLMGrader
+    from bot.grading.providers import resolve
 
     key = settings.api_key.get_secret_value() if settings.api_key else "not-needed"
     client = openai.AsyncOpenAI(
@@ -32,4 +33,5 @@ def llm_grader(settings: LLMSettings) -> LLMGrader | None:
         samples=settings.samples,
         send_reference=settings.send_reference,
         concurrency=settings.concurrency,
+        provider=resolve(settings.provider, settings.base_url),
     )

@@ -1,10 +1,12 @@
 """The LLM grader: any OpenAI-compatible chat API through the `openai` SDK.
 
-Each grading sends a schema built for its question (llm_reply) as `json_schema` where the provider
-takes it, else `json_object` with the schema's fields described in the prompt; an invalid or cut-off
-reply gets one repair attempt, then it counts as a failure (GraderUnavailable), which the grading chain
-turns into the offline estimate and a regrade. One deadline bounds the whole grading (waiting for a
-slot, every retry, the repair). Numbers are never taken from the model: llm_verdicts derives them.
+Each grading sends a schema built for its question (llm_reply) in the form its provider documents
+(bot/grading/providers.py: `json_schema`, the strict-safe schema for OpenAI, or `json_object` with the schema
+in the prompt; a refused form is dropped for the rest of the process). The reply is read leniently
+(reply_reader); one that cannot be read, or was cut off, gets one repair attempt, then it counts as a
+failure (GraderUnavailable), which the grading chain turns into the offline estimate and a regrade. One
+deadline bounds the whole grading (waiting for a slot, every retry, the repair). Numbers are never taken
+from the model: llm_verdicts derives them. `counts` keeps the repairs and fallbacks (bench/llm_providers.py).
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import openai
 
@@ -31,18 +33,29 @@ from bot.grading.llm_reply import (
 )
 from bot.grading.llm_verdicts import combine
 from bot.grading.prompts import PromptSet, fill, load_prompts
+from bot.grading.providers import (
+    Format,
+    OutputMode,
+    Provider,
+    ladder,
+    next_rung,
+    reasoned,
+    response_format,
+    schema_hint,
+    token_field,
+)
 from bot.kernel.models import DIMENSIONS, Grade, KeyPoint, KeyPointResult, Lang, Level, Question, Text
 from bot.kernel.ports import GraderUnavailable
 from bot.kernel.scoring import total_score
 
 log = logging.getLogger(__name__)
-OutputMode = Literal["auto", "json_schema", "json_object"]
 INJECTION_PENALTY = 30
 INJECTION_MISTAKE = {
     "en": "Tried to instruct the grader (“{0}”); instructions inside an answer are ignored",
     "zh": "试图向评分器下指令（“{0}”）；回答中的指令会被忽略",
 }
 SAMPLE_TEMPERATURE = 0.7  # with LLM__SAMPLES > 1: the samples must differ to be worth averaging
+REASONING_TOKENS = 4096  # added to max_tokens once a provider is seen to reason first (the reasoning counts)
 
 
 class InvalidOutput(Exception):
@@ -87,13 +100,18 @@ class LLMGrader:
         samples: int = 1,
         send_reference: bool = True,
         concurrency: int = 16,
+        provider: Provider = "auto",
     ) -> None:
         self.client = client
         self.model = model
         self.id = f"llm:{model}"
         self.output_mode = output_mode
-        json_object = output_mode == "json_object"
-        self._mode: Literal["json_schema", "json_object"] = "json_object" if json_object else "json_schema"
+        self.provider = provider
+        self.formats: tuple[Format, ...] = ladder(provider, output_mode)
+        self._rung = 0  # the format in use: a refused one is not asked for again in this process
+        self.reasoning = False  # the provider reasons before it answers (its reasoning counts against max_tokens)
+        self.token_field = token_field(provider)
+        self.temperature = True  # OpenAI's reasoning models take only their default temperature
         self.prompts = prompts or load_prompts()
         self.max_tokens = max_tokens
         self.deadline = deadline
@@ -101,11 +119,24 @@ class LLMGrader:
         self.send_reference = send_reference
         self._slots = asyncio.Semaphore(max(1, concurrency))
         self.calls: deque[Call] = deque(maxlen=256)
+        self.counts: Counter[str] = Counter()  # gradings, repairs, fallbacks, lenient (replies read leniently)
 
-    def _response_format(self, schema: dict[str, Any], name: str) -> dict[str, Any]:
-        if self._mode == "json_schema":
-            return {"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": True}}
-        return {"type": "json_object"}
+    @property
+    def format(self) -> Format:
+        return self.formats[self._rung]
+
+    def _request(
+        self, fmt: Format, messages: list[dict[str, str]], schema: dict[str, Any], max_tokens: int, name: str
+    ) -> dict[str, Any]:
+        if fmt == "json_object":  # the schema goes in the prompt, after everything else (the prefix stays cached)
+            messages = [*messages[:-1], {**messages[-1], "content": messages[-1]["content"] + schema_hint(schema)}]
+        limit = min(max_tokens, self.max_tokens) + (REASONING_TOKENS if self.reasoning else 0)
+        return {
+            "model": self.model,
+            "messages": messages,
+            self.token_field: limit,
+            "response_format": response_format(fmt, schema, name),
+        }
 
     async def complete(
         self,
@@ -117,33 +148,38 @@ class LLMGrader:
         temperature: float | None = None,
     ) -> tuple[list[str], int]:
         """One chat completion; returns (the contents of its choices, tokens used). Temperature 0 (or, when
-        gradings are averaged over samples, the sampling one) unless `temperature` is given.
+        gradings are averaged over samples, the sampling one) unless `temperature` is given. A request the
+        provider refuses (400, 422) is sent again in the next format its ladder allows, once per process.
 
         Raises GraderUnavailable (the provider failed) or InvalidOutput (the reply cannot be used)."""
-        for _ in range(2):
-            request: dict[str, Any] = {
-                "model": self.model,
-                "messages": messages,
-                "temperature": (0 if self.samples == 1 else SAMPLE_TEMPERATURE) if temperature is None else temperature,
-                "max_tokens": min(max_tokens, self.max_tokens),
-                "response_format": self._response_format(schema, name),
-            }
+        rung: int | None = self._rung
+        while rung is not None:
+            request = self._request(self.formats[rung], messages, schema, max_tokens, name)
+            if self.temperature:
+                request["temperature"] = (
+                    (0 if self.samples == 1 else SAMPLE_TEMPERATURE) if temperature is None else temperature
+                )
             if n > 1:
                 request["n"] = n
             started = time.perf_counter()
             try:
                 resp = await self.client.chat.completions.create(**request)
-            except openai.BadRequestError as err:
-                if self._mode == "json_schema" and self.output_mode == "auto":
-                    log.info("provider refused json_schema (%s); using json_object", err.status_code)
-                    self._mode = "json_object"
+            except (openai.BadRequestError, openai.UnprocessableEntityError) as err:
+                if self._drop_parameter(err.param):
                     continue
-                raise GraderUnavailable(f"bad request: {err.status_code}") from None
+                refused, rung = rung, next_rung(self.formats, rung, str(err.message))
+                if rung is None:
+                    raise GraderUnavailable(f"bad request: {err.status_code}") from None
+                log.info(
+                    "provider refused %s (%s); trying %s", self.formats[refused], err.status_code, self.formats[rung]
+                )
+                continue
             except (openai.APIConnectionError, openai.APIStatusError) as err:
                 raise GraderUnavailable(type(err).__name__) from None
+            if rung > self._rung:  # only down the ladder: a request begun before another stepped down stays up
+                log.info("output format for this process: %s", self.formats[rung])
+                self._rung = rung
             break
-        else:  # pragma: no cover - the loop always breaks or raises
-            raise GraderUnavailable("no response")
         usage = resp.usage
         details = getattr(usage, "prompt_tokens_details", None) if usage else None
         if not resp.choices:
@@ -157,6 +193,9 @@ class LLMGrader:
                 finish_reason=str(resp.choices[0].finish_reason),
             )
         )
+        if not self.reasoning and any(reasoned(c.message) for c in resp.choices):
+            log.info("the provider reasons before answering: %d more tokens per request", REASONING_TOKENS)
+            self.reasoning = True
         contents = []
         for choice in resp.choices:
             content = choice.message.content or ""
@@ -166,6 +205,19 @@ class LLMGrader:
                 raise InvalidOutput("empty reply")
             contents.append(content)
         return contents, usage.total_tokens if usage else 0
+
+    def _drop_parameter(self, param: object) -> bool:
+        """Whether a refusal named a parameter this model does not take, now changed for the process: OpenAI's
+        reasoning models refuse `max_tokens` (they take `max_completion_tokens`) and any temperature but their
+        default. Each is changed once."""
+        if param == "temperature" and self.temperature:
+            self.temperature = False
+        elif param == "max_tokens" and self.token_field == "max_tokens":
+            self.token_field = "max_completion_tokens"
+        else:
+            return False
+        log.info("the provider refused %s; changed for this process", param)
+        return True
 
     async def _replies(
         self, messages: list[dict[str, str]], schema: dict[str, Any], lang: Lang
@@ -179,7 +231,7 @@ class LLMGrader:
             try:
                 raw, used = await self.complete(messages, schema, bound, n=self.samples - len(replies))
                 tokens += used
-                replies.extend(parse_reply(r, schema) for r in raw)
+                replies.extend(self._read(r, schema) for r in raw)
                 continue
             except (InvalidOutput, ReplyError) as first:
                 error = str(first)
@@ -187,15 +239,24 @@ class LLMGrader:
             if raw:
                 repair.append({"role": "assistant", "content": raw[0][:4000]})
             repair.append({"role": "user", "content": fill(self.prompts.repair, error=error)})
+            self.counts["repairs"] += 1
+            log.info("LLM reply could not be read (%s); one repair", error[:200])
             try:
                 # sampled, not greedy: at temperature 0 a small local model has written the same broken
                 # reply again, token for token, with the repair request in front of it
                 (raw2, *_), more = await self.complete(repair, schema, bound, temperature=SAMPLE_TEMPERATURE)
                 tokens += more
-                replies.append(parse_reply(raw2, schema))
+                replies.append(self._read(raw2, schema))
             except (InvalidOutput, ReplyError) as second:
                 raise GraderUnavailable(f"invalid output after repair: {second}") from None
         return replies, tokens
+
+    def _read(self, raw: str, schema: dict[str, Any]) -> Reply:
+        reply = parse_reply(raw, schema)
+        if reply.fixes:
+            self.counts["lenient"] += 1
+            log.debug("LLM reply read leniently: %s", "; ".join(reply.fixes)[:500])
+        return reply
 
     async def ask(
         self,
@@ -228,12 +289,17 @@ class LLMGrader:
         schema = reply_schema(
             [k.id for k in question.rubric.key_points], [f"f{i + 1}" for i in range(len(question.follow_ups))], lang
         )
+        self.counts["gradings"] += 1
         try:
             async with asyncio.timeout(self.deadline):
                 async with self._slots:
                     replies, tokens = await self._replies(messages, schema, lang)
         except TimeoutError:
+            self.counts["fallbacks"] += 1
             raise GraderUnavailable(f"no grade within the {self.deadline:g} s deadline") from None
+        except GraderUnavailable:
+            self.counts["fallbacks"] += 1
+            raise
         return self.to_grade(replies, question, clean, lang, injection, tokens)
 
     def to_grade(

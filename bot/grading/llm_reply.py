@@ -5,26 +5,26 @@ The model gives verdicts, not numbers: one verdict with a quote from the answer 
 (an object keyed by the question's own key-point ids, so the grammar a server builds from the schema
 allows exactly one verdict per id, no more, no fewer), the mistakes it found with their severity, a
 level for structure, specificity and evidence, short feedback and the follow-up to ask. Every length
-bound lives in the schema, so a server that enforces it (llama.cpp, vLLM, OpenAI strict) cannot return
-a reply the validator refuses, and `max_tokens` is derived from the same bounds.
+bound lives in the schema, so a server that enforces it (llama.cpp, vLLM, Ollama) keeps a reply within
+them, and `max_tokens` is derived from the same bounds. A provider that does not enforce them (OpenAI
+strict mode is sent the schema without them, DeepSeek and DashScope only take JSON mode) is read
+leniently: a string over its bound is cut, a short one read, and a reply is refused only for what would
+change the grade (see `parse_reply`).
 """
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import jsonschema
-
+from bot.grading.reply_reader import MAX_REPLY_BYTES, ReplyError, check, conform, json_object, relaxed, validated
 from bot.kernel.models import Lang
 
 VERDICTS = ("hit", "partial", "missed")
 LEVELS = ("none", "weak", "fair", "strong")
 SEVERITIES = ("serious", "minor")
-MAX_REPLY_BYTES = 64 * 1024  # a reply larger than this is refused before it is parsed
 MAX_MISTAKES = 3
 
 
@@ -110,10 +110,6 @@ def token_bound(schema: dict[str, Any], lang: Lang) -> int:
     return math.ceil(walk(schema) * 1.2 + 16)
 
 
-class ReplyError(ValueError):
-    """The reply is not a JSON object valid under the question's schema (the message says where)."""
-
-
 @dataclass(frozen=True)
 class PointVerdict:
     id: str
@@ -136,38 +132,70 @@ class Reply:
     follow_up: str  # a bank follow-up id, or the model's own question
     follow_up_points: tuple[str, ...] = ()
     follow_up_reference: str = ""
+    fixes: tuple[str, ...] = ()  # what the lenient reading changed (reply_reader.conform), for the logs and benches
 
 
-def validated(raw: str, schema: dict[str, Any]) -> Any:
-    """The JSON value of a reply, validated against the very schema the request sent; raises ReplyError."""
-    if len(raw.encode("utf-8", "replace")) > MAX_REPLY_BYTES:
-        raise ReplyError(f"the reply is over {MAX_REPLY_BYTES // 1024} kB")
-    text = raw.strip()
-    if text.startswith("```"):  # some providers wrap JSON in a code fence even in JSON mode
-        text = text.strip("`").removeprefix("json").strip()
-    try:
-        # the first JSON value; text after it is dropped (a small local model has ended a valid object
-        # and gone on writing, which json.loads refuses as "Extra data")
-        data, _end = json.JSONDecoder().raw_decode(text)
-    except json.JSONDecodeError as err:
-        raise ReplyError(f"not valid JSON ({err.msg} at position {err.pos})") from None
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(data))
-    if error is not None:
-        where = "/".join(map(str, error.absolute_path)) or "the reply"
-        raise ReplyError(f"{where}: {error.message[:200]}")
-    return data
+def _keyed(points: Any, ids: Sequence[str], fixes: list[str]) -> Any:
+    """The key-point verdicts keyed by the question's own ids (an id differing only in case or spaces is read as
+    it); an id the question does not have is refused: it would credit a point the rubric does not name."""
+    if not isinstance(points, dict):
+        return points
+    known = {i.casefold(): i for i in ids}
+    out = {}
+    for key, verdict in points.items():
+        pid = known.get(str(key).strip().casefold())
+        if pid is None:
+            raise ReplyError(f"key_points: {str(key)[:40]!r} is not one of the ids {list(ids)}")
+        if pid != key:
+            fixes.append(f"key_points: {pid!r} read from a differently written id")
+        out[pid] = verdict
+    return out
+
+
+def _bank_follow_up(value: Any, ids: Sequence[str], fixes: list[str]) -> Any:
+    """A bank follow-up id as the question has it; an id it does not have is dropped (no follow-up is offered):
+    the follow-up is not part of the verdict, a repair would double the wait for it, and a guessed one could
+    presuppose what the answer never said."""
+    if not isinstance(value, str):
+        return value
+    for fid in ids:
+        if value.strip().casefold() == fid.casefold():
+            if value != fid:
+                fixes.append(f"follow_up: read as {fid!r}")
+            return fid
+    fixes.append("follow_up: not one of the bank follow-ups; none is offered")
+    return ""
 
 
 def parse_reply(raw: str, schema: dict[str, Any]) -> Reply:
-    """A grading reply valid under `schema` (from reply_schema); raises ReplyError."""
-    data = validated(raw, schema)
-    points = tuple(PointVerdict(pid, v["verdict"], v["quote"].strip()) for pid, v in data["key_points"].items())
+    """A grading reply under `schema` (from reply_schema), read leniently (bot/grading/reply_reader.py): refused
+    (ReplyError) only when no JSON object is there, a key-point id is missing or unknown, a verdict, severity or
+    level is outside its enum, or a field is missing or of the wrong type."""
+    fixes: list[str] = []
+    props = schema["properties"]
+    data = json_object(raw, schema["required"], fixes)
+    if "key_points" in data:
+        data["key_points"] = _keyed(data["key_points"], list(props["key_points"]["properties"]), fixes)
+    wanted = relaxed(schema)
+    if "enum" in props["follow_up"]:
+        wanted["properties"]["follow_up"] = {"type": "string"}
+        if "follow_up" in data:
+            data["follow_up"] = _bank_follow_up(data["follow_up"], props["follow_up"]["enum"], fixes)
+    data = conform(data, schema, fixes)
+    check(data, wanted)
+    mistakes = [Mistake(m["claim"], m["severity"]) for m in data["mistakes"]]
+    if any(not m.claim for m in mistakes):  # a mistake that names no claim cannot be shown or learned from
+        fixes.append("mistakes: an empty claim was dropped")
     return Reply(
-        points=points,
-        mistakes=tuple(Mistake(m["claim"].strip(), m["severity"]) for m in data["mistakes"]),
+        points=tuple(PointVerdict(pid, v["verdict"], v["quote"]) for pid, v in data["key_points"].items()),
+        mistakes=tuple(m for m in mistakes if m.claim),
         levels={d: data[d] for d in ("structure", "specificity", "evidence")},
-        feedback=data["feedback"].strip(),
-        follow_up=data["follow_up"].strip(),
-        follow_up_points=tuple(p.strip() for p in data.get("follow_up_points", ())),
-        follow_up_reference=data.get("follow_up_reference", "").strip(),
+        feedback=data["feedback"],
+        follow_up=data["follow_up"],
+        follow_up_points=tuple(p for p in data.get("follow_up_points", ()) if p),
+        follow_up_reference=data.get("follow_up_reference", ""),
+        fixes=tuple(fixes),
     )
+
+
+__all__ = ["MAX_REPLY_BYTES", "Reply", "ReplyError", "parse_reply", "reply_schema", "token_bound", "validated"]

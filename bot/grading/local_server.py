@@ -24,7 +24,13 @@ MODEL_PARTS = 22
 # What works on a 2-core CPU: one slot (a second grading only halves both), the whole context for one
 # grading's prompt and reply, and a deadline that covers a cold prompt (~85 tokens/s) plus ~350 tokens
 # generated at ~7-10 tokens/s.
-LOCAL_SETTINGS = {"LLM__TIMEOUT": "300", "LLM__DEADLINE": "300", "LLM__RETRIES": "0", "LLM__CONCURRENCY": "1"}
+LOCAL_SETTINGS = {
+    "LLM__TIMEOUT": "300",
+    "LLM__DEADLINE": "300",
+    "LLM__RETRIES": "0",
+    "LLM__CONCURRENCY": "1",
+    "LLM__PROVIDER": "llamacpp",
+}
 
 
 class LocalModelMissing(RuntimeError):

@@ -43,4 +43,4 @@ def real_grader(running: Running, deadline: float = 600.0) -> LLMGrader:
     their deadline and two retries: these tests check plumbing, a busy two-core CI machine without AVX-512
     has taken over 300 s for a grading, and llama-server has now and then answered a request with a 500."""
     client = openai.AsyncOpenAI(base_url=running.base_url, api_key="not-needed", timeout=600, max_retries=2)
-    return LLMGrader(client, running.model, deadline=deadline, concurrency=1)
+    return LLMGrader(client, running.model, deadline=deadline, concurrency=1, provider="llamacpp")
