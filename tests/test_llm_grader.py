@@ -382,3 +382,26 @@ async def test_review_falls_back_to_self_rating_when_the_llm_is_down(server: Fak
     server.script.append(Fault("status", 500))
     r = await svc.handle_text(uid, "/review Kimi | How big is the KV cache of a 70B model at 128k context?")
     assert "personal question (no close match" in r[0].text
+
+
+async def test_a_follow_up_whose_premise_the_answer_did_not_state_is_never_offered(server: FakeOpenAI) -> None:
+    """issue #32 item 5: the model chooses among the follow-ups the answer allows; with none, it writes its own."""
+    from bot.kernel.models import FollowUp, TextList
+
+    q = example_question()
+    marked = FollowUp(
+        en="Why clip at exactly 0.5?", zh="为什么正好裁剪到 0.5？", premise=TextList(en=["0.5"], zh=["0.5"])
+    )
+    two = q.model_copy(update={"follow_ups": [marked, q.follow_ups[0]]})
+    await make_grader(server).grade(two, LONG, "en")  # LONG never says 0.5
+    schema = server.chat_requests()[-1]["response_format"]["json_schema"]["schema"]
+    assert schema["properties"]["follow_up"]["enum"] == ["f1"]  # only the standalone one, now f1
+    assert "Why clip at exactly 0.5?" not in request_text(server.chat_requests()[-1])
+    grade = await make_grader(server).grade(two, LONG + " I clip at 0.5.", "en")
+    schema = server.chat_requests()[-1]["response_format"]["json_schema"]["schema"]
+    assert schema["properties"]["follow_up"]["enum"] == ["f1", "f2"] and grade.follow_up == marked.en
+    only = q.model_copy(update={"follow_ups": [marked]})
+    grade = await make_grader(server).grade(only, LONG, "en")
+    schema = server.chat_requests()[-1]["response_format"]["json_schema"]["schema"]
+    assert "enum" not in schema["properties"]["follow_up"] and "follow_up_points" in schema["properties"]
+    assert grade.follow_up != marked.en

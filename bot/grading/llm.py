@@ -46,6 +46,7 @@ from bot.grading.providers import (
 )
 from bot.kernel.models import DIMENSIONS, Grade, KeyPoint, KeyPointResult, Lang, Level, Question, Text
 from bot.kernel.ports import GraderUnavailable
+from bot.kernel.premise import askable_indexes
 from bot.kernel.scoring import total_score
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,15 @@ REFERENCE_POINT = KeyPoint(
     weight=1,
     text=Text(zh="讲清参考答案的要点，且讲对", en="states what the reference answer states, correctly"),
 )
+
+
+def askable_only(q: Question, answer: str) -> Question:
+    """The question with only the bank follow-ups this answer allows (a follow-up whose premise the answer did not
+    state is never offered: bot/kernel/premise.py); with none left, the model writes its own follow-up."""
+    allowed = askable_indexes(q, answer)
+    if len(allowed) == len(q.follow_ups):
+        return q
+    return q.model_copy(update={"follow_ups": [q.follow_ups[i] for i in allowed]})
 
 
 def with_reference_point(q: Question) -> Question:
@@ -285,6 +295,7 @@ class LLMGrader:
     async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
         question = with_reference_point(question)
         clean, injection = strip_injections(answer)
+        question = askable_only(question, clean)
         messages = self.prompts.messages(question, clean, lang, level, new_tag(), self.send_reference)
         schema = reply_schema(
             [k.id for k in question.rubric.key_points], [f"f{i + 1}" for i in range(len(question.follow_ups))], lang
