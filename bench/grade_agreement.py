@@ -63,6 +63,7 @@ import yaml
 
 sys.path[0] = str(Path(__file__).resolve().parents[1])  # import the project from the repository root
 
+from bench.report import verdict_of  # noqa: E402
 from bot.config import LLMSettings  # noqa: E402
 from bot.content.loader import load_bank  # noqa: E402
 from bot.features.drill.checklist import weights  # noqa: E402
@@ -304,6 +305,9 @@ def main() -> int:
         seconds=round(time.perf_counter() - started, 1),
         ok=all(v is True for v in checks.values()),
     )
+    # the shape every bench ends with (bench/report.py): figures, targets, a verdict; the tables stay beside them
+    result["figures"] = {name: report["overall"] for name, report in offline.items()} | gaps
+    result["verdict"] = verdict_of(result["ok"])
     print(json.dumps(result, ensure_ascii=False))
     return 0
 

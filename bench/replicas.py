@@ -19,7 +19,7 @@ some minutes by design).
 
     TEST_POSTGRES_URL=postgresql+asyncpg://... .venv/bin/python bench/replicas.py [--users 1000] [--no-kill] [--quick]
 
-`--quick`: 20 users, the same three runs, with claims and gradings stale after 15 s instead of three minutes
+`--quick`: 20 users, the same three runs, with claims and gradings stale after 30 s instead of three minutes
 (UPDATE_STALE_SECONDS, GRADING_STUCK_SECONDS), so the kill run waits seconds, not minutes; the throughput is
 not the real one. The database is emptied first: give it one of its own. Not a test: figures depend on the machine (here 2 cores shared by the
 replicas, PostgreSQL, the fake server and the deliverer). The last line is one JSON object.
@@ -212,11 +212,11 @@ async def main() -> None:
     parser.add_argument("--users", type=int, default=1000)
     parser.add_argument("--no-kill", action="store_true", help="skip the run with a replica killed half-way")
     parser.add_argument("--database-url", default=os.environ.get("TEST_POSTGRES_URL"))
-    parser.add_argument("--quick", action="store_true", help="20 users, the same runs, claims stale after 15 s")
+    parser.add_argument("--quick", action="store_true", help="20 users, the same runs, claims stale after 30 s")
     args = parser.parse_args()
     stale = 180.0  # the replicas' own default: a claim or a grading left this long by a replica now gone
     if args.quick:
-        args.users, stale = 20, 15.0
+        args.users, stale = 20, 30.0
     targets = {"order_violations": 0, "duplicate_grades": 0, "lost_answers": 0}
     if not args.database_url or not args.database_url.startswith("postgresql"):
         reason = "needs a PostgreSQL database to empty: --database-url or TEST_POSTGRES_URL"
