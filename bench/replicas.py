@@ -73,7 +73,7 @@ class Replica:
             "TELEGRAM_WEBHOOK_URL": f"http://127.0.0.1:{self.port}/hook", "TELEGRAM_WEBHOOK_PORT": str(self.port),
             "TELEGRAM__RATE_LIMIT": "0", "TELEGRAM__TYPING_AFTER": "30", "TELEGRAM__PROGRESS_AFTER": "60",
             "RATE_PER_MINUTE": "0", "SCHEDULER_ENABLED": "false", "LOG_LEVEL": "WARNING",
-            "UPDATE_STALE_SECONDS": str(stale_seconds), "GRADING_STUCK_SECONDS": str(stale_seconds),
+            "UPDATE_STALE_SECONDS": str(stale_seconds), "GRADING_STUCK_SECONDS": str(stale_seconds * 5 / 6),
         }  # fmt: skip
         self.log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-replica-{n}.log", "w")  # noqa: SIM115
         self.proc = subprocess.Popen([sys.executable, "-m", "bot", "run"], cwd=ROOT, env=env,

@@ -119,9 +119,11 @@ class Settings(BaseSettings):
     update_stale_seconds: float = Field(default=180.0, ge=1)
     """A redelivered webhook update claimed this long ago and never finished (its replica died) is taken over:
     longer than any command (a transcription, an LLM grading with its retries)."""
-    grading_stuck_seconds: float = Field(default=180.0, ge=1)
+    grading_stuck_seconds: float = Field(default=150.0, ge=1)
     """An answer still being graded after this long was left by a process that stopped: it is graded again (the
-    drill) or queued for a regrade (a mock interview). Longer than any grading (the LLM's deadline is 90 s)."""
+    drill) or queued for a regrade (a mock interview). Longer than any grading (the LLM's deadline is 90 s), and
+    shorter than UPDATE_STALE_SECONDS: a replica that takes over a stale update finds its answer already stuck,
+    so it grades it then instead of answering "being graded" and letting the user's next message go first."""
     skip_push_if_practised: bool = True
     telegram: TelegramSettings = Field(default_factory=TelegramSettings)
     discord: DiscordSettings = Field(default_factory=DiscordSettings)

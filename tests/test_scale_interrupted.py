@@ -58,8 +58,8 @@ async def test_the_redelivered_answer_grades_the_kept_one_once_stale(
     kept = await _killed_mid_grading(one, uid)
     (busy,) = await two.handle_text(uid, "the kept answer")  # soon after: it may still be grading
     assert "being graded" in busy.text and grader.calls == []
-    clock.advance(seconds=178)
-    (still,) = await two.handle_text(uid, "the kept answer")  # within the default three minutes: still busy
+    clock.advance(seconds=148)
+    (still,) = await two.handle_text(uid, "the kept answer")  # within the default 150 s: still busy
     assert "being graded" in still.text and grader.calls == []
     clock.advance(seconds=3)
     first, second = await asyncio.gather(two.handle_text(uid, "the kept answer"), one.handle_text(uid, "again"))
@@ -80,10 +80,32 @@ async def test_a_failing_grader_keeps_it_queued_for_the_regrade_worker(
     uid = (await one.user_for("telegram", "1")).id
     await one.handle_text(uid, "/drill")
     kept = await _killed_mid_grading(one, uid)
-    clock.advance(seconds=181)  # past the default three minutes
+    clock.advance(seconds=151)  # past the default 150 s
     grader.fail = True
     (reply,) = await two.handle_text(uid, "the kept answer")
     assert reply.kind == "error"
     found = await one.deps.store.get_attempt(kept.id)
     assert found is not None and found.status == "regrade"  # the worker grades it later
     assert await one.deps.store.get_session(uid) == Idle(last_attempt=kept.id)  # the user is not stuck
+
+
+async def test_a_replica_that_takes_over_a_stale_update_grades_its_answer_at_once(
+    replicas: tuple[Service, Service, FakeClock, FakeGrader],
+) -> None:
+    """The answer's update was claimed, then its voice note took 20 s to transcribe before the grading began and the
+    replica died: when another replica takes the update over (its claim 181 s old), the answer (161 s old) is
+    already stuck, so it is graded then, before the user's next message; with a stuck time as long as the stale
+    time, "being graded" would answer it and the next message would go first."""
+    one, two, clock, grader = replicas
+    uid = (await one.user_for("telegram", "1")).id
+    await one.handle_text(uid, "/drill")
+    assert await one.begin_update("telegram:77") is not None
+    clock.advance(seconds=20)
+    kept = await _killed_mid_grading(one, uid)
+    clock.advance(seconds=161)
+    from bot.kernel.store_ports import EventClaim
+
+    assert await two.begin_update("telegram:77") is EventClaim.NEW  # stale: taken over
+    (reply,) = await two.handle_text(uid, "the kept answer")
+    assert reply.kind == "grade" and [c[1] for c in grader.calls] == ["the kept answer"]
+    assert (await two.deps.store.get_attempt(kept.id)).status == "graded"  # type: ignore[union-attr]

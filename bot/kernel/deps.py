@@ -49,7 +49,7 @@ class Limits:
     max_document_bytes: int = 2_000_000  # a file sent as a job description or interview notes...
     max_document_chars: int = 20_000  # ...and the text taken from it (or pasted)
     update_stale_seconds: float = 180.0  # a webhook update claimed this long ago by a replica now gone is taken over
-    grading_stuck_seconds: float = 180.0  # a grading pending this long was left by a process that stopped
+    grading_stuck_seconds: float = 150.0  # a grading pending this long was left by a process that stopped
     upload_limits: Mapping[str, int] = field(default_factory=dict)
     """The largest file each platform takes from a bot, in bytes, by platform name (none: no limit)."""
 

@@ -34,7 +34,7 @@ FOLLOW_UP_TWICE_BELOW = 65  # a score below "Good" (section 5) earns a second fo
 
 def stuck_after(deps: Deps) -> timedelta:
     """A grading still pending after this long was left by a process that stopped (`Limits.grading_stuck_seconds`,
-    3 minutes: longer than any grading; the LLM's deadline is 90 s)."""
+    150 s: longer than any grading, the LLM's deadline being 90 s; shorter than a webhook claim's stale time)."""
     return timedelta(seconds=deps.limits.grading_stuck_seconds)
 
 
