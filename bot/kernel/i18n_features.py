@@ -141,6 +141,7 @@ FEATURE_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "建议：语速偏慢。试着达到每分钟 {low}-{high} 字：先说结论，再展开细节。",
     },
     "push.daily": {"en": "Your daily drill:", "zh": "今日练习："},
+    "push.late": {"en": "(This was due at {when}.)", "zh": "（这条原定 {when} 送达。）"},
     "push.weekly": {
         "en": "Your week: {answers}, mean score {mean}. Weakest subtopic: {weakest}. "
         "Send /stats for the full picture, or /drill to keep going.",
@@ -200,6 +201,12 @@ FEATURE_MESSAGES: dict[str, dict[str, str]] = {
 
 CONSOLE_MESSAGES: dict[str, dict[str, str]] = {
     "console.saved": {"en": "(saved {path})", "zh": "（已保存到 {path}）"},
+    "console.pushes_here": {
+        "en": "(In this terminal, reminders and the daily drill arrive while this chat is open; one due while it "
+        "is closed comes when you next start it. On Telegram/Discord they arrive any time.)",
+        "zh": "（在终端里，提醒和每日练习只在聊天开着时送达；关着时到期的，会在你下次启动时送达。"
+        "在 Telegram/Discord 上随时送达。）",
+    },
     "console.line_cut": {
         "en": "That line reached the terminal's limit of 4,095 bytes, so the end of it was probably cut off, and I "
         'did not send it. For a long answer, type """ on a line of its own, paste the answer, then """ again.',

@@ -30,6 +30,9 @@ class Reply:
     ask_text: bool = False
     default_action: str | None = None
     """What an empty line presses in the terminal (a suggested rating): one keystroke. Elsewhere it is a button."""
+    promise: bool = False
+    """The reply promises a push later (the daily drill, a reminder): a platform that delivers pushes only while it
+    is open (the terminal) says so beside it."""
 
     def actions(self) -> list[str]:
         return [b.action for row in self.buttons for b in row]

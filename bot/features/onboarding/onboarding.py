@@ -65,6 +65,7 @@ TOPIC_WORDS = {
     "全部": list(TOPICS),
 }
 STEPS: tuple[OnboardStep, ...] = ("language", "level", "topics", "timezone", "daily_time")
+PUSH_SETTINGS = ("daily_time", "weekly_day")  # saving one of these promises a push at a time
 SWITCH_WORDS = {
     **dict.fromkeys(("on", "yes", "true", "开", "开启"), True),
     **dict.fromkeys(("off", "no", "false", "关", "关闭"), False),
@@ -216,7 +217,8 @@ async def set_paused(cmd: c.SetPaused, deps: Deps, user: User) -> list[Reply]:
     await deps.store.save_user(user.model_copy(update={"paused": cmd.paused}))
     if cmd.paused:
         return [Reply(t(user.language, "paused"))]
-    return [Reply(t(user.language, "resumed", daily_time=user.daily_time, timezone=user.timezone))]
+    text = t(user.language, "resumed", daily_time=user.daily_time, timezone=user.timezone)
+    return [Reply(text, promise=True)]
 
 
 async def change_setting(cmd: c.ChangeSetting, deps: Deps, user: User) -> list[Reply]:
@@ -235,9 +237,10 @@ async def change_setting(cmd: c.ChangeSetting, deps: Deps, user: User) -> list[R
         updated = updated.model_copy(update={"onboarded": True})
         await deps.store.save_user(updated)
         await deps.store.set_session(user.id, Idle())
-        return [Reply(t(updated.language, "onboarded", **summary(updated)), [[Button("/drill", "next")]])]
+        text = t(updated.language, "onboarded", **summary(updated))
+        return [Reply(text, [[Button("/drill", "next")]], promise=True)]
     await deps.store.save_user(updated)
-    return [Reply(message)]
+    return [Reply(message, promise=cmd.name in PUSH_SETTINGS and updated.onboarded)]
 
 
 async def onboarding_text(text: str, deps: Deps, user: User, step: str) -> list[Reply]:

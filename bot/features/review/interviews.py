@@ -113,7 +113,8 @@ async def log_interview(cmd: c.LogInterview, deps: Deps, user: User) -> list[Rep
         )
     after = t(lang, "interview.after_future" if at > now else "interview.after_past")
     when = fmt_local(at, user.timezone)
-    return [Reply(t(lang, "interview.logged", company=company, role=log.role, when=when, after=after))]
+    text = t(lang, "interview.logged", company=company, role=log.role, when=when, after=after)
+    return [Reply(text, promise=at > now)]
 
 
 async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:

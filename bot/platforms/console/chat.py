@@ -8,12 +8,17 @@ answered with the bare number. `#N` presses button N anywhere.
 
 The user is looked up by their console identity for every message, as the chat platforms do, so
 after /forget the next message starts a new user.
+
+Pushes (the daily drill, reminders) print here while the chat is open, between prompts: on a fresh line, and
+the prompt (with what was half typed, where GNU readline knows it) shown again below; piped, in order between
+the messages. A push due while the chat was closed comes at the next start (the runner ticks once first).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -26,6 +31,7 @@ from bot.kernel.service import Service
 from bot.kernel.yes_no import is_number
 
 FENCE = '"""'
+PROMPT = "> "
 FILE_COMMAND = "/file"  # `/file PATH`: send a file, as a chat app's attachment
 PLATFORM = "console"
 
@@ -83,6 +89,9 @@ class ConsoleChat:
         self.buttons: list[str] = []
         self.text_expected = False  # the last replies wait for typed text: a bare number is text
         self.default_action: str | None = None  # what Enter on an empty line presses (a suggested rating)
+        self.prompt: str | None = None  # the prompt shown while the chat waits for a line (None: not waiting)
+        self.typed: Callable[[], str | None] = lambda: None  # the half-typed line, where it is known
+        self.closed = False  # the chat has ended: a push now would not be read
 
     def button_for(self, text: str) -> str | None:
         """The action of the button `text` presses (`#2`, or `2` where no text is expected), else None."""
@@ -115,13 +124,28 @@ class ConsoleChat:
             return [Reply(t(user.language, "console.no_file", path=name[:200]), kind="error")]
         return await self.service.handle(UploadDocument(user.id, data, path.name))
 
-    def render(self, replies: list[Reply]) -> None:
-        self.buttons = []
-        self.text_expected = any(r.ask_text for r in replies)
-        self.default_action = next((r.default_action for r in replies if r.default_action), None)
+    def show_push(self, replies: list[Reply]) -> None:
+        """A push, printed between prompts: on a fresh line (the line being typed is cleared first where it can
+        be shown again), then the prompt again, with what was typed so far. Its buttons replace the menu shown
+        before it; a push with none leaves that menu's numbers working."""
+        waiting, typed = self.prompt, self.typed()
+        if waiting is not None:
+            self.out.write("\n" if typed is None else "\r\x1b[K")
+        self.render(replies, keep_menu=not any(r.buttons for r in replies))
+        if waiting is not None:
+            self.out.write(waiting + (typed or ""))
+            self.out.flush()
+
+    def render(self, replies: list[Reply], keep_menu: bool = False) -> None:
+        if not keep_menu:
+            self.buttons = []
+            self.text_expected = any(r.ask_text for r in replies)
+            self.default_action = next((r.default_action for r in replies if r.default_action), None)
         mark = "#" if self.text_expected else ""
         for reply in replies:
             self.out.write(reply.text + "\n")
+            if reply.promise:
+                self.out.write(t(self.lang or "en", "console.pushes_here") + "\n")
             for attachment in (reply.image, reply.file):
                 if attachment is not None:
                     self.save_dir.mkdir(parents=True, exist_ok=True)
@@ -140,7 +164,7 @@ class ConsoleChat:
 
 
 class ConsoleNotifier:
-    """Pushes to the terminal user by printing (the console's identity is 'local')."""
+    """Pushes to the user chatting in this terminal, by printing between prompts (ConsoleChat.show_push)."""
 
     platform = PLATFORM
     requires_opt_in = False
@@ -148,13 +172,54 @@ class ConsoleNotifier:
     def __init__(self, chat: ConsoleChat) -> None:
         self.chat = chat
 
+    def serves(self, external_id: str) -> bool:
+        """Only the user of this chat, and only while it is open: another terminal user's pushes wait for them."""
+        return external_id == self.chat.external_id and not self.chat.closed
+
     async def send(
         self, external_id: str, replies: Sequence[Reply], about_to_send: AboutToSend | None = None
     ) -> Delivery:
+        if not self.serves(external_id):
+            return Delivery.FAILED  # not shown: it stays due, and comes at the next start
         if about_to_send is not None:
             await about_to_send()
-        self.chat.render(list(replies))
+        self.chat.show_push(list(replies))
         return Delivery.DELIVERED
+
+
+class LineReader:
+    """Lines typed at a terminal. On the real terminal with GNU readline, the line being typed is known, so a push
+    printed meanwhile can show it again; elsewhere (no readline, a test's stream) it is not, and the push only
+    starts on a fresh line (what was typed still goes with the rest of the line)."""
+
+    def __init__(self, stdin: TextIO, out: TextIO) -> None:
+        self.stdin, self.out = stdin, out
+        self.readline: Any = None
+        if stdin is sys.stdin and out is sys.stdout and out.isatty():
+            try:
+                import readline  # the terminal's line editor, where Python has it
+
+                self.readline = readline
+            except ImportError:
+                pass
+
+    def show(self, prompt: str) -> None:
+        """Before `read`, on the event loop: the prompt (readline's `input` shows it itself)."""
+        if self.readline is None:
+            self.out.write(prompt)
+            self.out.flush()
+
+    def read(self, prompt: str) -> str:
+        """One line, with its line break; "" at the end of input. Blocks: run it in a worker thread."""
+        if self.readline is None:
+            return self.stdin.readline()
+        try:
+            return input(prompt) + "\n"
+        except EOFError:
+            return ""
+
+    def typed(self) -> str | None:
+        return str(self.readline.get_line_buffer()) if self.readline is not None else None
 
 
 async def run_console(
@@ -166,32 +231,59 @@ async def run_console(
     lang: str | None = None,
     router: Any = None,
     on_prompt: Callable[[], object] | None = None,
+    on_ready: Callable[[], Awaitable[object]] | None = None,
 ) -> None:
-    """Chat until end of input. With a NotifierRouter, pushes (regrades, reminders) print here too. `on_prompt`
-    is called once, when the first prompt shows (a person now reads and types: the bot may warm up meanwhile);
-    with piped input there is no such pause, and it is not called."""
+    """Chat until end of input. With a NotifierRouter, pushes (reminders, the daily drill, regrades) print here
+    too. `on_ready` is awaited once pushes can print, before the first message is read (the runner sends what
+    came due while the chat was closed, then starts the scheduler). `on_prompt` is called once, when the first
+    prompt shows (a person now reads and types: the bot may warm up meanwhile); with piped input there is no such
+    pause, and it is not called."""
     user = await service.user_for(PLATFORM, external_id, "zh" if lang == "zh" else None)
     chat = ConsoleChat(service, external_id, out, save_dir, user.language)
     if router is not None:
         router.add(ConsoleNotifier(chat))
-    interactive = stdin.isatty()
-    if not interactive:
+    try:
+        await _chat(chat, stdin, out, on_prompt, on_ready)
+    finally:
+        chat.closed = True
+
+
+async def _chat(
+    chat: ConsoleChat,
+    stdin: TextIO,
+    out: TextIO,
+    on_prompt: Callable[[], object] | None,
+    on_ready: Callable[[], Awaitable[object]] | None,
+) -> None:
+    if not stdin.isatty():
+        if on_ready is not None:
+            await on_ready()
         for message in read_messages(stdin):
             if not message and chat.default_action is None:
                 continue  # a blank line with nothing to accept
-            out.write(f"> {message}\n")
+            out.write(f"{PROMPT}{message}\n")
             await chat.send(message)
         return
-    out.write(t(user.language, "console.intro") + "\n\n")
-    read: Callable[[], str] = stdin.readline
+    out.write(t(chat.lang or "en", "console.intro") + "\n\n")
+    if on_ready is not None:
+        await on_ready()
+    reader = LineReader(stdin, out)
+    chat.typed = reader.typed
     loop = asyncio.get_running_loop()
+
+    async def read(prompt: str, first: Callable[[], object] | None = None) -> str:
+        chat.prompt = prompt  # from here until a line comes, a push prints on a fresh line and shows this again
+        reader.show(prompt)
+        if first is not None:
+            first()
+        try:
+            return await loop.run_in_executor(None, reader.read, prompt)
+        finally:
+            chat.prompt = None
+
     while True:
-        out.write("> ")
-        out.flush()
-        if on_prompt is not None:
-            on_prompt()
-            on_prompt = None
-        line = await loop.run_in_executor(None, read)
+        line = await read(PROMPT, on_prompt)
+        on_prompt = None
         if not line or line.strip() in ("/quit", "/exit"):
             return
         if cut_by_terminal(line):
@@ -200,7 +292,7 @@ async def run_console(
         if line.strip() == FENCE:
             block = []
             while True:
-                more = await loop.run_in_executor(None, read)
+                more = await read("")
                 if not more or more.strip() == FENCE:
                     break
                 block.append(more.rstrip("\n"))
