@@ -6,7 +6,7 @@ JD_MESSAGES: dict[str, dict[str, str]] = {
     "help.jd": {
         "en": "\n/jd - tailor your practice to a job description: paste it (or send a .txt/.md/.pdf file); "
         "/jd list, /jd use N, /jd off",
-        "zh": "\n/jd - 按职位描述（JD）调整练习重点：粘贴 JD（或发送 .txt/.md/.pdf 文件）；/jd list、/jd use N、/jd off",
+        "zh": "\n/jd（/职位）- 按职位描述（JD）调整练习重点：粘贴 JD（或发送 .txt/.md/.pdf 文件）；/jd list、/jd use N、/jd off",
     },
     "cmd.jd": {"en": "jd", "zh": "职位描述"},
     "cmd.jd.desc": {

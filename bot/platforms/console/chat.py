@@ -32,6 +32,7 @@ from bot.kernel.yes_no import is_number
 
 FENCE = '"""'
 PROMPT = "> "
+QUIT = ("/quit", "/exit", "/退出")  # end the chat, typed or piped
 FILE_COMMAND = "/file"  # `/file PATH`: send a file, as a chat app's attachment
 PLATFORM = "console"
 
@@ -262,6 +263,8 @@ async def _chat(
             if not message and chat.default_action is None:
                 continue  # a blank line with nothing to accept
             out.write(f"{PROMPT}{message}\n")
+            if message.strip().lower() in QUIT:
+                return
             await chat.send(message)
         return
     out.write(t(chat.lang or "en", "console.intro") + "\n\n")
@@ -284,7 +287,7 @@ async def _chat(
     while True:
         line = await read(PROMPT, on_prompt)
         on_prompt = None
-        if not line or line.strip() in ("/quit", "/exit"):
+        if not line or line.strip().lower() in QUIT:
             return
         if cut_by_terminal(line):
             out.write(t(chat.lang or "en", "console.line_cut") + "\n\n")

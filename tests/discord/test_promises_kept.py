@@ -1,0 +1,22 @@
+"""Issue #36 ("Promises kept") through discord.py's real event parsing against the fake Discord: typed direct
+messages with the Chinese command names, and the other items of the issue as Discord users meet them."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.discord import payloads as p
+from tests.discord.conftest import Harness
+
+
+def sent(requests: list) -> list[str]:  # type: ignore[type-arg]
+    return [r.content for r in requests if r.path.endswith("/messages")]
+
+
+@pytest.mark.parametrize(("lang", "says"), [("en", "Commands:"), ("zh", "命令：（括号里是中文命令名")])
+async def test_chinese_command_names_work_in_discord_direct_messages(bot: Harness, lang: str, says: str) -> None:
+    await bot.message(p.dm_message(f"/lang {lang}", user_id=5))
+    (helped, *_) = sent(await bot.message(p.dm_message("/帮助", user_id=5)))
+    assert helped.startswith(says)
+    (drilled, *_) = sent(await bot.message(p.dm_message("/练习", user_id=5)))
+    assert "· pipe-q-000]" in drilled  # a question, its id in the header

@@ -1,0 +1,30 @@
+"""Issue #36 ("Promises kept") through the real python-telegram-bot against the fake Bot API: the Chinese command
+names, the timezone a user meant, and the other items of the issue as Telegram users meet them."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.telegram.conftest import Harness
+
+CHAT = 612
+
+
+@pytest.mark.parametrize(("code", "says"), [("en", "Commands:"), ("zh-hans", "命令：（括号里是中文命令名")])
+async def test_chinese_command_names_work_on_telegram(tg: Harness, code: str, says: str) -> None:
+    (helped,) = await tg.say(CHAT, "/帮助", language_code=code)
+    assert helped.text.startswith(says) and "/帮助" in helped.text
+    (settings,) = await tg.say(CHAT, "/设置 级别 研究员", language_code=code)
+    assert "Researcher" in settings.text or "研究员" in settings.text
+
+
+@pytest.mark.parametrize(
+    ("code", "says"), [("en", "Did you mean Asia/Shanghai?"), ("zh-hans", "你是不是想用 Asia/Shanghai？")]
+)
+async def test_a_timezone_that_is_not_one_gets_a_button_for_the_one_meant(tg: Harness, code: str, says: str) -> None:
+    (refused,) = await tg.say(CHAT, "/settings tz Asia/Beijing", language_code=code)
+    assert says in refused.text and refused.actions == ["set:timezone:Asia/Shanghai"]
+    (saved,) = await tg.press(CHAT, "set:timezone:Asia/Shanghai")
+    assert "Asia/Shanghai" in saved.text
+    user = await tg.app.store.get_user(await tg.user_id(CHAT))
+    assert user is not None and user.timezone == "Asia/Shanghai"
