@@ -201,6 +201,14 @@ FEATURE_MESSAGES: dict[str, dict[str, str]] = {
 
 CONSOLE_MESSAGES: dict[str, dict[str, str]] = {
     "console.saved": {"en": "(saved {path})", "zh": "（已保存到 {path}）"},
+    "console.files_deleted": {
+        "en": "Also deleted: {files} this terminal saved for you ({names}).",
+        "zh": "终端为你保存的 {files}也已删除（{names}）。",
+    },
+    "console.no_files_deleted": {
+        "en": "This terminal had saved no file for you (charts, exports), so there was none to delete.",
+        "zh": "终端没有为你保存过文件（图表、导出），所以没有要删除的文件。",
+    },
     "console.pushes_here": {
         "en": "(In this terminal, reminders and the daily drill arrive while this chat is open; one due while it "
         "is closed comes when you next start it. On Telegram/Discord they arrive any time.)",

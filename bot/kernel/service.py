@@ -25,6 +25,7 @@ from bot.kernel.rate_limit import Admission, RateLimiter
 from bot.kernel.replies import Reply
 from bot.kernel.session import (
     ConfirmingForget,
+    Forgotten,
     Grading,
     InCareer,
     InFlow,
@@ -189,6 +190,8 @@ class Service:
                 return [Reply(t(user.language, "error"), kind="error")]
 
     async def _dispatch(self, cmd: c.Command, user: User, before: Session) -> list[Reply]:
+        if isinstance(before, Forgotten) and not isinstance(cmd, c.StartUser):  # after /forget: greet, onboard
+            return await onboarding.start(c.StartUser(user.id), self.deps, user)
         if isinstance(cmd, c.FreeText):
             return await self._free_text(cmd, user, before)
         if isinstance(cmd, c.FlowAction):

@@ -67,6 +67,13 @@ class ConfirmingForget(_State):
     mode: Literal["confirm_forget"] = "confirm_forget"
 
 
+class Forgotten(_State):
+    """A blank user where one was deleted by /forget, for the identity still chatting: the next message, whatever
+    it is, is greeted and starts onboarding (never a silent default user)."""
+
+    mode: Literal["forgotten"] = "forgotten"
+
+
 class InFlow(_State):
     """A step-by-step /review or /interview: the values given so far, and the field asked (or "confirm")."""
 
@@ -112,6 +119,7 @@ Session = Annotated[
     | Grading
     | Onboarding
     | ConfirmingForget
+    | Forgotten
     | InFlow
     | PickingReview
     | InMock

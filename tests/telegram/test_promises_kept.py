@@ -28,3 +28,22 @@ async def test_a_timezone_that_is_not_one_gets_a_button_for_the_one_meant(tg: Ha
     assert "Asia/Shanghai" in saved.text
     user = await tg.app.store.get_user(await tg.user_id(CHAT))
     assert user is not None and user.timezone == "Asia/Shanghai"
+
+
+@pytest.mark.parametrize(
+    ("code", "deleted", "welcome"),
+    [("en", "All your data has been deleted: 1 answer, 1 card in your deck, your settings.", "Welcome!"),
+     ("zh-hans", "你的全部数据已删除：1 次作答、题组里 1 张卡片、你的设置。", "欢迎！")],
+)  # fmt: skip
+async def test_after_forget_the_next_message_is_greeted_not_a_silent_default_user(
+    tg: Harness, code: str, deleted: str, welcome: str
+) -> None:
+    await tg.say(CHAT, "/drill", language_code=code)
+    await tg.say(CHAT, "an answer", language_code=code)
+    await tg.say(CHAT, "/forget", language_code=code)
+    (done,) = await tg.press(CHAT, "forget:yes")
+    assert done.text.startswith(deleted)
+    (greeted,) = await tg.say(CHAT, "/drill", language_code=code)  # not a question for a default user
+    assert greeted.text.startswith(welcome) and greeted.actions == ["set:language:en", "set:language:zh"]
+    user = await tg.app.store.get_user(await tg.user_id(CHAT))
+    assert user is not None and not user.onboarded and await tg.app.store.list_cards(user.id) == []

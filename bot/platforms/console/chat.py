@@ -17,13 +17,14 @@ the messages. A push due while the chat was closed comes at the next start (the 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from bot.kernel.commands import UploadDocument
-from bot.kernel.i18n import t
+from bot.kernel.i18n import listing, t, tn
 from bot.kernel.models import Lang, User
 from bot.kernel.ports import AboutToSend, Delivery
 from bot.kernel.replies import Reply
@@ -68,6 +69,35 @@ def read_messages(stream: TextIO) -> list[str]:
     return messages
 
 
+class SavedFiles:
+    """What the terminal saved for one user (charts, exports), listed in a hidden file in the folder, one name a
+    line, so /forget can delete them: the folder may hold other terminal users' files too."""
+
+    def __init__(self, folder: Path, external_id: str) -> None:
+        self.folder = folder
+        key = hashlib.sha256(external_id.encode("utf-8")).hexdigest()[:16]  # any identity, as a file name
+        self.listing = folder / f".saved-by-{key}.txt"
+
+    def add(self, path: Path) -> None:
+        with self.listing.open("a", encoding="utf-8") as f:
+            f.write(path.name + "\n")
+
+    def delete_all(self) -> list[Path]:
+        """Delete every file listed (those still there) and the list; the paths deleted."""
+        try:
+            names = self.listing.read_text(encoding="utf-8").splitlines()
+        except OSError:
+            return []
+        deleted = []
+        for name in dict.fromkeys(names):
+            path = self.folder / name
+            if name and Path(name).name == name and path.is_file():  # a bare name in this folder, nothing else
+                path.unlink()
+                deleted.append(path)
+        self.listing.unlink(missing_ok=True)
+        return deleted
+
+
 def free_path(folder: Path, filename: str) -> Path:
     """`folder/filename`, or `name-2.ext`, `name-3.ext` ... when it exists: a saved file is never overwritten."""
     path = folder / filename
@@ -87,6 +117,7 @@ class ConsoleChat:
         self.lang = lang  # a new user's language; then the user's, for the few lines the terminal adds itself
         self.out = out
         self.save_dir = save_dir
+        self.saved = SavedFiles(save_dir, external_id)
         self.buttons: list[str] = []
         self.text_expected = False  # the last replies wait for typed text: a bare number is text
         self.default_action: str | None = None  # what Enter on an empty line presses (a suggested rating)
@@ -112,7 +143,9 @@ class ConsoleChat:
             replies = await self.send_file(user, message.strip()[len(FILE_COMMAND) :].strip())
         else:
             replies = await self.service.handle_text(user.id, message)
-        self.lang = await self.service.language_of(user.id)
+        self.lang = (
+            await self.service.user_for(PLATFORM, self.external_id, self.lang)
+        ).language  # after /forget: the new one
         self.render(replies)
         return replies
 
@@ -152,7 +185,10 @@ class ConsoleChat:
                     self.save_dir.mkdir(parents=True, exist_ok=True)
                     path = free_path(self.save_dir, attachment.filename)
                     path.write_bytes(attachment.data)
+                    self.saved.add(path)
                     self.out.write(t(self.lang or "en", "console.saved", path=path) + "\n")
+            if reply.kind == "forgotten":  # /forget: what this terminal saved for the user goes too
+                self.out.write(self._delete_saved() + "\n")
             labels = []
             for row in reply.buttons:
                 for b in row:
@@ -162,6 +198,14 @@ class ConsoleChat:
                 self.out.write("  ".join(labels) + "\n")
             self.out.write("\n")
         self.out.flush()
+
+    def _delete_saved(self) -> str:
+        lang = self.lang or "en"
+        deleted = self.saved.delete_all()
+        if not deleted:
+            return t(lang, "console.no_files_deleted")
+        files = tn(lang, "count.saved_file", len(deleted))
+        return t(lang, "console.files_deleted", files=files, names=listing(lang, (str(p) for p in deleted)))
 
 
 class ConsoleNotifier:
