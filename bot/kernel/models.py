@@ -223,6 +223,7 @@ class Attempt(BaseModel):
     ticked: list[str] = Field(default_factory=list)  # key points the user said they made ("I did say that")
     card_before: dict[str, object] | None = None
     is_follow_up: bool = False
+    follow_up_question: str | None = None  # the follow-up question this answered, as it was asked
     source: str | None = None  # where it was answered, e.g. "discord:guild:123" (for server leaderboards)
     created_at: datetime
     graded_at: datetime | None = None

@@ -20,3 +20,20 @@ async def test_chinese_command_names_work_in_discord_direct_messages(bot: Harnes
     assert helped.startswith(says)
     (drilled, *_) = sent(await bot.message(p.dm_message("/练习", user_id=5)))
     assert "· pipe-q-000]" in drilled  # a question, its id in the header
+
+
+@pytest.mark.parametrize(("lang", "asked"), [("en", "**Follow-up:** "), ("zh", "**追问：**")])
+async def test_the_markdown_export_has_the_follow_up_question_its_answer_and_grade(
+    bot: Harness, lang: str, asked: str
+) -> None:
+    await bot.message(p.dm_message(f"/lang {lang}", user_id=6))
+    await bot.message(p.dm_message("/drill", user_id=6))
+    requests = await bot.message(p.dm_message("the main answer", user_id=6))
+    grade = next(r for r in requests if r.path.endswith("/messages"))
+    follow_up = next(i for i in grade.custom_ids() if i.startswith("drill:fu:"))
+    await bot.interact(p.button(follow_up, p.message_from(grade.json), user_id=6))
+    await bot.message(p.dm_message("clip at 1.0 after measuring the norm", user_id=6))
+    requests = await bot.message(p.dm_message("/export", user_id=6))
+    (markdown,) = [blob for r in requests for name, blob in r.files.items() if name.endswith(".md")]
+    text = markdown.decode("utf-8")
+    assert f"{asked}What threshold would you choose, and why?\n\n> clip at 1.0 after measuring the norm" in text

@@ -47,3 +47,19 @@ async def test_after_forget_the_next_message_is_greeted_not_a_silent_default_use
     assert greeted.text.startswith(welcome) and greeted.actions == ["set:language:en", "set:language:zh"]
     user = await tg.app.store.get_user(await tg.user_id(CHAT))
     assert user is not None and not user.onboarded and await tg.app.store.list_cards(user.id) == []
+
+
+@pytest.mark.parametrize(("code", "asked"), [("en", "**Follow-up:** "), ("zh-hans", "**追问：**")])
+async def test_the_markdown_export_has_the_follow_up_question_its_answer_and_grade(
+    tg: Harness, code: str, asked: str
+) -> None:
+    await tg.say(CHAT, "/drill", language_code=code)
+    (grade,) = await tg.say(CHAT, "the main answer", language_code=code)
+    follow_up = next(a for a in grade.actions if a.startswith("fu:"))
+    await tg.press(CHAT, follow_up)
+    await tg.say(CHAT, "clip at 1.0 after measuring the norm", language_code=code)
+    sent = await tg.say(CHAT, "/export", language_code=code)
+    (md,) = [s.params["document"] for s in sent if s.method == "sendDocument" and b"# " in s.params["document"][:4]]
+    text = md.decode("utf-8")
+    assert f"{asked}What threshold would you choose, and why?\n\n> clip at 1.0 after measuring the norm" in text
+    assert ("follow-up · score 70/100 (Good)" if code == "en" else "追问 · 得分 70/100（良好）") in text

@@ -104,8 +104,9 @@ async def export_data(cmd: c.ExportData, deps: Deps, user: User) -> list[Reply]:
     def question(question_id: str) -> Question | None:
         return deps.bank.get(question_id) or by_id.get(question_id)
 
+    mocks = await store.list_mocks(user.id)
     markdown = await asyncio.to_thread(
-        export_markdown.render, attempts, question, user, now, f"drill-answers-{stamp}", limit
+        export_markdown.render, attempts, question, user, now, f"drill-answers-{stamp}", limit, mocks
     )
     return [*_json_replies(packed, limit, user.language, len(attempts)), *_markdown_replies(markdown, user.language)]
 

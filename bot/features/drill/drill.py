@@ -148,6 +148,7 @@ async def submit_answer(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Se
             audio_seconds=cmd.audio_seconds,
             card_before=card.fsrs,
             is_follow_up=follow_up,
+            follow_up_question=session.text if isinstance(session, FollowingUp) else None,
             source=cmd.source,
             created_at=now,
         ),
