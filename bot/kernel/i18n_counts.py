@@ -40,6 +40,7 @@ PLURALS: dict[str, dict[str, dict[str, str]]] = {
         "en": {"one": "{n} notebook entry", "other": "{n} notebook entries"},
         "zh": {"other": "答案本里 {n} 条记录"},
     },
+    "count.subtopic": {"en": {"one": "{n} subtopic", "other": "{n} subtopics"}, "zh": {"other": "{n} 个方向"}},
     "count.saved_file": {"en": {"one": "{n} file", "other": "{n} files"}, "zh": {"other": "{n} 个文件"}},
     "count.second": {"en": {"one": "{n} second", "other": "{n} seconds"}, "zh": {"other": "{n} 秒"}},
     "count.word": {"en": {"one": "{n} word", "other": "{n} words"}, "zh": {"other": "{n} 词"}},
