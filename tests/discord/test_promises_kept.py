@@ -37,3 +37,16 @@ async def test_the_markdown_export_has_the_follow_up_question_its_answer_and_gra
     (markdown,) = [blob for r in requests for name, blob in r.files.items() if name.endswith(".md")]
     text = markdown.decode("utf-8")
     assert f"{asked}What threshold would you choose, and why?\n\n> clip at 1.0 after measuring the norm" in text
+
+
+@pytest.mark.parametrize(("locale", "says"), [("en-US", "it waits for you to press Start"), ("zh-CN", "请点“开始”")])
+async def test_an_answer_at_the_mock_menu_is_told_what_the_menu_waits_for(bot: Harness, locale: str, says: str) -> None:
+    menu = [
+        r for r in await bot.interact(p.command("mock", user_id=7, locale=locale)) if r.json and "components" in r.json
+    ]
+    assert menu and "drill:mk:go" in menu[-1].custom_ids()
+    requests = await bot.interact(p.command("answer", user_id=7, locale=locale, text="I would clip at 1.0"))
+    told = [r for r in requests if r.json and says in (r.json.get("content") or "")]
+    assert told and told[-1].custom_ids() == menu[-1].custom_ids()  # what it waits for, and its buttons again
+    (dm, *_) = sent(await bot.message(p.dm_message("and lower the learning rate", user_id=7)))
+    assert says in dm  # typed in direct messages: the same

@@ -63,3 +63,17 @@ async def test_the_markdown_export_has_the_follow_up_question_its_answer_and_gra
     text = md.decode("utf-8")
     assert f"{asked}What threshold would you choose, and why?\n\n> clip at 1.0 after measuring the norm" in text
     assert ("follow-up · score 70/100 (Good)" if code == "en" else "追问 · 得分 70/100（良好）") in text
+
+
+@pytest.mark.parametrize(("code", "says"), [("en", "it waits for you to press Start"), ("zh-hans", "请点“开始”")])
+async def test_a_typed_answer_at_the_mock_menu_is_told_what_the_menu_waits_for(
+    tg: Harness, code: str, says: str
+) -> None:
+    (menu,) = await tg.say(CHAT, "/mock", language_code=code)
+    assert menu.actions[0] == "mk:go"
+    (typed,) = await tg.say(CHAT, "I would clip the gradient norm at 1.0", language_code=code)
+    assert says in typed.text and "no open question" not in typed.text and "没有待回答" not in typed.text
+    assert typed.actions == menu.actions  # the same buttons again
+    (started, *_) = await tg.press(CHAT, "mk:go")
+    assert "Mock interview" in started.text or "模拟面试" in started.text
+    assert await tg.app.store.list_attempts(await tg.user_id(CHAT)) == []  # the typed text was never an answer

@@ -148,7 +148,7 @@ async def reading_reply(jd: JobDescription, number: int, reading: Reading, deps:
         lines += ["", t(lang, "jd.generated", questions=tn(lang, "count.question", len(jd.generated)))]
     lines += ["", t(lang, "jd.choose_days", n=number)]
     buttons = [[Button(tn(lang, "count.day", d), f"cr:jd:on:{jd.id}:{d}") for d in FOCUS_DAYS]]
-    return Reply("\n".join(lines), buttons)
+    return Reply("\n".join(lines), buttons, waits_for="waits.jd_days")
 
 
 def skills_listing(lang: Lang, skills: list[str]) -> str:

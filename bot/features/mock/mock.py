@@ -115,7 +115,7 @@ async def _suggest(deps: Deps, user: User) -> list[Reply]:
         if len(action.encode()) <= ACTION_BYTES and not name.isdigit():
             others.append(Button(t(lang, "mock.focus.company", company=name), action))
     rows = [[Button(t(lang, "btn.mock_start"), "mk:go")], others[:4]] + ([others[4:]] if others[4:] else [])
-    return [Reply(text, rows)]
+    return [Reply(text, rows, waits_for="waits.mock")]
 
 
 async def start(deps: Deps, user: User, setup: Setup) -> list[Reply]:
