@@ -268,9 +268,12 @@ async def build_app(
     return App(settings, engines, store, bank, Service(deps, user_locks), user_locks, workers)
 
 
-def build_scheduler(app: App, router: NotifierRouter, settings: Settings, *, pushes: bool) -> Scheduler:
+def build_scheduler(
+    app: App, router: NotifierRouter, settings: Settings, *, pushes: bool, only_reachable: bool = False
+) -> Scheduler:
     """The one background loop: pushes (daily drills, reminders, nudges, summaries, study-server posts) through
-    the platforms' notifiers when `pushes`, and the LLM regrade round when an LLM grades."""
+    the platforms' notifiers when `pushes`, and the LLM regrade round when an LLM grades. `only_reachable`: push
+    only to users a registered platform knows (the terminal chat: its own user; the others' pushes stay due)."""
     deps = app.service.deps
     dispatcher = None
     if pushes:
@@ -286,6 +289,7 @@ def build_scheduler(app: App, router: NotifierRouter, settings: Settings, *, pus
             skip_if_practised=settings.skip_push_if_practised,
             stale_after=timedelta(seconds=settings.scheduler_stale_seconds),
             post_channel=router.post_channel if router.channels is not None else None,
+            reachable=router.reaches if only_reachable else None,
         )
 
     async def regrade() -> int:

@@ -42,6 +42,16 @@ class NotifierRouter:
         log.info("user %d has no platform to notify", user_id)
         return Delivery.NO_ROUTE
 
+    async def reaches(self, user_id: int) -> bool:
+        """Whether a registered platform can reach the user now. A notifier with a `serves(external_id)` method
+        (the terminal chat's: only the user chatting) is asked; the others serve all their platform's users."""
+        for platform, external_id in await self.store.identities(user_id):
+            notifier = self.notifiers.get(platform)
+            serves = getattr(notifier, "serves", None)
+            if notifier is not None and (serves is None or serves(external_id)):
+                return True
+        return False
+
     async def post_channel(
         self, channel_id: str, replies: Sequence[Reply], about_to_send: AboutToSend | None = None
     ) -> Delivery:

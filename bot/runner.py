@@ -92,14 +92,25 @@ async def serve(
             started.append(runtime)
             router.add(runtime.notifier, runtime.channels)
             log.info("%s is up", runtime.name)
-        scheduler = build_scheduler(app, router, settings, pushes=bool(started) and settings.scheduler_enabled)
-        scheduler.start()
+        scheduler = build_scheduler(
+            app, router, settings, pushes=settings.scheduler_enabled, only_reachable=not started
+        )
         if started:
+            scheduler.start()
             warm()  # the encoder loads while the platforms already answer
             await until_database_lost(wait_for_stop_signal(), app.engines)
         else:
+            ticking = scheduler
+
+            async def ready() -> None:
+                """The terminal shows its pushes: first what came due while it was closed, then as they come."""
+                await ticking.tick()
+                ticking.start()
+
             exports = Path("data") / "exports"
-            chat = run_console(app.service, console_user, sys.stdin, sys.stdout, exports, console_lang, router, warm)
+            chat = run_console(
+                app.service, console_user, sys.stdin, sys.stdout, exports, console_lang, router, warm, ready
+            )
             await until_database_lost(chat, app.engines)
     finally:
         for warming_up in warming:

@@ -131,12 +131,14 @@ def test_scripted_terminal_session(tmp_path: Path) -> None:
     assert "All set" in out and "Offline check, not a verdict" in out and "Suggested rating:" in out
     assert "Score:" not in out and "correctness" not in out and "reviews: 1 in all" in out
     assert "Logged for ByteDance" in out and "Real interviews logged: 1 question." in out
-    after = out.split("> /forget", 1)[1]
+    before, _, after = out.partition("> /forget")
     assert "All your data has been deleted" in after and "went wrong" not in after
-    assert "Commands:" in after and after.count("Welcome!") == 1
-    charts = sorted((tmp_path / "data" / "exports").glob("progress-*.png"))  # one per /stats: none overwritten
-    assert len(charts) == 2 and all(f"(saved {Path('data') / 'exports' / c.name})" in out for c in charts)
-    assert all(c.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for c in charts)
+    assert after.count("Welcome!") == 2  # /help right after /forget is greeted, then /start
+    charts = [line.split("(saved ", 1)[1].rstrip(")") for line in before.splitlines() if "(saved " in line]
+    assert len(charts) == 2 and len(set(charts)) == 2  # one per /stats: none overwritten
+    assert all(name.startswith(str(Path("data") / "exports" / "progress-")) for name in charts)
+    assert "Also deleted: 2 files this terminal saved for you" in after  # and they are gone with the rest
+    assert list((tmp_path / "data" / "exports").glob("progress-*.png")) == []
 
 
 async def test_the_console_takes_only_plain_digits_as_button_numbers(tmp_path: Path) -> None:

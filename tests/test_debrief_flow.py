@@ -395,7 +395,7 @@ async def test_the_company_given_by_the_command_takes_the_notes_kept_for_it(serv
 
 def test_help_lists_debrief_in_both_languages() -> None:
     assert "\n/debrief [company] - after a real interview" in t("en", "help")
-    assert "\n/debrief [公司] - 面试结束后" in t("zh", "help")
+    assert "\n/debrief（/复盘）[公司] - 面试结束后" in t("zh", "help")  # with its Chinese name (issue #36)
 
 
 async def test_a_likely_match_is_logged_as_the_bank_question_unless_kept_as_own(service: Service, deps: Deps) -> None:

@@ -148,8 +148,8 @@ async def test_a_typed_number_picks_from_the_questions_just_offered(
     await onboard(svc, uid)
     fixed.scores = [0.79, 0.55]
     await svc.handle_text(uid, "/review Acme | loss jumps, what now?")
-    r = await svc.handle_text(uid, "3")  # not one of those offered: not a pick
-    assert r[0].text == t("en", "no_open_question")
+    r = await svc.handle_text(uid, "3")  # not one of those offered: not a pick, and told what the offer waits for
+    assert r[0].text == t("en", "waits.review_pick") and r[0].actions() == ["rv:0", "rv:1", "rv:none"]
     r = await svc.handle_text(uid, "2")
     assert r[0].text.startswith("Logged for Acme. It matches a bank question")
     (item,) = store.review_items.values()

@@ -62,13 +62,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "or America/New_York.",
         "zh": "“{value}”不是有效的时区。请使用 IANA 时区名，例如 Asia/Shanghai、Europe/London、America/New_York。",
     },
+    "bad_timezone.suggest": {
+        "en": "'{value}' is not a timezone I know. Did you mean {suggestion}? Press it, or type another IANA name "
+        "such as Europe/London.",
+        "zh": "“{value}”不是有效的时区。你是不是想用 {suggestion}？点它即可，或输入其他 IANA 时区名，例如 Europe/London。",
+    },
     "bad_time": {
         "en": "'{value}' is not a time of day I can read. Try 08:30, 21:00, 8pm or 早上八点.",
         "zh": "无法识别时间“{value}”。可以写 08:30、21:00、早上八点 或 晚上9点半。",
     },
     "bad_level": {
-        "en": "Level must be one of: campus, engineer, researcher.",
-        "zh": "级别只能是 campus（校招）、engineer（工程师）或 researcher（研究员）。",
+        "en": "Level must be one of: campus, engineer, researcher (or 校招, 工程师, 研究员).",
+        "zh": "级别只能是 校招（campus）、工程师（engineer）或 研究员（researcher）。",
     },
     "bad_topics": {
         "en": "Topics must be stability, pipeline or both.",
@@ -123,13 +128,20 @@ MESSAGES: dict[str, dict[str, str]] = {
         "/settings - view or change settings\n/lang zh|en - language\n"
         "/pause, /resume - stop or restart the daily pushes\n"
         "/export - all your data as JSON, and your answers as Markdown\n/forget - delete all your data\n"
-        "Any other text while a question is open is your answer.",
-        "zh": "命令：\n/drill - 下一题\n/skip - 跳过当前题\n/reveal - 查看参考答案\n"
-        "/review 公司 | 问题 | 你的回答 - 记录真实面试中被问到的问题\n/interview 公司 | 岗位 | 2026-12-03 14:00 - "
-        "记录一场面试\n（只发 /review 或 /interview 会逐项询问）\n/stats - 学习进度\n"
-        "/company - 你记录的公司；/company 旧名 = 新名 合并同一家公司的两个名字\n/settings - 查看或修改设置\n/lang zh|en - 切换语言\n"
-        "/pause、/resume - 暂停或恢复每日推送\n"
-        "/export - 导出你的全部数据（JSON）和作答记录（Markdown）\n/forget - 删除你的全部数据\n有题目未作答时，发送的其他文字即为你的回答。",
+        "/start - set up again (language, level, topics, timezone, daily time)\n/help - this list\n"
+        "Any other text while a question is open is your answer. Every command has a Chinese name too "
+        "(/帮助 is /help, /练习 is /drill): /lang zh, then /help lists them.",
+        "zh": "命令：（括号里是中文命令名，两种写法都可以）\n/drill（/练习）- 下一题\n/skip（/跳过）- 跳过当前题\n"
+        "/reveal（/答案）- 查看参考答案\n"
+        "/review（/记题）公司 | 问题 | 你的回答 - 记录真实面试中被问到的问题\n"
+        "/interview（/面试）公司 | 岗位 | 2026-12-03 14:00 - 记录一场面试\n（只发 /review 或 /interview 会逐项询问）\n"
+        "/stats（/统计）- 学习进度\n"
+        "/company（/公司）- 你记录的公司；/company 旧名 = 新名 合并同一家公司的两个名字\n"
+        "/settings（/设置）- 查看或修改设置\n/lang（/语言）zh|en - 切换语言\n"
+        "/pause（/暂停）、/resume（/恢复）- 暂停或恢复每日推送\n"
+        "/export（/导出）- 导出你的全部数据（JSON）和作答记录（Markdown）\n/forget（/删除数据）- 删除你的全部数据\n"
+        "/start（/开始）- 重新设置（语言、级别、主题、时区、每日时间）\n/help（/帮助）- 本帮助\n"
+        "有题目未作答时，发送的其他文字即为你的回答。",
     },
     "qtype.open": {"en": "open", "zh": "开放题"},
     "qtype.fault": {"en": "fault", "zh": "故障排查"},
@@ -137,8 +149,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "qtype.concept": {"en": "concept", "zh": "概念"},
     "qtype.case": {"en": "case", "zh": "经历"},
     "question": {
-        "en": "[{topic} / {subtopic} · {qtype} · difficulty {difficulty}]{tag}\n{prompt}",
-        "zh": "[{topic} / {subtopic} · {qtype} · 难度 {difficulty}]{tag}\n{prompt}",
+        "en": "[{topic} / {subtopic} · {qtype} · difficulty {difficulty} · {qid}]{tag}\n{prompt}",
+        "zh": "[{topic} / {subtopic} · {qtype} · 难度 {difficulty} · {qid}]{tag}\n{prompt}",
     },
     "tag.personal": {"en": " (from your interview)", "zh": "（来自你的面试）"},
     "tag.due": {"en": " (review)", "zh": "（复习）"},

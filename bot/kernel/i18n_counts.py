@@ -23,6 +23,25 @@ PLURALS: dict[str, dict[str, dict[str, str]]] = {
         "zh": {"other": "{n} 道面试题"},
     },
     "count.reminder": {"en": {"one": "{n} reminder", "other": "{n} reminders"}, "zh": {"other": "{n} 条提醒"}},
+    "count.card": {
+        "en": {"one": "{n} card in your deck", "other": "{n} cards in your deck"},
+        "zh": {"other": "题组里 {n} 张卡片"},
+    },
+    "count.mock": {
+        "en": {"one": "{n} mock interview", "other": "{n} mock interviews"},
+        "zh": {"other": "{n} 场模拟面试"},
+    },
+    "count.jd": {
+        "en": {"one": "{n} job description", "other": "{n} job descriptions"},
+        "zh": {"other": "{n} 份职位描述"},
+    },
+    "count.application": {"en": {"one": "{n} application", "other": "{n} applications"}, "zh": {"other": "{n} 条投递"}},
+    "count.notebook": {
+        "en": {"one": "{n} notebook entry", "other": "{n} notebook entries"},
+        "zh": {"other": "答案本里 {n} 条记录"},
+    },
+    "count.subtopic": {"en": {"one": "{n} subtopic", "other": "{n} subtopics"}, "zh": {"other": "{n} 个方向"}},
+    "count.saved_file": {"en": {"one": "{n} file", "other": "{n} files"}, "zh": {"other": "{n} 个文件"}},
     "count.second": {"en": {"one": "{n} second", "other": "{n} seconds"}, "zh": {"other": "{n} 秒"}},
     "count.word": {"en": {"one": "{n} word", "other": "{n} words"}, "zh": {"other": "{n} 词"}},
     "count.character": {"en": {"one": "{n} character", "other": "{n} characters"}, "zh": {"other": "{n} 字"}},

@@ -140,7 +140,31 @@ FEATURE_MESSAGES: dict[str, dict[str, str]] = {
         "en": "Tip: that is slow. Aim for {low}-{high} characters a minute: give the conclusion first.",
         "zh": "建议：语速偏慢。试着达到每分钟 {low}-{high} 字：先说结论，再展开细节。",
     },
+    "waits.mock": {
+        "en": "The mock interview has not started yet, so that was not taken as an answer: it waits for you to press "
+        "Start (or to pick another focus below). Or send /mock stability engineer 4 (focus, level, length).",
+        "zh": "模拟面试还没有开始，所以刚才的内容没有作为回答：请点“开始”（或在下面选一个方向），"
+        "也可以发送 /mock 稳定性 工程师 4（方向、级别、题数）。",
+    },
+    "waits.jd_days": {
+        "en": "Your job description is kept. The buttons below wait for how many days it focuses your practice "
+        "(or carry on without). That text was not read: to read another job description, send /jd first.",
+        "zh": "职位描述已保存。下面的按钮在等你选择它作为练习重点的天数（也可以不选）。刚才的文字没有被读取："
+        "要读取另一份职位描述，请先发送 /jd。",
+    },
+    "waits.rating": {
+        "en": "There is no open question; your last answer waits for your rating (suggested: {rating}). Press one "
+        "below, or send /drill for the next question.",
+        "zh": "当前没有待回答的题目；你上一题的回答在等你评级（建议：{rating}）。请点下面的按钮，或发送 /drill 做下一题。",
+    },
+    "waits.review_pick": {
+        "en": "Your question is logged. The bank questions offered wait for your pick: press the one it is (its "
+        "rubric is then used), or None of these to keep it as your own question.",
+        "zh": "你的问题已记录。上面列出的题库题在等你选择：点它对应的那道（之后使用该题的评分要点），"
+        "或点“都不是”保留为你自己的题。",
+    },
     "push.daily": {"en": "Your daily drill:", "zh": "今日练习："},
+    "push.late": {"en": "(This was due at {when}.)", "zh": "（这条原定 {when} 送达。）"},
     "push.weekly": {
         "en": "Your week: {answers}, mean score {mean}. Weakest subtopic: {weakest}. "
         "Send /stats for the full picture, or /drill to keep going.",
@@ -200,6 +224,20 @@ FEATURE_MESSAGES: dict[str, dict[str, str]] = {
 
 CONSOLE_MESSAGES: dict[str, dict[str, str]] = {
     "console.saved": {"en": "(saved {path})", "zh": "（已保存到 {path}）"},
+    "console.files_deleted": {
+        "en": "Also deleted: {files} this terminal saved for you ({names}).",
+        "zh": "终端为你保存的 {files}也已删除（{names}）。",
+    },
+    "console.no_files_deleted": {
+        "en": "This terminal had saved no file for you (charts, exports), so there was none to delete.",
+        "zh": "终端没有为你保存过文件（图表、导出），所以没有要删除的文件。",
+    },
+    "console.pushes_here": {
+        "en": "(In this terminal, reminders and the daily drill arrive while this chat is open; one due while it "
+        "is closed comes when you next start it. On Telegram/Discord they arrive any time.)",
+        "zh": "（在终端里，提醒和每日练习只在聊天开着时送达；关着时到期的，会在你下次启动时送达。"
+        "在 Telegram/Discord 上随时送达。）",
+    },
     "console.line_cut": {
         "en": "That line reached the terminal's limit of 4,095 bytes, so the end of it was probably cut off, and I "
         'did not send it. For a long answer, type """ on a line of its own, paste the answer, then """ again.',

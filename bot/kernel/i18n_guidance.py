@@ -118,6 +118,11 @@ GUIDANCE_MESSAGES: dict[str, dict[str, str]] = {
     "export.md.revealed": {"en": "reference answer shown (Again)", "zh": "查看了参考答案（记为重来）"},
     "export.md.ungraded": {"en": "not graded yet", "zh": "尚未评分"},
     "export.md.follow_up": {"en": "follow-up", "zh": "追问"},
+    "export.md.follow_up_question": {"en": "**Follow-up:** {text}", "zh": "**追问：**{text}"},
+    "export.md.follow_up_unknown": {
+        "en": "(the question asked was not kept with this older answer)",
+        "zh": "（这条较早的回答没有保存当时的追问）",
+    },
     "export.md.no_answer": {"en": "(no answer)", "zh": "（未作答）"},
     "export.md.continued": {"en": "(continued)", "zh": "（续）"},
     "company.list": {

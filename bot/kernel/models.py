@@ -16,6 +16,12 @@ Lang = Literal["zh", "en"]
 LANGS: tuple[Lang, ...] = ("zh", "en")
 Level = Literal["campus", "engineer", "researcher"]
 LEVELS: tuple[Level, ...] = ("campus", "engineer", "researcher")
+LEVEL_WORDS: dict[str, Level] = {
+    "campus": "campus", "campus hire": "campus", "校招": "campus", "校园招聘": "campus",
+    "engineer": "engineer", "工程师": "engineer",
+    "researcher": "researcher", "研究员": "researcher",
+}  # fmt: skip
+"""A level as a user types it (lower case): its name, the name /settings shows in either language, or a common word."""
 QuestionType = Literal["open", "fault", "compare", "concept", "case"]
 QUESTION_TYPES: tuple[QuestionType, ...] = ("open", "fault", "compare", "concept", "case")
 TOPICS: tuple[str, ...] = ("stability", "pipeline")
@@ -217,6 +223,7 @@ class Attempt(BaseModel):
     ticked: list[str] = Field(default_factory=list)  # key points the user said they made ("I did say that")
     card_before: dict[str, object] | None = None
     is_follow_up: bool = False
+    follow_up_question: str | None = None  # the follow-up question this answered, as it was asked
     source: str | None = None  # where it was answered, e.g. "discord:guild:123" (for server leaderboards)
     created_at: datetime
     graded_at: datetime | None = None

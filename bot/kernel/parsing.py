@@ -35,9 +35,28 @@ SETTING_ALIASES = {
 }
 
 CAREER_TOOLS = {
-    "jd": "jd", "notes": "notes", "note": "notes", "notebook": "notes", "笔记": "notes",
-    "apps": "apps", "app": "apps", "board": "apps", "投递": "apps", "debrief": "debrief", "复盘": "debrief",
+    "jd": "jd", "notes": "notes", "note": "notes", "notebook": "notes",
+    "apps": "apps", "app": "apps", "board": "apps", "debrief": "debrief",
 }  # fmt: skip
+
+
+CHINESE_NAMES: dict[str, str] = {
+    "开始": "start", "帮助": "help", "练习": "drill", "下一题": "next", "跳过": "skip",
+    "答案": "reveal", "参考答案": "reveal", "统计": "stats", "删除数据": "forget", "导出": "export",
+    "暂停": "pause", "暂停推送": "pause", "恢复": "resume", "恢复推送": "resume",
+    "模拟面试": "mock", "模拟": "mock", "记题": "review", "面试题": "review", "面试": "interview",
+    "复盘": "debrief", "面经": "debrief", "职位": "jd", "职位描述": "jd", "岗位": "jd",
+    "笔记": "notes", "答案本": "notes", "投递": "apps", "投递看板": "apps", "公司": "company",
+    "设置": "settings", "语言": "lang",
+}  # fmt: skip
+"""Every typed command's Chinese names (the first of each is the one /help lists): `/帮助` is `/help`. Discord's
+Chinese slash-command names are among them, except 复盘, which typed is /debrief (Discord's /review is named 复盘)."""
+
+
+def command_name(head: str) -> str:
+    """The English name of a typed command: `/Help@bot` -> help, `/帮助` -> help; an unknown name as it is."""
+    name = head[1:].split("@", 1)[0].lower()
+    return CHINESE_NAMES.get(name, name)
 
 
 def split_fields(text: str) -> list[str]:
@@ -50,7 +69,7 @@ def parse_line(user_id: int, line: str) -> c.Command:
     if not text.startswith("/"):
         return c.FreeText(user_id, line)
     head, *tail = text.split(None, 1)  # the command ends at a space or a line break ("/jd\n<pasted text>")
-    name = head[1:].split("@", 1)[0].lower()
+    name = command_name(head)
     rest = tail[0].strip() if tail else ""
     simple: dict[str, type[c.Command]] = {
         "start": c.StartUser,
@@ -86,7 +105,7 @@ def parse_line(user_id: int, line: str) -> c.Command:
         if not value.strip():  # `/settings time`: how to give that one
             return c.Invalid(user_id, "usage", name, f"usage.setting.{setting}")
         return c.ChangeSetting(user_id, setting, value.strip())
-    if name in ("company", "companies", "公司"):
+    if name in ("company", "companies"):
         if not rest:
             return c.ShowCompanies(user_id)
         parts = MERGE_ARROW.split(rest, maxsplit=1)

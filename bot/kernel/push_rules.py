@@ -6,7 +6,7 @@ and the user's timezone is used for "today", the daily time and quiet hours (des
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Protocol
 
@@ -19,9 +19,11 @@ from bot.kernel.models import Reminder, User
 from bot.kernel.render import subtopic_name
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import Answering, ConfirmingForget, InFlow, Onboarding
-from bot.kernel.timeutil import local_now, parse_hhmm, start_of_local_day
+from bot.kernel.timeutil import fmt_local, local_now, parse_hhmm, start_of_local_day
 
 NUDGE_MIN_DUE = 5
+LATE_AFTER = timedelta(minutes=15)
+"""A push sent this long after its time shows the time it was due (the bot or the terminal was not running)."""
 
 
 def _hhmm(value: str) -> time:
@@ -91,7 +93,23 @@ async def daily_drill(deps: Deps, user: User) -> list[Reply] | None:
     shown = drill.show_question(q, card, user, tag)
     first = shown[0]
     head = Reply(t(user.language, "push.daily") + "\n\n" + first.text, first.buttons, kind="daily", ask_text=True)
-    return [head, *shown[1:]]
+    now = deps.clock.now()
+    return with_late_note([head, *shown[1:]], user, daily_instant(user, now), now)
+
+
+def daily_instant(user: User, now: datetime) -> datetime:
+    """Today's daily time (the user's local day) as a UTC instant."""
+    local = local_now(now, user.timezone)
+    return datetime.combine(local.date(), _hhmm(user.daily_time), tzinfo=local.tzinfo).astimezone(UTC)
+
+
+def with_late_note(replies: list[Reply] | None, user: User, due: datetime, now: datetime) -> list[Reply] | None:
+    """The first reply with the time it was due in front, when it goes out LATE_AFTER or more past it (the bot,
+    or the terminal chat, was not running then), so a catch-up is never read as sent on time."""
+    if not replies or now - due < LATE_AFTER:
+        return replies
+    note = t(user.language, "push.late", when=fmt_local(due, user.timezone))
+    return [replace(replies[0], text=note + "\n" + replies[0].text), *replies[1:]]
 
 
 async def review_nudge(deps: Deps, user: User, last_answer: datetime | None) -> list[Reply] | None:
@@ -120,8 +138,10 @@ async def post_interview(deps: Deps, user: User, payload: dict[str, Any], second
 async def reminder_replies(deps: Deps, user: User, reminder: Reminder) -> list[Reply] | None:
     """A due reminder as its message, by kind: an application's follow-up (/apps), else after an interview."""
     if reminder.kind == apps_data.FOLLOW_UP:
-        return await apps_data.follow_up_push(deps, user, reminder.payload)
-    return await post_interview(deps, user, reminder.payload, reminder.kind == "post_interview_again")
+        replies = await apps_data.follow_up_push(deps, user, reminder.payload)
+    else:
+        replies = await post_interview(deps, user, reminder.payload, reminder.kind == "post_interview_again")
+    return with_late_note(replies, user, reminder.due_at, deps.clock.now())
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,7 @@ def question_text(q: Question, lang: Lang, tag: str) -> str:
         subtopic=subtopic_name(q.subtopic, lang),
         qtype=qtype_name(q.type, lang),
         difficulty=q.difficulty,
+        qid=q.id,
         tag=t(lang, f"tag.{tag}"),
         prompt=q.prompt.get(lang),
     )

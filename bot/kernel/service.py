@@ -22,13 +22,17 @@ from bot.kernel.models import Lang, User
 from bot.kernel.parsing import parse_action, parse_line
 from bot.kernel.ports import WriteFailed
 from bot.kernel.rate_limit import Admission, RateLimiter
-from bot.kernel.replies import Reply
+from bot.kernel.replies import Button, Reply
 from bot.kernel.session import (
     ConfirmingForget,
+    Forgotten,
     Grading,
+    Idle,
     InCareer,
     InFlow,
     InMock,
+    Menu,
+    MenuButton,
     Onboarding,
     PickingReview,
     Session,
@@ -189,10 +193,22 @@ class Service:
                 return [Reply(t(user.language, "error"), kind="error")]
 
     async def _dispatch(self, cmd: c.Command, user: User, before: Session) -> list[Reply]:
+        if isinstance(before, Forgotten) and not isinstance(cmd, c.StartUser):  # after /forget: greet, onboard
+            return await onboarding.start(c.StartUser(user.id), self.deps, user)
+        replies = await self._run(cmd, user, before)
+        if any(r.waits_for for r in replies) or (isinstance(before, Idle) and before.menu is not None):
+            await self._keep_menu(cmd, user, replies)
+        return replies
+
+    async def _run(self, cmd: c.Command, user: User, before: Session) -> list[Reply]:
         if isinstance(cmd, c.FreeText):
             return await self._free_text(cmd, user, before)
         if isinstance(cmd, c.FlowAction):
             return await flows.flow_action(cmd, self.deps, user, before)
+        if isinstance(cmd, c.SubmitAnswer | c.SubmitVoice) and isinstance(before, Idle):  # Discord's /answer
+            waiting = await self._waiting(user, before)
+            if waiting is not None:
+                return waiting
         if isinstance(cmd, c.Invalid):
             replies = self._invalid(cmd, user.language)
         elif type(cmd) in WITH_SESSION:
@@ -203,6 +219,35 @@ class Service:
             restart = isinstance(cmd, c.StartFlow) and cmd.flow == before.flow
             return await flows.after_command(before, replies, self.deps, user, restart)
         return replies
+
+    async def _keep_menu(self, cmd: c.Command, user: User, replies: list[Reply]) -> None:
+        """Remember the buttons of a reply that waits for a press (while nothing else is asked), so typed text is
+        told what they wait for; forget them once another command moved on (text typed at them keeps them)."""
+        shown = next((r for r in replies if r.waits_for), None)
+        if shown is None and isinstance(cmd, c.FreeText | c.SubmitAnswer | c.SubmitVoice):
+            return
+        session = await self.deps.store.get_session(user.id)
+        if not isinstance(session, Idle):
+            return
+        menu = None
+        if shown is not None and shown.waits_for is not None:
+            rows = [[MenuButton(label=b.label, action=b.action) for b in row] for row in shown.buttons]
+            menu = Menu(waits_for=shown.waits_for, buttons=rows)
+        if session.menu != menu:
+            await self.deps.store.set_session(user.id, session.model_copy(update={"menu": menu}))
+
+    async def _waiting(self, user: User, session: Idle) -> list[Reply] | None:
+        """What the buttons last shown wait for, said to text typed at them, with the buttons again: a menu (the
+        /mock Start menu, a /jd reading's days), or the rating an offline check waits for; None when nothing waits."""
+        lang = user.language
+        if session.menu is not None:
+            rows = [[Button(b.label, b.action) for b in row] for row in session.menu.buttons]
+            return [Reply(t(lang, session.menu.waits_for), rows, waits_for=session.menu.waits_for)]
+        if session.last_attempt is not None:
+            rating = await drill.waiting_rating(self.deps, user, session.last_attempt)
+            if rating is not None:
+                return [rating]
+        return None
 
     def _invalid(self, cmd: c.Invalid, lang: Lang) -> list[Reply]:
         if cmd.reason == "usage":
@@ -223,13 +268,18 @@ class Service:
             return await flows.flow_text(cmd.text, self.deps, user, session)
         if isinstance(session, InCareer):
             return await career_router.text(cmd.text, self.deps, user, session)
-        if isinstance(session, PickingReview) and is_number(cmd.text.strip()):  # "2": the second question offered
-            choice = int(cmd.text.strip()) - 1
+        if isinstance(session, PickingReview):  # "2": the second question offered; other text is told what waits
+            choice = int(cmd.text.strip()) - 1 if is_number(cmd.text.strip()) else -1
             if 0 <= choice < len(session.candidates):
                 return await interviews.pick_review(c.PickReview(user.id, choice), self.deps, user)
+            return interviews.still_picking(self.deps, user, session)
         if isinstance(session, ConfirmingForget):
             confirmed = is_yes(cmd.text, DELETE)  # "yes", "y", "确认", "好" ...; anything else keeps the data
             return await account.confirm_forget(c.ConfirmForget(user.id, confirmed), self.deps, user, session)
         if not cmd.text.strip():
             return [Reply(t(user.language, "empty_answer"), kind="error")]
+        if isinstance(session, Idle):
+            waiting = await self._waiting(user, session)
+            if waiting is not None:
+                return waiting
         return [Reply(t(user.language, "no_open_question"))]

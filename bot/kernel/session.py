@@ -24,11 +24,25 @@ class _State(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
+class MenuButton(_State):
+    label: str
+    action: str
+
+
+class Menu(_State):
+    """Buttons the last reply showed that wait for a press (`waits_for`: the i18n key saying what they wait for)."""
+
+    waits_for: str
+    buttons: list[list[MenuButton]]
+
+
 class Idle(_State):
-    """Nothing asked. `last_attempt`: the answer graded or revealed last, whose reference a bare "ref" shows."""
+    """Nothing asked. `last_attempt`: the answer graded or revealed last, whose reference a bare "ref" shows.
+    `menu`: buttons shown last that wait for a press (the /mock Start menu): typed text is told what they wait for."""
 
     mode: Literal["idle"] = "idle"
     last_attempt: int | None = None
+    menu: Menu | None = None
 
 
 class Answering(_State):
@@ -65,6 +79,13 @@ class ConfirmingForget(_State):
     """/forget asked "delete everything?"."""
 
     mode: Literal["confirm_forget"] = "confirm_forget"
+
+
+class Forgotten(_State):
+    """A blank user where one was deleted by /forget, for the identity still chatting: the next message, whatever
+    it is, is greeted and starts onboarding (never a silent default user)."""
+
+    mode: Literal["forgotten"] = "forgotten"
 
 
 class InFlow(_State):
@@ -112,6 +133,7 @@ Session = Annotated[
     | Grading
     | Onboarding
     | ConfirmingForget
+    | Forgotten
     | InFlow
     | PickingReview
     | InMock

@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 Send = Callable[[int, list[Reply], AboutToSend | None], Awaitable[Delivery]]
 PostChannel = Callable[[str, list[Reply], AboutToSend | None], Awaitable[Delivery]]
 Pause = Callable[[int], Awaitable[None]]
+Reachable = Callable[[int], Awaitable[bool]]
 MAX_ATTEMPTS = 3
 POST_INTERVIEW_AGAIN = timedelta(days=1)
 
@@ -83,8 +84,12 @@ class Dispatcher:
         stale_after: timedelta = timedelta(minutes=5),
         skip_if_practised: bool = True,
         post_channel: PostChannel | None = None,
+        reachable: Reachable | None = None,
     ) -> None:
         self.post_channel = post_channel
+        self.reachable = reachable
+        """Where not every user can be reached now (the terminal chat serves only its own user): whether a user's
+        push may be claimed. A push for anyone else stays due, for the process that can deliver it; None: all."""
         self.deps = deps
         self.pushes = pushes
         self.send = send
@@ -136,9 +141,12 @@ class Dispatcher:
         if unconfirmed := await self.pushes.abandon_unconfirmed(cutoff):
             log.warning("%d pushes were being sent when the bot stopped: they may not have arrived, and are "
                         "not sent again (state 'unconfirmed')", unconfirmed)  # fmt: skip
-        while claims := await self.pushes.stale_claims(cutoff):
+        left: set[int] = set()  # claims of users this process cannot reach: left for one that can
+        while claims := [x for x in await self.pushes.stale_claims(cutoff) if x.id not in left]:
             for claim in claims:
-                if await self.pushes.reclaim(claim.id, cutoff, now):
+                if self.reachable is not None and not await self.reachable(claim.user_id or 0):
+                    left.add(claim.id)
+                elif await self.pushes.reclaim(claim.id, cutoff, now):
                     report.retried += 1
                     await self._retry(queue, claim, now)
 
@@ -162,6 +170,8 @@ class Dispatcher:
     async def _reminders(self, queue: asyncio.Queue[Job | None], now: datetime) -> None:
         cutoff = now - self.stale_after
         for reminder in await self.pushes.due_reminders(now, cutoff):
+            if self.reachable is not None and not await self.reachable(reminder.user_id):
+                continue
             if not await self.pushes.claim_reminder(reminder.id, now, cutoff):
                 continue
             user = await self.deps.store.get_user(reminder.user_id)
@@ -203,6 +213,8 @@ class Dispatcher:
             candidates: list[tuple[str, str, Any]] = []  # (key, kind, user)
             for user in users:
                 if push_rules.in_quiet_hours(user, now):
+                    continue
+                if self.reachable is not None and not await self.reachable(user.id):
                     continue
                 day = push_rules.daily_date(user, now)
                 if day is not None:

@@ -105,6 +105,9 @@ attempts = sa.Table(
     sa.Column("ticked", sa.JSON, nullable=True),  # the key points the user ticked on the checklist
     sa.Column("card_before", sa.JSON, nullable=True),
     sa.Column("is_follow_up", sa.Boolean, nullable=False, default=False),
+    sa.Column(
+        "follow_up_question", sa.Text, nullable=True
+    ),  # the follow-up asked (None: a main answer, or before 0009)
     sa.Column("source", sa.String(64), nullable=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("graded_at", UTCDateTime, nullable=True),

@@ -175,11 +175,12 @@ async def test_forget_asks_then_a_button_confirms(bot: Harness) -> None:
     gone = await bot.user_id(1)
     requests = await bot.interact(p.button("drill:forget:yes", p.message_from(ask.json)))
     assert deferred(requests) and "has been deleted" in followups(requests)[0].content
-    assert await bot.service.deps.store.get_user(gone) is None
-    (question,) = followups(await bot.interact(p.command("drill")))  # the next interaction: a new user
-    assert "went wrong" not in question.content and "(new)" in question.content
+    assert await bot.service.deps.store.list_cards(gone) == []
+    (welcome,) = followups(await bot.interact(p.command("drill")))  # the next interaction: greeted, onboarding
+    assert "went wrong" not in welcome.content and welcome.content.startswith("Welcome!")
+    assert welcome.custom_ids() == ["drill:set:language:en", "drill:set:language:zh"]
     fresh = await bot.service.deps.store.get_user(await bot.user_id(1))  # (SQLite may hand out the same id again)
-    assert fresh is not None and not fresh.onboarded and len(await bot.service.deps.store.list_cards(fresh.id)) == 1
+    assert fresh is not None and not fresh.onboarded and await bot.service.deps.store.list_cards(fresh.id) == []
 
 
 async def test_export_sends_the_data_as_a_json_file(bot: Harness) -> None:

@@ -72,7 +72,8 @@ async def test_forget_deletes_everything_after_confirmation(tg: Harness) -> None
     assert "Nothing was deleted" in cancelled.text and await tg.app.store.list_attempts(uid)
     await tg.say(CHAT, "/forget")
     (done,) = await tg.press(CHAT, "forget:yes")
-    assert "deleted" in done.text
-    assert await tg.app.store.get_user(uid) is None and await tg.app.store.list_attempts(uid) == []
+    assert "deleted" in done.text and await tg.app.store.list_attempts(uid) == []
+    blank = await tg.app.store.get_user(await tg.user_id(CHAT))  # the chat's new user (SQLite may reuse the id)
+    assert blank is not None and not blank.onboarded and await tg.app.store.list_cards(blank.id) == []
     (again,) = await tg.say(CHAT, "/start")  # a fresh start afterwards
     assert "Welcome" in again.text and await tg.app.store.list_attempts(await tg.user_id(CHAT)) == []

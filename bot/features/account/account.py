@@ -12,10 +12,10 @@ from bot.features.mock import mock
 from bot.features.stats.report import progress_reply
 from bot.kernel import commands as c
 from bot.kernel.deps import Deps
-from bot.kernel.i18n import t, tn
+from bot.kernel.i18n import listing, t, tn
 from bot.kernel.models import Lang, Question, User
 from bot.kernel.replies import Attachment, Button, Reply
-from bot.kernel.session import ConfirmingForget, Idle, Session
+from bot.kernel.session import ConfirmingForget, Forgotten, Idle, Session
 from bot.kernel.timeutil import local_now
 
 
@@ -35,11 +35,42 @@ async def forget(cmd: c.Forget, deps: Deps, user: User) -> list[Reply]:
 
 
 async def confirm_forget(cmd: c.ConfirmForget, deps: Deps, user: User, session: Session) -> list[Reply]:
+    """Delete the user and everything of theirs, and say what that was. The identities they chat from get a blank
+    user in their language, so the next message is greeted and starts onboarding (the user is still there to
+    talk to; nothing else of theirs is kept). Files a platform wrote for them are its to delete (the terminal's
+    saved charts and exports): the reply's kind, "forgotten", tells it."""
+    lang = user.language
     if not cmd.confirmed or not isinstance(session, ConfirmingForget):
         await deps.store.set_session(user.id, Idle())
-        return [Reply(t(user.language, "forget.cancelled"))]
+        return [Reply(t(lang, "forget.cancelled"))]
+    deleted = await _what_is_kept(deps, user)
+    identities = await deps.store.identities(user.id)
     await deps.store.delete_user(user.id)
-    return [Reply(t(user.language, "forget.done"))]
+    lim = deps.limits
+    for platform, external_id in identities:
+        blank = User(id=0, language=lang, timezone=lim.default_timezone, new_per_day=lim.default_new_per_day,
+                     created_at=deps.clock.now(), dm_opt_in=False)  # fmt: skip
+        fresh = await deps.store.get_or_create_user(platform, external_id, blank)
+        await deps.store.set_session(fresh.id, Forgotten())
+    what = listing(lang, [*deleted, t(lang, "forget.settings")])
+    return [Reply(t(lang, "forget.done", what=what), kind="forgotten")]
+
+
+async def _what_is_kept(deps: Deps, user: User) -> list[str]:
+    """What /forget is about to delete, counted in words ("12 answers", "2 interviews"), the empty kinds left out."""
+    store, lang = deps.store, user.language
+    counts = [
+        ("count.answer", len(await store.list_attempts(user.id))),
+        ("count.card", len(await store.list_cards(user.id))),
+        ("count.interview", len(await store.list_interviews(user.id))),
+        ("count.interview_question", len(await store.list_review_items(user.id))),
+        ("count.mock", len(await store.list_mocks(user.id))),
+        ("count.jd", len(await store.list_jds(user.id))),
+        ("count.notebook", len(await store.list_notes(user.id))),
+        ("count.application", len(await store.list_applications(user.id))),
+        ("count.reminder", len([r for r in await store.list_reminders(user.id) if r.state == "pending"])),
+    ]
+    return [tn(lang, key, n) for key, n in counts if n]
 
 
 async def export_data(cmd: c.ExportData, deps: Deps, user: User) -> list[Reply]:
@@ -73,8 +104,9 @@ async def export_data(cmd: c.ExportData, deps: Deps, user: User) -> list[Reply]:
     def question(question_id: str) -> Question | None:
         return deps.bank.get(question_id) or by_id.get(question_id)
 
+    mocks = await store.list_mocks(user.id)
     markdown = await asyncio.to_thread(
-        export_markdown.render, attempts, question, user, now, f"drill-answers-{stamp}", limit
+        export_markdown.render, attempts, question, user, now, f"drill-answers-{stamp}", limit, mocks
     )
     return [*_json_replies(packed, limit, user.language, len(attempts)), *_markdown_replies(markdown, user.language)]
 

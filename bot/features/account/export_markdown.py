@@ -1,5 +1,6 @@
 """/export's readable file: the user's own answers as Markdown, in their language, grouped by question
-(the question, then each answer with its date and score, oldest first), beside the JSON that holds everything.
+(the question, then each answer with its date and score, oldest first; a follow-up answer with the follow-up
+question it answered), beside the JSON that holds everything.
 
 When it is larger than the platform takes from a bot it comes in parts, each under the limit, split between
 answers (a question that goes on in the next part is named again there).
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from bot.features.mock.models import MockSession
 from bot.kernel import verdicts
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Attempt, Question, User
@@ -48,14 +50,38 @@ def _outcome(a: Attempt, user: User) -> str:
     return t(lang, "export.md.ungraded")
 
 
-def entry(a: Attempt, user: User) -> str:
-    """One answer: a heading with its local date, whether it answered a follow-up, and its outcome; then the answer."""
+def entry(a: Attempt, user: User, asked: str | None = None) -> str:
+    """One answer: a heading with its local date, whether it answered a follow-up, and its outcome; the follow-up
+    question it answered (`asked`, else the one stored with it); then the answer."""
     lang = user.language
     head = fmt_local(a.created_at, user.timezone)
+    question = ""
     if a.is_follow_up:
         head += " · " + t(lang, "export.md.follow_up")
+        text = " ".join((a.follow_up_question or asked or "").split())
+        question = t(lang, "export.md.follow_up_question", text=text or t(lang, "export.md.follow_up_unknown"))
+        question += "\n\n"
     body = _quoted(a.answer) if a.answer.strip() else t(lang, "export.md.no_answer")
-    return f"### {head} · {_outcome(a, user)}\n\n{body}\n"
+    return f"### {head} · {_outcome(a, user)}\n\n{question}{body}\n"
+
+
+def asked_follow_ups(attempts: Sequence[Attempt], mocks: Sequence[MockSession] = ()) -> dict[int, str]:
+    """The follow-up question each follow-up answer answered, for answers stored before the question was kept with
+    them: a mock's follow-ups name their answer; a drill's is the follow-up of the latest main answer on the same
+    card before it (the "answer the follow-up" button of an older answer can make this one wrong)."""
+    asked: dict[int, str] = {}
+    for mock in mocks:
+        for item in mock.items:
+            asked |= {fu.attempt_id: fu.text for fu in item.follow_ups if fu.attempt_id is not None}
+    last_main: dict[int | None, Attempt] = {}
+    for a in sorted(attempts, key=lambda a: (a.created_at, a.id)):
+        if not a.is_follow_up:
+            last_main[a.card_id] = a
+        elif a.follow_up_question or a.id in asked:
+            continue  # stored with it, or named by its mock
+        elif (parent := last_main.get(a.card_id)) and parent.grade and parent.grade.follow_up:
+            asked[a.id] = parent.grade.follow_up
+    return asked
 
 
 def heading(question_id: str, q: Question | None, user: User, continued: bool = False) -> str:
@@ -65,13 +91,15 @@ def heading(question_id: str, q: Question | None, user: User, continued: bool = 
 
 
 def sections(
-    attempts: Sequence[Attempt], question: Callable[[str], Question | None], user: User
-) -> list[tuple[str, list[str]]]:
+    attempts: Sequence[Attempt], question: Callable[[str], Question | None], user: User,
+    asked: dict[int, str] | None = None,
+) -> list[tuple[str, list[str]]]:  # fmt: skip
     """(question id, answer entries) per question, questions in the order first answered, answers oldest first."""
     grouped: dict[str, list[Attempt]] = {}
     for a in sorted(attempts, key=lambda a: (a.created_at, a.id)):
         grouped.setdefault(a.question_id, []).append(a)
-    return [(qid, [entry(a, user) for a in group]) for qid, group in grouped.items()]
+    asked = asked or {}
+    return [(qid, [entry(a, user, asked.get(a.id)) for a in group]) for qid, group in grouped.items()]
 
 
 def render(
@@ -81,9 +109,10 @@ def render(
     now: datetime,
     stem: str,
     limit: int | None,
+    mocks: Sequence[MockSession] = (),
 ) -> list[Attachment]:
     """The Markdown file(s): one when it fits `limit` bytes (or there is none), else parts that each fit."""
-    grouped = sections(attempts, question, user)
+    grouped = sections(attempts, question, user, asked_follow_ups(attempts, mocks))
     lang = user.language
     answers, questions = tn(lang, "count.answer", len(attempts)), tn(lang, "count.question", len(grouped))
     title = t(lang, "export.md.title", date=fmt_local(now, user.timezone), answers=answers, questions=questions)

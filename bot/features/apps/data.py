@@ -121,7 +121,8 @@ async def add_follow_up(app: Application, days: int, deps: Deps, user: User) -> 
     name = company_name(app.company, lang)
     buttons = [[Button(t(lang, "apps.btn.remind_off"), f"cr:apps:remoff:{app.id}"),
                 Button(t(lang, "apps.btn.open"), f"cr:apps:show:{app.id}")]]  # fmt: skip
-    return Reply(t(lang, "apps.reminder_added", company=name, days=tn(lang, "count.day", days), when=when), buttons)
+    text = t(lang, "apps.reminder_added", company=name, days=tn(lang, "count.day", days), when=when)
+    return Reply(text, buttons, promise=True)
 
 
 async def cancel_follow_ups(app: Application, deps: Deps, user: User) -> Reply:

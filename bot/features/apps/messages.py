@@ -6,7 +6,7 @@ APPS_MESSAGES: dict[str, dict[str, str]] = {
     "help.apps": {
         "en": "\n/apps - your application board: /apps add Company | role, /apps N to open one "
         "(move its stage, add a note, set a reminder), /apps insights for what interviews asked",
-        "zh": "\n/apps - 投递看板：/apps add 公司 | 岗位 添加，/apps 编号 查看某一条（推进阶段、加备注、设提醒），"
+        "zh": "\n/apps（/投递）- 投递看板：/apps add 公司 | 岗位 添加，/apps 编号 查看某一条（推进阶段、加备注、设提醒），"
         "/apps insights 查看面试常考点",
     },
     "cmd.apps": {"en": "apps", "zh": "投递看板"},

@@ -8,12 +8,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 Stage = Literal["applied", "screen", "technical", "hr", "offer", "rejected", "withdrawn"]
 STAGES: tuple[Stage, ...] = ("applied", "screen", "technical", "hr", "offer", "rejected", "withdrawn")
 CLOSED_STAGES: frozenset[Stage] = frozenset({"offer", "rejected", "withdrawn"})
 NoteOrigin = Literal["graded", "hand", "star", "tighten"]
+MAX_FOCUS = 6
+"""A job description focuses the practice on at most this many subtopics (bot/features/jd/match.py split_focus)."""
 
 
 class JobDescription(BaseModel):
@@ -27,7 +29,9 @@ class JobDescription(BaseModel):
     skills: list[str] = Field(default_factory=list)
     """The skills named in the text, as read (offline: the bank terms found; with an LLM: its list)."""
     subtopics: list[str] = Field(default_factory=list)
-    """Bank subtopics the skills match, most strongly matched first."""
+    """The focus: the bank subtopics it asks for most (3 to 6), most strongly matched first."""
+    mentioned: list[str] = Field(default_factory=list)
+    """The other bank subtopics it names, in the same order: listed, not focused on."""
     uncovered: list[str] = Field(default_factory=list)
     """Skills the bank has no subtopic for."""
     generated: list[str] = Field(default_factory=list)
@@ -35,6 +39,14 @@ class JobDescription(BaseModel):
     extractor: str = "offline"
     active_until: datetime | None = None
     created_at: datetime
+
+    @model_validator(mode="after")
+    def _capped_focus(self) -> JobDescription:
+        """One read before the focus was capped kept every subtopic as its focus: the first 6 stay it."""
+        if len(self.subtopics) > MAX_FOCUS:
+            self.mentioned = self.subtopics[MAX_FOCUS:] + [s for s in self.mentioned if s not in self.subtopics]
+            self.subtopics = self.subtopics[:MAX_FOCUS]
+        return self
 
 
 class NoteEntry(BaseModel):

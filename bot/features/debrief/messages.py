@@ -6,7 +6,7 @@ DEBRIEF_MESSAGES: dict[str, dict[str, str]] = {
     "help.debrief": {
         "en": "\n/debrief [company] - after a real interview, paste your notes or the transcript (or send the "
         "file): I find the questions asked and log them all for review, your recalled answers graded",
-        "zh": "\n/debrief [公司] - 面试结束后，粘贴你的笔记或文字记录（或直接发文件）：我找出被问到的题，"
+        "zh": "\n/debrief（/复盘）[公司] - 面试结束后，粘贴你的笔记或文字记录（或直接发文件）：我找出被问到的题，"
         "全部记录下来复习，并给你记得的回答打分",
     },
     "cmd.debrief": {"en": "debrief", "zh": "面经"},

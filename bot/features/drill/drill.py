@@ -120,6 +120,22 @@ def _check_text(text: str, deps: Deps, user: User, follow_up: bool = False) -> R
     return None
 
 
+async def waiting_rating(deps: Deps, user: User, attempt_id: int) -> Reply | None:
+    """When the user's last answer is an offline check still waiting for their rating: that said, with the rating
+    buttons again (the suggestion first); else None."""
+    attempt = await deps.store.get_attempt(attempt_id)
+    if attempt is None or attempt.user_id != user.id or attempt.is_follow_up or attempt.rating_by != "unrated":
+        return None
+    q = await deps.question(attempt.question_id)
+    if q is None or attempt.grade is None:
+        return None
+    lang = user.language
+    prompt = checklist.rate_reply(attempt, q, lang, bool(attempt.grade.follow_up))
+    suggested = verdicts.suggested_rating(attempt.grade, checklist.weights(q), attempt.ticked)
+    text = t(lang, "waits.rating", rating=t(lang, f"rating.{int(suggested)}"))
+    return Reply(text, prompt.buttons, kind="grade", default_action=prompt.default_action)
+
+
 async def submit_answer(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Session | None = None) -> list[Reply]:
     store, lang = deps.store, user.language
     session = session if session is not None else await store.get_session(user.id)
@@ -148,6 +164,7 @@ async def submit_answer(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Se
             audio_seconds=cmd.audio_seconds,
             card_before=card.fsrs,
             is_follow_up=follow_up,
+            follow_up_question=session.text if isinstance(session, FollowingUp) else None,
             source=cmd.source,
             created_at=now,
         ),

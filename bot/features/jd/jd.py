@@ -3,7 +3,8 @@
 daily push and /mock then favour its subtopics (they read `store.active_jd`). Several are kept, one is
 active at a time; /jd off ends the focus.
 
-Commands (words in both languages): /jd (list and ask to paste), /jd <text>, /jd list, /jd use N [days],
+Commands (words in both languages): /jd (list and ask to paste), /jd <text>, /jd list, /jd N (what was read
+from N), /jd use N [days],
 /jd delete N, /jd off. N is the number in /jd list (oldest first); buttons carry the stored id, checked
 against the user on every press."""
 
@@ -15,7 +16,7 @@ from bot.features.career.models import JobDescription
 from bot.features.career.tool import Tool
 from bot.features.jd import read as jd_read
 from bot.kernel.deps import Deps
-from bot.kernel.i18n import listing, t
+from bot.kernel.i18n import listing, t, tn
 from bot.kernel.models import Lang, User
 from bot.kernel.render import subtopic_name
 from bot.kernel.replies import Button, Reply
@@ -24,7 +25,6 @@ from bot.kernel.timeutil import fmt_local
 
 DEFAULT_DAYS = 14  # /jd use N without a number of days
 MAX_DAYS = 90
-NAMED_SUBTOPICS = 3  # subtopics named per job description in /jd list
 OFF = {"off", "stop", "clear", "关闭", "取消", "停止"}
 LIST = {"list", "ls", "列表", "列出"}
 USE = {"use", "on", "activate", "使用", "启用"}
@@ -39,7 +39,18 @@ async def command(args: str, deps: Deps, user: User) -> list[Reply]:
         return await _overview(deps, user)
     if len(words) <= MAX_COMMAND_WORDS and head in OFF | LIST | USE | DELETE:
         return await _subcommand(head, words[1:], deps, user)
+    if len(words) == 1 and head.isascii() and head.isdigit():
+        return [await _show(int(head), deps, user)]
     return await read(args, deps, user)
+
+
+async def _show(n: int, deps: Deps, user: User) -> Reply:
+    """`/jd N`: everything read from job description N, as when it was read, with its focus buttons."""
+    jd = await _numbered(n, deps, user)
+    if jd is None:
+        return Reply(t(user.language, "jd.not_found", n=n), kind="error")
+    reading = jd_read.Reading(jd.skills, jd.subtopics, jd.uncovered, extractor=jd.extractor, mentioned=jd.mentioned)
+    return await jd_read.reading_reply(jd, n, reading, deps, user)
 
 
 async def _subcommand(head: str, rest: list[str], deps: Deps, user: User) -> list[Reply]:
@@ -123,6 +134,9 @@ async def _listing(deps: Deps, user: User) -> str:
     lines = [t(lang, "jd.kept_header")]
     for n, jd in enumerate(jds, 1):
         line = t(lang, "jd.kept_line", n=n, title=jd.title, subtopics=_names(jd, lang))
+        if jd.mentioned:
+            more = tn(lang, "count.subtopic", len(jd.mentioned))
+            line += t(lang, "jd.kept_mentioned", subtopics=more, n=n)
         if active is not None and active.id == jd.id and jd.active_until is not None:
             line += t(lang, "jd.active_mark", until=_day(jd.active_until, user))
         lines.append(line)
@@ -130,8 +144,8 @@ async def _listing(deps: Deps, user: User) -> str:
 
 
 def _names(jd: JobDescription, lang: Lang) -> str:
-    names = [subtopic_name(s, lang) for s in jd.subtopics[:NAMED_SUBTOPICS]]
-    return (listing(lang, names) or "-") + ("…" if len(jd.subtopics) > NAMED_SUBTOPICS else "")
+    """The focus subtopics, all of them (at most 6)."""
+    return listing(lang, [subtopic_name(s, lang) for s in jd.subtopics]) or "-"
 
 
 def _day(moment: datetime, user: User) -> str:

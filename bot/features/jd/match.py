@@ -17,9 +17,10 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
+from bot.features.career.models import MAX_FOCUS
 from bot.features.jd.terms import SUBTOPIC_PHRASES, UNCOVERED_SKILLS
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import MESSAGES
@@ -41,6 +42,26 @@ class JdMatch:
     """Bank subtopics asked for, the most strongly matched first."""
     uncovered: list[str]
     """Known skills the bank has no subtopic for, in the order they first appear."""
+    scores: dict[str, float] = field(default_factory=dict)
+    """Each matched subtopic's weight: how much of the JD names it (phrases counted once each)."""
+
+
+MIN_FOCUS = 3
+STRONG_SHARE = 0.5
+"""A subtopic is among a JD's strongest when it scores at least this share of the top one."""
+
+
+def split_focus(subtopics: list[str], scores: dict[str, float] | None = None) -> tuple[list[str], list[str]]:
+    """(focus, also mentioned): the JD's strongest subtopics, 3 to 6 of them (every one when there are fewer than
+    3), and the rest in order. The strong ones are those scoring at least half the top score; with no scores (an
+    LLM's reading, in its order) the first 6."""
+    if scores:
+        top = max(scores.get(s, 0.0) for s in subtopics) if subtopics else 0.0
+        strong = sum(1 for s in subtopics if scores.get(s, 0.0) >= top * STRONG_SHARE)
+    else:
+        strong = MAX_FOCUS
+    n = min(len(subtopics), max(MIN_FOCUS, min(MAX_FOCUS, strong)))
+    return subtopics[:n], subtopics[n:]
 
 
 @dataclass(frozen=True)
@@ -161,7 +182,8 @@ class JdMatcher:
                 skills.setdefault(" ".join((text[start:end] if in_place else folded[start:end]).split()))
         matched = [s for s, w in score.items() if w >= MATCHED]
         matched.sort(key=lambda s: (-score[s], first[s], s))
-        return JdMatch(skills=list(skills), subtopics=matched, uncovered=list(uncovered))
+        return JdMatch(skills=list(skills), subtopics=matched, uncovered=list(uncovered),
+                       scores={s: score[s] for s in matched})  # fmt: skip
 
 
 @lru_cache(maxsize=4)

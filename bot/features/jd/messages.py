@@ -6,7 +6,7 @@ JD_MESSAGES: dict[str, dict[str, str]] = {
     "help.jd": {
         "en": "\n/jd - tailor your practice to a job description: paste it (or send a .txt/.md/.pdf file); "
         "/jd list, /jd use N, /jd off",
-        "zh": "\n/jd - 按职位描述（JD）调整练习重点：粘贴 JD（或发送 .txt/.md/.pdf 文件）；/jd list、/jd use N、/jd off",
+        "zh": "\n/jd（/职位）- 按职位描述（JD）调整练习重点：粘贴 JD（或发送 .txt/.md/.pdf 文件）；/jd list、/jd use N、/jd off",
     },
     "cmd.jd": {"en": "jd", "zh": "职位描述"},
     "cmd.jd.desc": {
@@ -34,12 +34,15 @@ JD_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "你还没有保存职位描述。发送 /jd 然后粘贴一份。",
     },
     "jd.list_hint": {
-        "en": "/jd use N [days] focuses your practice on one; /jd delete N removes it; /jd off ends the focus.",
-        "zh": "/jd use N [天数] 把练习重点设为第 N 份；/jd delete N 删除；/jd off 取消练习重点。",
+        "en": "/jd N shows what was read from one; /jd use N [days] focuses your practice on it; /jd delete N "
+        "removes it; /jd off ends the focus.",
+        "zh": "/jd N 查看第 N 份读出的全部内容；/jd use N [天数] 把练习重点设为第 N 份；/jd delete N 删除；"
+        "/jd off 取消练习重点。",
     },
     "jd.usage": {
-        "en": "/jd (paste a job description), /jd list, /jd use N [days], /jd delete N, /jd off",
-        "zh": "/jd（粘贴职位描述）、/jd list、/jd use N [天数]、/jd delete N、/jd off",
+        "en": "/jd (paste a job description), /jd list, /jd use N [days], /jd delete N, /jd off, /jd N (what was "
+        "read from N)",
+        "zh": "/jd（粘贴职位描述）、/jd list、/jd use N [天数]、/jd delete N、/jd off、/jd N（查看第 N 份读出的内容）",
     },
     "jd.not_found": {
         "en": "I have no job description {n}. /jd list shows yours.",
@@ -94,7 +97,14 @@ JD_MESSAGES: dict[str, dict[str, str]] = {
         "en": "- {subtopic}: not practised yet ({questions} in the bank)",
         "zh": "- {subtopic}：还没练过（题库里有 {questions}）",
     },
-    "jd.more": {"en": "- and {more} more", "zh": "- 另外还有 {more} 项"},
+    "jd.also_mentioned": {
+        "en": "Also mentioned (not your focus, still in your practice): {subtopics}",
+        "zh": "也提到了（不作为练习重点，照常练习）：{subtopics}",
+    },
+    "jd.kept_mentioned": {
+        "en": " (and {subtopics} also mentioned, shown by /jd {n})",
+        "zh": "（另提到 {subtopics}：/jd {n} 查看）",
+    },
     "jd.uncovered": {
         "en": "Not in the bank (practise these elsewhere): {skills}",
         "zh": "题库未覆盖（需要另外准备）：{skills}",

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.features.career.models import JobDescription
-from bot.features.jd.match import JdMatch, matcher_for, read_offline
+from bot.features.jd.match import JdMatch, matcher_for, read_offline, split_focus
 from bot.features.review.personal_questions import personal_question
 from bot.features.stats.progress import Mastery, mastery_by_subtopic, reviewed
 from bot.kernel import llm_budget, srs
@@ -25,8 +25,6 @@ MAX_JDS = 20  # job descriptions one user keeps
 MAX_QUESTIONS = 5  # questions the LLM may add to the deck per job description
 FOCUS_DAYS = (7, 14, 30)  # the buttons after a reading
 TITLE_CHARS = 60
-SHOWN_SUBTOPICS = 12  # lines of the reply; the rest are counted
-SHOWN_SKILLS = 12
 SKILL_CHARS = 60  # one skill as the LLM wrote it, at most ...
 MAX_SKILLS = 40  # ... and how many of them are kept
 GENERATED_SOURCE = "generated:jd"
@@ -39,8 +37,11 @@ class Reading:
 
     skills: list[str]
     subtopics: list[str]
+    """The focus: the strongest 3 to 6 (match.split_focus)."""
     uncovered: list[str]
     questions: list[str] = field(default_factory=list)
+    mentioned: list[str] = field(default_factory=list)
+    """The other subtopics it names: listed, not focused on."""
     extractor: str = "offline"
     note: str | None = None
     """The i18n key saying why the LLM did not read it (failed, over a limit); None when it did, or none is set."""
@@ -57,7 +58,8 @@ async def read(text: str, deps: Deps, user: User) -> Reading:
     """The LLM's reading when there is a reader and the budget allows, else (or when it fails) the offline one."""
     now, lang = deps.clock.now(), user.language
     offline = await asyncio.to_thread(read_offline, deps.bank, text)  # a long text takes a tenth of a second or so
-    fallback = Reading(offline.skills, offline.subtopics, offline.uncovered)
+    focus, mentioned = split_focus(offline.subtopics, offline.scores)
+    fallback = Reading(offline.skills, focus, offline.uncovered, mentioned=mentioned)
     if deps.jd_reader is None:
         return fallback
     refused = await llm_budget.refusal(deps, user, now)
@@ -71,12 +73,14 @@ async def read(text: str, deps: Deps, user: User) -> Reading:
         fallback.note = "jd.llm_failed"
         return fallback
     skills = list(dict.fromkeys(" ".join(s.split())[:SKILL_CHARS] for s in reading.skills if s.strip()))[:MAX_SKILLS]
+    focus, mentioned = split_focus([s for s in dict.fromkeys(reading.subtopics) if s in bank])
     return Reading(
         skills=skills,
-        subtopics=[s for s in dict.fromkeys(reading.subtopics) if s in bank],
+        subtopics=focus,
         uncovered=_uncovered(skills, offline, deps),
         questions=[q.strip() for q in reading.questions if q.strip()][:MAX_QUESTIONS],
         extractor="llm",
+        mentioned=mentioned,
     )
 
 
@@ -101,6 +105,7 @@ async def keep(text: str, reading: Reading, deps: Deps, user: User) -> JobDescri
             text=text,
             skills=reading.skills,
             subtopics=reading.subtopics,
+            mentioned=reading.mentioned,
             uncovered=reading.uncovered,
             extractor=reading.extractor,
             created_at=now,
@@ -134,23 +139,26 @@ async def reading_reply(jd: JobDescription, number: int, reading: Reading, deps:
         lines.append(t(lang, reading.note))
     if jd.subtopics:
         lines += ["", t(lang, "jd.matched_header"), *await standing_lines(jd.subtopics, deps, user)]
+    if jd.mentioned:
+        names = listing(lang, [subtopic_name(s, lang) for s in jd.mentioned])
+        lines += ["", t(lang, "jd.also_mentioned", subtopics=names)]
     if jd.uncovered:
         lines += ["", t(lang, "jd.uncovered", skills=skills_listing(lang, jd.uncovered))]
     if jd.generated:
         lines += ["", t(lang, "jd.generated", questions=tn(lang, "count.question", len(jd.generated)))]
     lines += ["", t(lang, "jd.choose_days", n=number)]
     buttons = [[Button(tn(lang, "count.day", d), f"cr:jd:on:{jd.id}:{d}") for d in FOCUS_DAYS]]
-    return Reply("\n".join(lines), buttons)
+    return Reply("\n".join(lines), buttons, waits_for="waits.jd_days")
 
 
 def skills_listing(lang: Lang, skills: list[str]) -> str:
-    shown = listing(lang, skills[:SHOWN_SKILLS])
-    return shown + ("…" if len(skills) > SHOWN_SKILLS else "")
+    """Every skill (at most MAX_SKILLS were kept): none is hidden behind a count."""
+    return listing(lang, skills)
 
 
 async def standing_lines(subtopics: list[str], deps: Deps, user: User) -> list[str]:
-    """One line per subtopic (the first SHOWN_SUBTOPICS): mastery (as /stats computes it) and cards due now,
-    or, when not practised yet, how many bank questions it has."""
+    """One line per subtopic (the focus: at most 6): mastery (as /stats computes it) and cards due now, or, when
+    not practised yet, how many bank questions it has."""
     lang, now, store = user.language, deps.clock.now(), deps.store
     cards = await store.list_cards(user.id)
     attempts = reviewed(await store.list_attempts(user.id))
@@ -173,7 +181,7 @@ async def standing_lines(subtopics: list[str], deps: Deps, user: User) -> list[s
     for q in deps.bank.all():
         in_bank[q.subtopic] += 1
     lines = []
-    for sub in subtopics[:SHOWN_SUBTOPICS]:
+    for sub in subtopics:
         name, m = subtopic_name(sub, lang), mastery.get(sub)
         if m is None:
             lines.append(t(lang, "jd.line_new", subtopic=name, questions=tn(lang, "count.question", in_bank[sub])))
@@ -182,6 +190,4 @@ async def standing_lines(subtopics: list[str], deps: Deps, user: User) -> list[s
             lines.append(
                 t(lang, "jd.line_mastery", subtopic=name, mastery=mastered, due=tn(lang, "count.question", due[sub]))
             )
-    if len(subtopics) > SHOWN_SUBTOPICS:
-        lines.append(t(lang, "jd.more", more=len(subtopics) - SHOWN_SUBTOPICS))
     return lines

@@ -7,7 +7,7 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
     "help.mock": {
         "en": "\n/mock - a mock interview: 3-6 questions, follow-ups, a debrief at the end "
         "(/mock stop ends it, /mock history lists past ones)",
-        "zh": "\n/mock - 模拟面试：3-6 道题，会追问，结束后给出复盘（/mock stop 提前结束，/mock history 查看历史）",
+        "zh": "\n/mock（/模拟面试）- 模拟面试：3-6 道题，会追问，结束后给出复盘（/mock stop 提前结束，/mock history 查看历史）",
     },
     "cmd.mock": {"en": "mock", "zh": "模拟面试"},
     "cmd.mock.desc": {

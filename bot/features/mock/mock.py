@@ -15,7 +15,7 @@ from bot.features.mock.turn import ask_current, finish, submit
 from bot.kernel import commands as c
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
-from bot.kernel.models import Level, User
+from bot.kernel.models import LEVEL_WORDS, User
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import InMock, Session
 from bot.kernel.timeutil import fmt_local
@@ -26,10 +26,6 @@ FOCUS_WORDS: dict[str, FocusKind] = {
     "stability": "stability", "稳定性": "stability", "pipeline": "pipeline", "流水线": "pipeline",
     "mixed": "mixed", "mix": "mixed", "综合": "mixed", "混合": "mixed",
     "weakest": "weakest", "weak": "weakest", "薄弱": "weakest", "薄弱点": "weakest",
-}  # fmt: skip
-LEVEL_WORDS: dict[str, Level] = {
-    "campus": "campus", "校招": "campus", "engineer": "engineer", "工程师": "engineer",
-    "researcher": "researcher", "研究员": "researcher",
 }  # fmt: skip
 STOP_WORDS = {"stop", "end", "结束", "停止"}
 HISTORY_WORDS = {"history", "历史", "记录"}
@@ -119,7 +115,7 @@ async def _suggest(deps: Deps, user: User) -> list[Reply]:
         if len(action.encode()) <= ACTION_BYTES and not name.isdigit():
             others.append(Button(t(lang, "mock.focus.company", company=name), action))
     rows = [[Button(t(lang, "btn.mock_start"), "mk:go")], others[:4]] + ([others[4:]] if others[4:] else [])
-    return [Reply(text, rows)]
+    return [Reply(text, rows, waits_for="waits.mock")]
 
 
 async def start(deps: Deps, user: User, setup: Setup) -> list[Reply]:

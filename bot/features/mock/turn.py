@@ -135,7 +135,8 @@ async def submit(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Session |
         Attempt(
             id=0, user_id=user.id, card_id=card.id, question_id=q.id, answer=cmd.text.strip(),
             transcript=cmd.transcript, audio_ref=cmd.audio_ref, audio_seconds=cmd.audio_seconds,
-            card_before=card.fsrs, is_follow_up=fu is not None, source=f"mock:{mock.id}", created_at=now,
+            card_before=card.fsrs, is_follow_up=fu is not None, follow_up_question=fu.text if fu else None,
+            source=f"mock:{mock.id}", created_at=now,
         ),
         session,
         session.model_copy(update={"grading": True}),

@@ -11,7 +11,7 @@ NOTES_MESSAGES: dict[str, dict[str, str]] = {
     "help.notes": {
         "en": "\n/notes - your answer notebook: answers you saved after a grade, side by side "
         "(/notes 2, or /notes and words of a question, opens one; /notes export gives a Markdown file)",
-        "zh": "\n/notes - 答案本：评分后保存下来的回答，按题对比各个版本"
+        "zh": "\n/notes（/笔记）- 答案本：评分后保存下来的回答，按题对比各个版本"
         "（/notes 2 或 /notes 关键词 打开某道题，/notes export 导出 Markdown 文件）",
     },
     "cmd.notes": {"en": "notes", "zh": "答案本"},

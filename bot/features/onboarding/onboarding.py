@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.features.onboarding.zones import resolve_timezone, suggest_timezone
 from bot.kernel import commands as c
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import listing, t, tn
-from bot.kernel.models import LEVELS, MAX_NEW_PER_DAY, TOPICS, Lang, User
+from bot.kernel.models import LEVEL_WORDS, LEVELS, MAX_NEW_PER_DAY, TOPICS, Lang, User
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import Idle, Onboarding, OnboardStep
-from bot.kernel.timeutil import parse_hhmm, zone
+from bot.kernel.timeutil import parse_hhmm
 
 WEEKDAYS = {
     "en": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
@@ -19,40 +20,6 @@ WEEKDAYS = {
 }
 
 COMMON_ZONES = ("Asia/Shanghai", "Asia/Singapore", "Europe/London", "America/New_York", "America/Los_Angeles")
-CITY_ZONES = {
-    "beijing": "Asia/Shanghai",
-    "shanghai": "Asia/Shanghai",
-    "shenzhen": "Asia/Shanghai",
-    "hangzhou": "Asia/Shanghai",
-    "北京": "Asia/Shanghai",
-    "上海": "Asia/Shanghai",
-    "深圳": "Asia/Shanghai",
-    "杭州": "Asia/Shanghai",
-    "china": "Asia/Shanghai",
-    "中国": "Asia/Shanghai",
-    "hong kong": "Asia/Hong_Kong",
-    "香港": "Asia/Hong_Kong",
-    "taipei": "Asia/Taipei",
-    "台北": "Asia/Taipei",
-    "singapore": "Asia/Singapore",
-    "新加坡": "Asia/Singapore",
-    "tokyo": "Asia/Tokyo",
-    "东京": "Asia/Tokyo",
-    "seoul": "Asia/Seoul",
-    "london": "Europe/London",
-    "伦敦": "Europe/London",
-    "paris": "Europe/Paris",
-    "berlin": "Europe/Berlin",
-    "new york": "America/New_York",
-    "纽约": "America/New_York",
-    "seattle": "America/Los_Angeles",
-    "san francisco": "America/Los_Angeles",
-    "旧金山": "America/Los_Angeles",
-    "los angeles": "America/Los_Angeles",
-    "bay area": "America/Los_Angeles",
-    "湾区": "America/Los_Angeles",
-    "utc": "UTC",
-}
 TOPIC_WORDS = {
     "stability": ["stability"],
     "稳定性": ["stability"],
@@ -65,18 +32,11 @@ TOPIC_WORDS = {
     "全部": list(TOPICS),
 }
 STEPS: tuple[OnboardStep, ...] = ("language", "level", "topics", "timezone", "daily_time")
+PUSH_SETTINGS = ("daily_time", "weekly_day")  # saving one of these promises a push at a time
 SWITCH_WORDS = {
     **dict.fromkeys(("on", "yes", "true", "开", "开启"), True),
     **dict.fromkeys(("off", "no", "false", "关", "关闭"), False),
 }
-
-
-def resolve_timezone(value: str) -> str | None:
-    name = value.strip()
-    mapped = CITY_ZONES.get(name.lower())
-    if mapped:
-        return mapped
-    return name if zone(name) is not None else None
 
 
 def _ask(step: str, lang: Lang) -> Reply:
@@ -144,6 +104,9 @@ def apply_setting(user: User, name: str, raw: str, read_clock: ReadClock = parse
     if name == "timezone":
         tz = resolve_timezone(value)
         if tz is None:
+            suggestion = suggest_timezone(value)
+            if suggestion is not None:
+                return None, t(lang, "bad_timezone.suggest", value=value[:64], suggestion=suggestion)
             return None, t(lang, "bad_timezone", value=value[:64])
         return user.model_copy(update={"timezone": tz}), _saved(lang, name, tz)
     if name == "daily_time":
@@ -152,9 +115,10 @@ def apply_setting(user: User, name: str, raw: str, read_clock: ReadClock = parse
             return None, t(lang, "bad_time", value=value[:32])
         return user.model_copy(update={"daily_time": hhmm}), _saved(lang, name, hhmm)
     if name == "level":
-        if value.lower() not in LEVELS:
+        level = LEVEL_WORDS.get(" ".join(value.lower().split()))
+        if level is None:
             return None, t(lang, "bad_level")
-        return user.model_copy(update={"level": value.lower()}), _saved(lang, name, t(lang, f"level.{value.lower()}"))
+        return user.model_copy(update={"level": level}), _saved(lang, name, t(lang, f"level.{level}"))
     if name == "topics":
         topics = TOPIC_WORDS.get(value.lower())
         if topics is None:
@@ -216,7 +180,8 @@ async def set_paused(cmd: c.SetPaused, deps: Deps, user: User) -> list[Reply]:
     await deps.store.save_user(user.model_copy(update={"paused": cmd.paused}))
     if cmd.paused:
         return [Reply(t(user.language, "paused"))]
-    return [Reply(t(user.language, "resumed", daily_time=user.daily_time, timezone=user.timezone))]
+    text = t(user.language, "resumed", daily_time=user.daily_time, timezone=user.timezone)
+    return [Reply(text, promise=True)]
 
 
 async def change_setting(cmd: c.ChangeSetting, deps: Deps, user: User) -> list[Reply]:
@@ -225,7 +190,11 @@ async def change_setting(cmd: c.ChangeSetting, deps: Deps, user: User) -> list[R
     now = deps.clock.now()
     updated, message = apply_setting(user, cmd.name, cmd.value, lambda text: deps.parse_clock(text, now))
     if updated is None:
-        return [Reply(message, kind="error")]
+        suggestion = suggest_timezone(cmd.value) if cmd.name == "timezone" else None
+        buttons = [[Button(suggestion, f"set:timezone:{suggestion}")]] if suggestion else []
+        return [
+            Reply(message, buttons, kind="error", ask_text=isinstance(session, Onboarding) and cmd.name == session.step)
+        ]
     if onboarding and cmd.name in STEPS and STEPS.index(cmd.name) < len(STEPS) - 1:
         await deps.store.save_user(updated)
         step = STEPS[STEPS.index(cmd.name) + 1]
@@ -235,9 +204,10 @@ async def change_setting(cmd: c.ChangeSetting, deps: Deps, user: User) -> list[R
         updated = updated.model_copy(update={"onboarded": True})
         await deps.store.save_user(updated)
         await deps.store.set_session(user.id, Idle())
-        return [Reply(t(updated.language, "onboarded", **summary(updated)), [[Button("/drill", "next")]])]
+        text = t(updated.language, "onboarded", **summary(updated))
+        return [Reply(text, [[Button("/drill", "next")]], promise=True)]
     await deps.store.save_user(updated)
-    return [Reply(message)]
+    return [Reply(message, promise=cmd.name in PUSH_SETTINGS and updated.onboarded)]
 
 
 async def onboarding_text(text: str, deps: Deps, user: User, step: str) -> list[Reply]:

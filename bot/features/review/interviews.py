@@ -113,7 +113,8 @@ async def log_interview(cmd: c.LogInterview, deps: Deps, user: User) -> list[Rep
         )
     after = t(lang, "interview.after_future" if at > now else "interview.after_past")
     when = fmt_local(at, user.timezone)
-    return [Reply(t(lang, "interview.logged", company=company, role=log.role, when=when, after=after))]
+    text = t(lang, "interview.logged", company=company, role=log.role, when=when, after=after)
+    return [Reply(text, promise=at > now)]
 
 
 async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:
@@ -136,10 +137,21 @@ async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:
     await deps.store.set_session(
         user.id, PickingReview(item=item.id, personal=question.id, candidates=[q.id for q in offered])
     )
+    listing = "\n".join(f"{i + 1}. {q.prompt.get(lang)}" for i, q in enumerate(offered))
+    return [filed, Reply(t(lang, "review.pick", listing=listing), _offer_rows(offered, lang))]
+
+
+def _offer_rows(offered: list[Question], lang: Lang) -> list[list[Button]]:
     rows = [[Button(f"{i + 1}. {_short(q.prompt.get(lang))}", f"rv:{i}")] for i, q in enumerate(offered)]
     rows.append([Button(t(lang, "review.pick_none"), "rv:none")])
-    listing = "\n".join(f"{i + 1}. {q.prompt.get(lang)}" for i, q in enumerate(offered))
-    return [filed, Reply(t(lang, "review.pick", listing=listing), rows)]
+    return rows
+
+
+def still_picking(deps: Deps, user: User, state: PickingReview) -> list[Reply]:
+    """Text typed while the bank questions offered after /review wait for a pick: what they wait for, and them."""
+    lang = user.language
+    offered = [q for q in (deps.bank.get(qid) for qid in state.candidates) if q is not None]
+    return [Reply(t(lang, "waits.review_pick"), _offer_rows(offered, lang))]
 
 
 @dataclass(frozen=True)

@@ -86,9 +86,10 @@ RECORD_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "这将删除你的全部数据：设置、题组、作答记录、面试记录，且无法恢复。确定吗？",
     },
     "forget.done": {
-        "en": "All your data has been deleted. Send /start to begin again.",
-        "zh": "你的全部数据已删除。发送 /start 可以重新开始。",
+        "en": "All your data has been deleted: {what}. Your next message starts afresh.",
+        "zh": "你的全部数据已删除：{what}。你的下一条消息会重新开始。",
     },
+    "forget.settings": {"en": "your settings", "zh": "你的设置"},
     "forget.cancelled": {"en": "Nothing was deleted.", "zh": "已取消，没有删除任何数据。"},
     "export.done": {
         "en": "Here is all your data as JSON ({answers}).",

@@ -293,6 +293,11 @@ def compute_progress(
         if q is not None:
             scored_keys.append((a.created_at, (q.topic, q.subtopic), score))
     forecast = due_forecast(cards, today, tz)
+    # The deck as it is practised: a suspended card (a /review question linked to a bank one instead, a question
+    # gone from the bank) is not in it; "from your interviews" are the cards of questions logged with /review or
+    # /debrief, not every personal card (a question written for a job description is one too).
+    active = [c for c in cards if not c.suspended]
+    logged = {i.question_id for i in items or []}
     mastery = mastery_by_subtopic(cards, ((k, s) for _, k, s in scored_keys), questions, now, user.desired_retention)
     return ProgressData(
         today=today,
@@ -309,7 +314,7 @@ def compute_progress(
         topic_means=[(t, fmean(s), len(s)) for t, s in sorted(by_topic.items())],
         forecast=forecast,
         due_today=forecast[0][1],
-        cards=len(cards),
-        personal_cards=sum(1 for c in cards if c.personal),
+        cards=len(active),
+        personal_cards=sum(1 for c in active if c.question_id in logged),
         insights=interview_insights(interviews or [], items or [], scored_keys),
     )

@@ -16,7 +16,7 @@ import zlib
 from datetime import UTC, date, datetime, time, timedelta
 
 from bot.features.drill import drill
-from bot.features.onboarding.onboarding import resolve_timezone
+from bot.features.onboarding.zones import resolve_timezone, suggest_timezone
 from bot.kernel import commands as c
 from bot.kernel import render, srs
 from bot.kernel.deps import Deps
@@ -81,6 +81,9 @@ async def setup_server(cmd: c.SetupServer, deps: Deps, user: User) -> list[Reply
     tz_name = cmd.timezone.strip() or (existing.timezone if existing else user.timezone)
     tz = resolve_timezone(tz_name)
     if tz is None:
+        suggestion = suggest_timezone(tz_name)
+        if suggestion is not None:
+            return [Reply(t(lang, "bad_timezone.suggest", value=tz_name[:64], suggestion=suggestion), kind="error")]
         return [Reply(t(lang, "bad_timezone", value=tz_name[:64]), kind="error")]
     language: Lang = existing.language if existing else user.language
     if cmd.language.strip():

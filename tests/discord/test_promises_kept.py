@@ -1,0 +1,52 @@
+"""Issue #36 ("Promises kept") through discord.py's real event parsing against the fake Discord: typed direct
+messages with the Chinese command names, and the other items of the issue as Discord users meet them."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.discord import payloads as p
+from tests.discord.conftest import Harness
+
+
+def sent(requests: list) -> list[str]:  # type: ignore[type-arg]
+    return [r.content for r in requests if r.path.endswith("/messages")]
+
+
+@pytest.mark.parametrize(("lang", "says"), [("en", "Commands:"), ("zh", "命令：（括号里是中文命令名")])
+async def test_chinese_command_names_work_in_discord_direct_messages(bot: Harness, lang: str, says: str) -> None:
+    await bot.message(p.dm_message(f"/lang {lang}", user_id=5))
+    (helped, *_) = sent(await bot.message(p.dm_message("/帮助", user_id=5)))
+    assert helped.startswith(says)
+    (drilled, *_) = sent(await bot.message(p.dm_message("/练习", user_id=5)))
+    assert "· pipe-q-000]" in drilled  # a question, its id in the header
+
+
+@pytest.mark.parametrize(("lang", "asked"), [("en", "**Follow-up:** "), ("zh", "**追问：**")])
+async def test_the_markdown_export_has_the_follow_up_question_its_answer_and_grade(
+    bot: Harness, lang: str, asked: str
+) -> None:
+    await bot.message(p.dm_message(f"/lang {lang}", user_id=6))
+    await bot.message(p.dm_message("/drill", user_id=6))
+    requests = await bot.message(p.dm_message("the main answer", user_id=6))
+    grade = next(r for r in requests if r.path.endswith("/messages"))
+    follow_up = next(i for i in grade.custom_ids() if i.startswith("drill:fu:"))
+    await bot.interact(p.button(follow_up, p.message_from(grade.json), user_id=6))
+    await bot.message(p.dm_message("clip at 1.0 after measuring the norm", user_id=6))
+    requests = await bot.message(p.dm_message("/export", user_id=6))
+    (markdown,) = [blob for r in requests for name, blob in r.files.items() if name.endswith(".md")]
+    text = markdown.decode("utf-8")
+    assert f"{asked}What threshold would you choose, and why?\n\n> clip at 1.0 after measuring the norm" in text
+
+
+@pytest.mark.parametrize(("locale", "says"), [("en-US", "it waits for you to press Start"), ("zh-CN", "请点“开始”")])
+async def test_an_answer_at_the_mock_menu_is_told_what_the_menu_waits_for(bot: Harness, locale: str, says: str) -> None:
+    menu = [
+        r for r in await bot.interact(p.command("mock", user_id=7, locale=locale)) if r.json and "components" in r.json
+    ]
+    assert menu and "drill:mk:go" in menu[-1].custom_ids()
+    requests = await bot.interact(p.command("answer", user_id=7, locale=locale, text="I would clip at 1.0"))
+    told = [r for r in requests if r.json and says in (r.json.get("content") or "")]
+    assert told and told[-1].custom_ids() == menu[-1].custom_ids()  # what it waits for, and its buttons again
+    (dm, *_) = sent(await bot.message(p.dm_message("and lower the learning rate", user_id=7)))
+    assert says in dm  # typed in direct messages: the same
