@@ -152,7 +152,10 @@ async def outcome(api: FakeBotApi, db_url: str, users: int, since: int) -> dict[
     for n in range(users):
         kinds = [k for s in api.sent[since:] if s.chat_id == CHAT0 + n and (k := classify(s))]
         firsts = [kinds.index(k) if k in kinds else -1 for k in ("grade", "help", "question")]
-        violations += not (0 <= firsts[0] < firsts[1] < firsts[2])
+        if not (0 <= firsts[0] < firsts[1] < firsts[2]):
+            violations += 1
+            texts = [s.text[:60] for s in api.sent[since:] if s.chat_id == CHAT0 + n]
+            print(f"  order violation in chat {CHAT0 + n}: {kinds} <- {texts}")
     engine = create_async_engine(db_url)
     async with engine.connect() as conn:
         graded = (await conn.execute(sa.text(
