@@ -123,11 +123,12 @@ def grade(score: int, hits: int, injection: bool = False) -> Grade:
 
 
 def test_suspicion_needs_both_a_gap_and_a_reason() -> None:
-    assert suspicious(grade(DISAGREEMENT + 10, 3), grade(10, 0))  # the estimate found nothing
-    assert suspicious(grade(DISAGREEMENT + 10, 3), grade(10, 2, injection=True))  # an injection attempt
-    assert not suspicious(grade(DISAGREEMENT + 10, 3), grade(10, 1))  # far apart, but no reason to doubt
-    assert not suspicious(grade(DISAGREEMENT + 9, 3), grade(10, 0))  # within the margin
-    assert suspicious(grade(DISAGREEMENT + 10, 3, injection=True), grade(10, 2))
+    assert suspicious(grade(50, 3), grade(10, 0))  # the estimate found nothing, 40 points below
+    assert suspicious(grade(50, 3), grade(10, 2, injection=True))  # an injection attempt
+    assert not suspicious(grade(50, 3), grade(10, 1))  # far apart, but no reason to doubt
+    assert not suspicious(grade(49, 3), grade(10, 0))  # 39 apart: within the margin
+    assert suspicious(grade(50, 3, injection=True), grade(10, 2))
+    assert DISAGREEMENT == 40  # pinned: the rule above is written for 40
 
 
 async def test_the_rubric_writer_sends_its_own_schema(server: FakeOpenAI) -> None:
