@@ -5,7 +5,7 @@ Each figure is the median of N runs, each a fresh `python -m bot` (or pytest) su
 - `help`: `printf '/help\\n' | python -m bot chat` until it exits (target 2 s), and until its first output,
   the echoed `> /help` that the terminal writes once the bot is up (`prompt_s`);
 - `first_grade`: `/drill` then an answer piped in (the way tests/test_notes_terminal.py scripts a session,
-  no `/start`), until the grade's `Score:` line shows (target 4 s);
+  no `/start`), until the offline check's first line shows (target 4 s);
 - `grade_5_rows`: `python -m bot grade` on 5 answers to bank questions, offline, until it exits (target 4 s);
 - `collect`: `python -m pytest --collect-only -q` in the repository (target 5 s).
 
@@ -144,7 +144,7 @@ class Session:
     def first_grade(self, cold: bool) -> Run:
         env, _ = self.fresh(cold)
         cmd = [sys.executable, "-m", "bot", "chat", "--user", f"bench-{self.runs}"]
-        return run(cmd, env, self.tmp, f"/drill\n{ANSWER}\n", marker="Score:")
+        return run(cmd, env, self.tmp, f"/drill\n{ANSWER}\n", marker="Offline check")  # the offline checklist
 
     def grade_rows(self, cold: bool) -> Run:
         env, _ = self.fresh(cold)

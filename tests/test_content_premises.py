@@ -23,6 +23,7 @@ Each checker also runs on the bank's old wording that broke the rule, and must f
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -165,20 +166,26 @@ def premise_faults(q: Question, f: FollowUp) -> list[str]:
 
 def load_files(root: Path = DEFAULT_CONTENT_DIR) -> list[QuestionFile]:
     return [
-        QuestionFile.model_validate(yaml.safe_load(p.read_text(encoding="utf-8")))
+        QuestionFile.model_validate(yaml.load(p.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader))
         for p in sorted(root.glob("*/*.yaml"))
     ]
 
 
-QUESTIONS = [qf.to_question() for qf in load_files()]
-BANK = {q.id: q for q in QUESTIONS}
+@cache
+def questions() -> list[Question]:
+    """The bank as shipped, read once per run when a test first needs it (never at collection)."""
+    return [qf.to_question() for qf in load_files()]
+
+
+def bank() -> dict[str, Question]:
+    return {q.id: q for q in questions()}
 
 
 # --- (a) case key points -------------------------------------------------------------------------------
 
 
 def test_no_case_key_point_names_a_number_the_prompt_does_not() -> None:
-    cases = [q for q in QUESTIONS if q.type == "case"]
+    cases = [q for q in questions() if q.type == "case"]
     found = [(q.id, kp.id, n) for q in cases for kp in q.rubric.key_points if (n := key_point_numbers(q, kp))]
     assert found == [], "the exemplar's numbers belong in the reference answer and the specifics"
     assert len(cases) >= 20
@@ -224,7 +231,7 @@ def test_no_case_key_point_names_a_number_the_prompt_does_not() -> None:
 def test_the_case_check_flags_the_exemplars_numbers(
     qid: str, text: Text, keywords: TextList, flagged: list[str]
 ) -> None:
-    q = BANK[qid]
+    q = bank()[qid]
     kp = KeyPoint(id="old", weight=1, text=text, keywords=keywords)
     assert key_point_numbers(q, kp) == sorted(flagged)
     clean = KeyPoint(
@@ -250,7 +257,7 @@ def test_names_and_formulas_are_not_numbers() -> None:
 def test_no_follow_up_without_a_premise_presupposes_the_reference_story() -> None:
     found = [
         (q.id, i + 1, p)
-        for q in QUESTIONS
+        for q in questions()
         for i, f in enumerate(q.follow_ups)
         if not f.premise.both() and (p := presuppositions(q, f))
     ]
@@ -307,19 +314,19 @@ def test_no_follow_up_without_a_premise_presupposes_the_reference_story() -> Non
     ],
 )
 def test_the_follow_up_check_flags_the_old_presupposing_follow_ups(qid: str, zh: str, en: str, flagged: str) -> None:
-    q = BANK[qid]
+    q = bank()[qid]
     assert flagged in presuppositions(q, FollowUp(zh=zh, en=en))
 
 
 def test_the_follow_up_check_passes_what_the_prompt_states_and_what_stands_alone() -> None:
     # "your 8 benchmarks": the prompt's own eight
-    q = BANK["pipe-eval-checkpoint-decision-001"]
+    q = bank()["pipe-eval-checkpoint-decision-001"]
     fu = FollowUp(
         zh="它们在你的 8 个 benchmark 上互有胜负，你怎么判断？",
         en="They trade wins across your 8 benchmarks. How do you decide?",
     )
     assert presuppositions(q, fu) == []
-    q = BANK["pipe-actckpt-case-001"]
+    q = bank()["pipe-actckpt-case-001"]
     fu = FollowUp(zh="你是怎么决定对多少层做 checkpoint 的？", en="How did you decide how many layers to checkpoint?")
     assert presuppositions(q, fu) == []
 
@@ -328,14 +335,14 @@ def test_the_follow_up_check_passes_what_the_prompt_states_and_what_stands_alone
 
 
 def test_every_premise_is_stated_by_its_story_in_both_languages() -> None:
-    with_premise = [(q, f) for q in QUESTIONS for f in q.follow_ups if f.premise.both()]
+    with_premise = [(q, f) for q in questions() for f in q.follow_ups if f.premise.both()]
     found = [(q.id, f.en, fault) for q, f in with_premise for fault in premise_faults(q, f)]
     assert found == []
     assert with_premise, "the bank uses premises (stab-optim-003 asks about beta2 = 0.95 only after an answer names it)"
 
 
 def test_the_premise_check_flags_a_missing_language_an_unstated_term_and_an_uncovered_number() -> None:
-    q = BANK["pipe-actckpt-case-001"]
+    q = bank()["pipe-actckpt-case-001"]
     old = "Why 10 layers and not 12 or 8? How did you pick that number?"
     good = FollowUp(zh="为什么只 checkpoint 10 层？", en=old, premise=TextList(zh=["10 层"], en=["10 of the 32"]))
     assert premise_faults(q, good) == []

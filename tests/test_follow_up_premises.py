@@ -4,6 +4,8 @@ the offline path asks a bank follow-up the answer allows or a generic one, and n
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 
 from bot.content.loader import load_bank
@@ -12,8 +14,13 @@ from bot.grading.offline import OfflineGrader
 from bot.kernel.models import LANGS, FollowUp, Question, TextList
 from bot.kernel.premise import askable_indexes
 
-BANK = load_bank().questions
 GRADER = OfflineGrader(semantic=False)
+
+
+@cache
+def bank() -> list[Question]:
+    """The shipped bank, loaded when a test first needs it (never at collection)."""
+    return load_bank().questions
 
 
 def premised(q: Question) -> list[tuple[int, FollowUp]]:
@@ -22,7 +29,7 @@ def premised(q: Question) -> list[tuple[int, FollowUp]]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_with_only_the_prompt_said_no_premised_follow_up_is_asked(lang: str) -> None:
-    for q in BANK:
+    for q in bank():
         prompt = q.prompt.get(lang)  # type: ignore[arg-type]
         asked = follow_up(q, lang, [], prompt)  # type: ignore[arg-type]
         allowed = {q.follow_ups[i].get(lang) for i in askable_indexes(q, prompt)}  # type: ignore[arg-type]
@@ -33,7 +40,7 @@ def test_with_only_the_prompt_said_no_premised_follow_up_is_asked(lang: str) -> 
 
 
 def test_a_premised_follow_up_is_asked_once_the_answer_states_its_premise() -> None:
-    for q in BANK:
+    for q in bank():
         for i, f in premised(q):
             for term in f.premise.both():
                 assert i in askable_indexes(q, f"In my case it was {term}, measured twice."), (q.id, term)
@@ -43,7 +50,7 @@ def test_a_premised_follow_up_is_asked_once_the_answer_states_its_premise() -> N
 def test_a_graded_answer_gets_an_allowed_follow_up_in_both_languages() -> None:
     """Every bank question graded offline on an answer of its own subject that states no story: the follow-up is
     one the answer allows, in the user's language, and never "You didn't mention ..."."""
-    for q in BANK[:60]:
+    for q in bank()[:60]:
         for lang in LANGS:
             answer = "I would measure first, change one thing at a time, and check the result."
             g = GRADER.grade_sync(q, answer, lang)
@@ -61,7 +68,7 @@ def test_generic_follow_ups_exist_in_both_languages_and_presuppose_nothing() -> 
 
 def test_the_rule_catches_a_premised_follow_up_when_the_answer_did_not_state_it() -> None:
     """Control: with the premise, "Why 10 layers?" is not asked of an answer that never said 10 layers."""
-    q = next(q for q in BANK if q.type == "case")
+    q = next(q for q in bank() if q.type == "case")
     marked = FollowUp(en="Why 10 layers and not 12?", zh="为什么是 10 层而不是 12 层？",
                       premise=TextList(en=["10 layers"], zh=["10 层"]))  # fmt: skip
     q = q.model_copy(update={"follow_ups": [marked]})
