@@ -26,6 +26,7 @@ import jsonschema
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.report import final_line, verdict_of
 from bot.grading.llm import LLMGrader
 from bot.grading.llm_reply import Reply, ReplyError, parse_reply
 from tests.provider_matrix import SETTINGS, Answer, answers, run
@@ -80,14 +81,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         agg["fallbacks_before"] += old["fallbacks"]
     ok = all(a["repairs"] == 0 and a["fallbacks"] == 0 and a["meaning_kept"] == a["gradings"]
              for a in per_provider.values())  # fmt: skip
-    result = {
-        "answers": len(items),
-        "providers": per_provider,
-        "targets": {"repairs": 0, "fallbacks": 0, "meaning_kept": "every grading"},
-        "verdict": "pass" if ok else "fail",
-    }
-    print(json.dumps(result))
-    return result
+    targets = {"repairs": 0, "fallbacks": 0, "meaning_kept": "every grading"}
+    line = final_line("llm_providers", {"providers": per_provider}, targets, verdict_of(ok), answers=len(items),
+                      quick=args.quick)  # fmt: skip
+    print(line)
+    return json.loads(line)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,11 @@ TelegramRuntime (python-telegram-bot polling the fake server), and a grader that
 Each user first gets a question, answers it and gets the next one (/drill, an answer, /drill: not
 timed, so the timed round starts with as many connections to the server open as such a burst
 needs, as the floor's does after its untimed round); then all N answers are queued at once and
-the server notes when each grade arrives. Reported: total time / L, and the added latency
+the server notes when each grade arrives. While they run, a loop-lag ticker records how late the event loop
+wakes (max and p99: the loop never stalls past 100 ms), and /help messages from chats of their own measure how
+soon a user who is not answering is served: 20 pushed inside the burst (each behind the updates ahead of it) and
+10 pushed while the answers wait on the grader (target p99 250 ms). A last run grades N answers with the real
+offline estimate in the worker pool (`--offline-users`). Reported: total time / L, and the added latency
 (reply time minus L) at p50 / p99. A second run measures the rate limiter: M messages pushed at
 once through the Notifier with the limiter at its configured rate, against that rate.
 
@@ -207,12 +211,25 @@ async def load_run(
         lag = LoopLag().start()
         pushed = await control.push(burst)
         ids = [uid for n, uid in enumerate(pushed) if n not in helps]
+
+        async def later_helps() -> dict[int, int]:
+            """10 more /help messages while the answers wait on the grader, one every tenth of L."""
+            sent: dict[int, int] = {}
+            for k in range(10):
+                await asyncio.sleep(latency / 10)
+                chat = HELP_CHAT0 + 10 * users + k
+                (update_id,) = await control.push([updates.text(chat, "/help")])
+                sent[chat] = update_id
+            return sent
+
+        waiting = asyncio.ensure_future(later_helps())
         grades, pushed_at = await control.wait_for(users, graded, sent_before, timeout=max(300.0, 30 * latency))
+        during = await waiting
         cpu = time.process_time() - cpu0
         lagged = await lag.stop()
         if profiler:
             profiler.disable()
-        help_hits, help_at = await control.wait_for(len(helps), "Commands:", sent_before, timeout=60)
+        help_hits, help_at = await control.wait_for(len(helps) + 10, "Commands:", sent_before, timeout=60)
         await asyncio.sleep(0.5)  # the last indicators end
         calls = await control.calls_since(sent_before)
     finally:
@@ -223,7 +240,12 @@ async def load_run(
     cpu_ms = round(cpu * 1000 / max(figures["replied"], 1), 2)
     help_pushed = {chat: help_at[str(pushed[n])] for n, chat in helps.items()}
     help_ms = [(h["at"] - help_pushed[h["chat_id"]]) * 1000 for h in help_hits if h["chat_id"] in help_pushed]
-    help_figures = {"help_replied": len(help_ms), "help_p99_ms": round(pct(help_ms, 0.99), 1) if help_ms else None}
+    later = {chat: help_at[str(uid)] for chat, uid in during.items() if str(uid) in help_at}
+    wait_ms = [(h["at"] - later[h["chat_id"]]) * 1000 for h in help_hits if h["chat_id"] in later]
+    help_figures = {
+        "help_replied": len(help_ms), "help_p99_ms": round(pct(help_ms, 0.99), 1) if help_ms else None,
+        "help_in_wait_replied": len(wait_ms), "help_in_wait_p99_ms": round(pct(wait_ms, 0.99), 1) if wait_ms else None,
+    }  # fmt: skip
     return {"store": store, "grader": grader, **figures, "bot_cpu_ms_per_answer": cpu_ms, **lagged, **help_figures,
             "bot_api_calls": calls}  # fmt: skip
 
@@ -414,7 +436,10 @@ async def main() -> None:
     if offline is not None:
         print(f"{offline_users} users graded offline in the worker pool: {offline}")
     lags = [r["loop_lag_max_ms"] for r in [*loads, *([offline] if offline else [])]]
-    help_p99 = [r["help_p99_ms"] for r in [*loads, *([offline] if offline else [])] if r["help_p99_ms"] is not None]
+    # the target: a /help sent while the burst's answers are being graded; the ones pushed inside the burst itself
+    # (queued behind up to N updates that each need their claim and stored answer first) are reported beside it
+    help_p99 = [r["help_in_wait_p99_ms"] for r in [*loads, *([offline] if offline else [])]
+                if r["help_in_wait_p99_ms"] is not None]  # fmt: skip
     ok = (
         all(one["replied"] == args.users for one in loads)
         and all(one["kept"] for one in store_floors)

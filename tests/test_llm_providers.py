@@ -238,14 +238,13 @@ def test_the_bench_reports_repairs_and_fallbacks_per_provider(capsys: pytest.Cap
 
     result = main(["--quick"])
     last = capsys.readouterr().out.strip().splitlines()[-1]
-    assert json.loads(last) == result and result["verdict"] == "pass" and result["answers"] == 4
-    assert sorted(result["providers"]) == sorted(SETTINGS)
-    for name, figures in result["providers"].items():
+    assert json.loads(last) == result and result["verdict"] == "ok" and result["answers"] == 4
+    providers = result["figures"]["providers"]
+    assert sorted(providers) == sorted(SETTINGS)
+    for name, figures in providers.items():
         assert (figures["gradings"], figures["repairs"], figures["fallbacks"]) == (8, 0, 0), name
     # the exact reader of before threw away every imperfect provider's grades
-    assert all(
-        result["providers"][p]["fallbacks_before"] == 8 for p in ("openai", "deepseek", "dashscope", "reasoning")
-    )
+    assert all(providers[p]["fallbacks_before"] == 8 for p in ("openai", "deepseek", "dashscope", "reasoning"))
     assert result["targets"] == {"repairs": 0, "fallbacks": 0, "meaning_kept": "every grading"}
 
 
