@@ -58,9 +58,10 @@ from bench.rounds import medians  # noqa: E402
 from bench.store_floor import StoreFloor  # noqa: E402
 from bot import heap  # noqa: E402
 from bot.bootstrap import build_app  # noqa: E402
-from bot.config import DiscordSettings, Settings  # noqa: E402
+from bot.config import Settings  # noqa: E402
 from bot.kernel.models import Grade, Lang, Level, Question  # noqa: E402
 from bot.platforms.discord.runtime import DiscordRuntime  # noqa: E402
+from bot.platforms.discord.settings import DiscordSettings  # noqa: E402
 from tests.discord import payloads  # noqa: E402
 from tests.discord.fake_discord import FakeDiscord  # noqa: E402
 from tests.fakes import FakeGrader  # noqa: E402

@@ -64,11 +64,11 @@ import yaml
 sys.path[0] = str(Path(__file__).resolve().parents[1])  # import the project from the repository root
 
 from bench.report import verdict_of  # noqa: E402
-from bot.config import LLMSettings  # noqa: E402
 from bot.content.loader import load_bank  # noqa: E402
 from bot.features.drill.checklist import weights  # noqa: E402
 from bot.grading.factory import llm_grader  # noqa: E402
 from bot.grading.offline import OfflineGrader  # noqa: E402
+from bot.grading.settings import LLMSettings  # noqa: E402
 from bot.kernel import verdicts  # noqa: E402
 from bot.kernel.models import Lang, Question, Rating  # noqa: E402
 from bot.kernel.scoring import rating_from_score  # noqa: E402

@@ -69,10 +69,11 @@ from bench.rounds import medians  # noqa: E402
 from bench.store_floor import StoreFloor  # noqa: E402
 from bot import heap  # noqa: E402
 from bot.bootstrap import App, build_app  # noqa: E402
-from bot.config import Settings, TelegramSettings  # noqa: E402
+from bot.config import Settings  # noqa: E402
 from bot.kernel.models import Grade, Lang, Level, Question  # noqa: E402
 from bot.kernel.replies import Reply  # noqa: E402
 from bot.platforms.telegram.runtime import TelegramRuntime, build_application  # noqa: E402
+from bot.platforms.telegram.settings import TelegramSettings  # noqa: E402
 from tests.fakes import FakeGrader, FakeStore  # noqa: E402
 from tests.telegram import updates  # noqa: E402
 from tests.telegram.fake_bot_api import TOKEN, FakeBotApi  # noqa: E402

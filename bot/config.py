@@ -1,4 +1,5 @@
-"""All settings in one pydantic-settings object, read from the environment and `.env`."""
+"""All settings in one pydantic-settings object, read from the environment and `.env`: the bot's own, and each
+adapter's model (Telegram, Discord, the LLM grader) composed from the part that owns it."""
 
 from __future__ import annotations
 
@@ -6,86 +7,15 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.grading.settings import LLMSettings
 from bot.kernel.timeutil import zone
+from bot.platforms.discord.settings import DiscordSettings
+from bot.platforms.telegram.settings import TelegramSettings
 
 DATA_DIR = Path("data")
-
-
-class TelegramSettings(BaseModel):
-    token: SecretStr | None = None
-    base_url: str = "https://api.telegram.org/bot"
-    base_file_url: str = "https://api.telegram.org/file/bot"
-    webhook_url: str | None = None
-    """Set it to receive updates by webhook (the public https URL Telegram posts to); polling otherwise."""
-    webhook_port: int = Field(default=8443, ge=1, le=65535)
-    webhook_listen: str = "127.0.0.1"
-    webhook_path: str | None = None
-    """Local path the webhook server listens on; default: the path of webhook_url."""
-    webhook_secret: SecretStr | None = None
-    """Default: derived from the token, the same on every replica."""
-    webhook_max_connections: int = Field(default=40, ge=1, le=100)
-    """Webhook requests Telegram keeps open at once (each is answered once its update was handled)."""
-    concurrent_updates: int = Field(default=256, ge=1, le=100_000)
-    """Updates processed at once (each chat's own updates stay in order)."""
-    chat_queue: int = Field(default=32, ge=1, le=10_000)
-    """Updates of one chat in flight at once; past it the chat's new updates are skipped, and the user told."""
-    connection_pool_size: int | None = Field(default=None, ge=1)
-    """HTTP connections for sending; default concurrent_updates + 16."""
-    rate_limit: float = Field(default=30.0, ge=0)
-    """Messages per second overall (Telegram allows about 30); 0 turns the limiter off."""
-    max_retries: int = Field(default=3, ge=0, le=10)
-    """Retries of a request answered with 429 (after Telegram's retry_after)."""
-    typing_after: float = Field(default=0.5, ge=0)
-    progress_after: float = Field(default=4.0, ge=0)
-    """Seconds before 'typing' is shown, and before a progress message that becomes the reply."""
-
-
-class DiscordSettings(BaseModel):
-    token: SecretStr | None = None
-    guild_id: int | None = None
-    sync_commands: bool = True  # sync the slash commands at start-up (to guild_id when set, else globally)
-    shard_count: int | None = Field(default=None, ge=1, le=10_000)
-    """Shards over all replicas (discord.py's AutoShardedClient); unset: one process, unsharded."""
-    shard_ids: list[int] | None = None
-    """This replica's shards, e.g. [0, 1] (DISCORD__SHARD_IDS='[0,1]'); default: all of shard_count."""
-
-    @model_validator(mode="after")
-    def _shards(self) -> DiscordSettings:
-        if self.shard_ids is not None:
-            if self.shard_count is None:
-                raise ValueError("shard_ids needs shard_count (the number of shards over all replicas)")
-            bad = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
-            if bad or not self.shard_ids or len(set(self.shard_ids)) != len(self.shard_ids):
-                raise ValueError(
-                    f"shard_ids must be distinct shard numbers from 0 to {self.shard_count - 1} "
-                    f"(shard_count {self.shard_count}); got {self.shard_ids}"
-                )
-        return self
-
-
-class LLMSettings(BaseModel):
-    base_url: str | None = None
-    api_key: SecretStr | None = None
-    model: str | None = None
-    timeout: float = Field(default=30.0, gt=0)
-    """Per HTTP read; `deadline` bounds a whole grading (retries and repair included)."""
-    retries: int = Field(default=2, ge=0, le=10)
-    deadline: float = Field(default=90.0, gt=0)
-    output_mode: Literal["auto", "json_schema", "json_object"] = "auto"
-    provider: Literal["auto", "openai", "deepseek", "dashscope", "ollama", "vllm", "llamacpp"] = "auto"
-    """How the provider takes structured output (bot/grading/providers.py); `auto` knows OpenAI, DeepSeek and
-    DashScope by their hosts and otherwise learns from the first refusal."""
-    daily_limit: int = Field(default=50, ge=0)
-    """LLM calls per user per local day: gradings, rubrics for /review, second checks."""
-    daily_token_budget: int = Field(default=0, ge=0)
-    """Tokens per UTC day over all users (0: no budget); past it everyone gets the offline grade."""
-    samples: int = Field(default=1, ge=1, le=5)
-    send_reference: bool = True
-    concurrency: int = Field(default=16, ge=1, le=256)
-    """Gradings in flight at once (1 for a local CPU server with one slot)."""
 
 
 class Settings(BaseSettings):

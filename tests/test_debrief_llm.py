@@ -12,9 +12,10 @@ from typing import Any
 from pydantic import SecretStr
 
 from bot.bootstrap import build_app
-from bot.config import LLMSettings, Settings
+from bot.config import Settings
 from bot.features.debrief.debrief import MAX_DATA_CHARS
 from bot.grading.debrief_splitter import LLMDebriefSplitter, answer_between, numbered, split_schema
+from bot.grading.settings import LLMSettings
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.ports import DebriefSplit

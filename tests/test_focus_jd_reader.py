@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.bootstrap import build_app
-from bot.config import LLMSettings, Settings
+from bot.config import Settings
 from bot.grading.jd_reader import MAX_QUESTIONS, TAG, LLMJdReader, jd_schema
+from bot.grading.settings import LLMSettings
 from bot.kernel.bank import Bank
 from bot.kernel.ports import JdReader
 from tests.conftest import make_question

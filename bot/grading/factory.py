@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.config import LLMSettings
+from bot.grading.settings import LLMSettings
 
 if TYPE_CHECKING:
     from bot.grading.llm import LLMGrader

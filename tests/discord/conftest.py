@@ -13,9 +13,10 @@ import pytest
 from pydantic import SecretStr
 
 from bot.bootstrap import App, build_app
-from bot.config import DiscordSettings, Settings
+from bot.config import Settings
 from bot.kernel.bank import Bank
 from bot.platforms.discord.runtime import DiscordRuntime
+from bot.platforms.discord.settings import DiscordSettings
 from tests.discord.fake_discord import FakeDiscord, Recorded
 from tests.fakes import FakeClock, FakeGrader
 

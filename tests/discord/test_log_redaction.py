@@ -11,9 +11,10 @@ import yarl
 from pydantic import SecretStr
 
 from bot.bootstrap import App
-from bot.config import DiscordSettings, Settings
+from bot.config import Settings
 from bot.logging_setup import REDACTED
 from bot.platforms.discord.runtime import DiscordRuntime
+from bot.platforms.discord.settings import DiscordSettings
 from tests.discord import payloads as p
 from tests.discord.fake_discord import FakeDiscord
 from tests.log_capture import captured_logs

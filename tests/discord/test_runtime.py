@@ -9,8 +9,9 @@ import yarl
 from pydantic import SecretStr
 
 from bot.bootstrap import App
-from bot.config import DiscordSettings, Settings
+from bot.config import Settings
 from bot.platforms.discord.runtime import DiscordRuntime
+from bot.platforms.discord.settings import DiscordSettings
 from bot.runner import platform_runtimes
 from tests.discord import payloads as p
 from tests.discord.fake_discord import FakeDiscord

@@ -8,8 +8,9 @@ import pytest
 from pydantic import SecretStr, ValidationError
 
 from bot.bootstrap import App
-from bot.config import DiscordSettings, Settings
+from bot.config import Settings
 from bot.platforms.discord.runtime import DiscordRuntime
+from bot.platforms.discord.settings import DiscordSettings
 from tests.discord.fake_discord import FakeDiscord
 
 TOKEN = SecretStr("secret-token")

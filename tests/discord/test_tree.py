@@ -6,9 +6,9 @@ from typing import Any
 
 import discord
 
-from bot.config import DiscordSettings
 from bot.platforms.discord.bridge import Bridge
 from bot.platforms.discord.client import DrillClient
+from bot.platforms.discord.settings import DiscordSettings
 from bot.platforms.discord.translator import CatalogTranslator
 from tests.discord.conftest import Start
 from tests.discord.fake_discord import FakeDiscord

@@ -13,10 +13,11 @@ from pydantic import SecretStr
 from telegram.ext import TypeHandler
 
 from bot.bootstrap import App, build_app
-from bot.config import Settings, TelegramSettings
+from bot.config import Settings
 from bot.kernel.bank import Bank
 from bot.kernel.models import Grade, Lang, Level, Question
 from bot.platforms.telegram.runtime import TelegramRuntime
+from bot.platforms.telegram.settings import TelegramSettings
 from tests.fakes import FakeClock, FakeGrader
 from tests.telegram import updates
 from tests.telegram.fake_bot_api import TOKEN, FakeBotApi, Sent

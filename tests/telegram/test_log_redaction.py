@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from bot.config import Settings, TelegramSettings
+from bot.config import Settings
 from bot.logging_setup import REDACTED
+from bot.platforms.telegram.settings import TelegramSettings
 from tests.log_capture import captured_logs
 from tests.telegram.conftest import MakeHarness
 from tests.telegram.fake_bot_api import TOKEN

@@ -13,9 +13,10 @@ import pytest
 from pydantic import SecretStr
 
 from bot.bootstrap import App, build_app
-from bot.config import Settings, TelegramSettings
+from bot.config import Settings
 from bot.kernel.bank import Bank
 from bot.platforms.telegram.runtime import TelegramRuntime
+from bot.platforms.telegram.settings import TelegramSettings
 from bot.platforms.telegram.webhook import SECRET_HEADER, shared_secret
 from tests.fakes import FakeClock
 from tests.telegram import updates

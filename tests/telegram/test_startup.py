@@ -16,8 +16,8 @@ import pytest
 from pydantic import SecretStr
 from telegram.error import InvalidToken
 
-from bot.config import TelegramSettings
 from bot.platforms.telegram.runtime import MENU, TelegramRuntime
+from bot.platforms.telegram.settings import TelegramSettings
 from tests.telegram import updates
 from tests.telegram.conftest import Harness, MakeHarness
 from tests.telegram.fake_bot_api import TOKEN, FakeBotApi

@@ -11,10 +11,10 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.config import DiscordSettings
 from bot.kernel.i18n import t
 from bot.platforms.discord.bridge import Bridge
 from bot.platforms.discord.commands import register
+from bot.platforms.discord.settings import DiscordSettings
 from bot.platforms.discord.translator import CatalogTranslator, language_of
 from bot.platforms.discord.views import ActionButton, submit
 

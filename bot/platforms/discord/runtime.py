@@ -7,11 +7,11 @@ import asyncio
 import contextlib
 import logging
 
-from bot.config import DiscordSettings
 from bot.kernel.service import Service
 from bot.platforms.discord.bridge import Bridge
 from bot.platforms.discord.client import make_client
 from bot.platforms.discord.notifier import DiscordNotifier
+from bot.platforms.discord.settings import DiscordSettings
 
 log = logging.getLogger(__name__)
 

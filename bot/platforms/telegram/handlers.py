@@ -23,7 +23,6 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 from telegram.warnings import PTBDeprecationWarning
 
-from bot.config import TelegramSettings
 from bot.kernel.commands import SubmitVoice, UploadDocument
 from bot.kernel.i18n import t
 from bot.kernel.models import Lang, User
@@ -31,6 +30,7 @@ from bot.kernel.replies import Reply
 from bot.kernel.service import Service
 from bot.kernel.store_ports import EventClaim
 from bot.platforms.telegram.sender import TelegramSender
+from bot.platforms.telegram.settings import TelegramSettings
 
 log = logging.getLogger(__name__)
 PLATFORM = "telegram"

@@ -19,7 +19,6 @@ from telegram import BotCommand, Update
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
 
-from bot.config import TelegramSettings
 from bot.kernel.i18n import t
 from bot.kernel.service import Service
 from bot.platforms.telegram.handlers import TelegramHandlers
@@ -27,6 +26,7 @@ from bot.platforms.telegram.notifier import TelegramNotifier
 from bot.platforms.telegram.processor import PerChatUpdateProcessor
 from bot.platforms.telegram.request import AiohttpRequest
 from bot.platforms.telegram.sender import TelegramSender
+from bot.platforms.telegram.settings import TelegramSettings
 from bot.platforms.telegram.webhook import WebhookServer, shared_secret
 
 log = logging.getLogger(__name__)
