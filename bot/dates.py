@@ -15,10 +15,10 @@ from datetime import UTC, date, datetime, timedelta
 import dateparser
 
 from bot.kernel.timeutil import zone
+from bot.text.numerals import cn_int
 
 log = logging.getLogger(__name__)
 MAX_CHARS = 64
-_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _CN_NUMBER = re.compile(r"[零〇一二两三四五六七八九十]{1,3}(?=[点點时時分月日号號])")
 _NEXT_WEEK = re.compile(r"下(?:个)?(?:周|星期|礼拜)([一二三四五六日天])")
@@ -26,14 +26,6 @@ _MONTH_DAY = re.compile(r"(?<![\d年])(\d{1,2})月(\d{1,2})[日号號]")
 _CLOCK = re.compile(r"(凌晨|早上|早晨|上午|中午|下午|傍晚|晚上)?\s*(\d{1,2})\s*[点點时時]\s*(?:(半)|(\d{1,2})\s*分?)?")
 _PM = {"下午", "傍晚", "晚上"}
 _DAY_PARTS = {"今晚": "今天晚上", "明晚": "明天晚上", "今早": "今天早上", "明早": "明天早上"}
-
-
-def _cn_number(text: str) -> int:
-    """0-99 written in Chinese numerals: 两, 十, 十五, 二十, 三十五."""
-    if "十" not in text:
-        return _DIGITS.get(text, 0)
-    tens, _, ones = text.partition("十")
-    return (_DIGITS.get(tens, 1) if tens else 1) * 10 + (_DIGITS.get(ones, 0) if ones else 0)
 
 
 def _clock(m: re.Match[str]) -> str:
@@ -51,7 +43,7 @@ def normalise_chinese(text: str, today: date) -> str:
     s = text
     for short, long in _DAY_PARTS.items():
         s = s.replace(short, long)
-    s = _CN_NUMBER.sub(lambda m: str(_cn_number(m.group(0))), s)
+    s = _CN_NUMBER.sub(lambda m: str(n) if (n := cn_int(m.group(0))) is not None else m.group(0), s)
 
     def next_week(m: re.Match[str]) -> str:
         monday = today - timedelta(days=today.weekday()) + timedelta(days=7)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from bot.text.numerals import cn_int
+
 _INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 _BIG_THETA = re.compile(r"[ΘΩ]\s*\(")
 _SYMBOLS = {
@@ -82,7 +84,6 @@ _ZERO = re.compile(r"(?<![-\w])zeros?(?![-\w])")  # "initialised to zero" meets 
 _ZH_TENTHS = re.compile(
     r"(?<![一二三四五六七八九十])([一二三四五六七八九])成(?=[^功为本果立绩员长熟型分不]|$)"
 )  # 九成 = 90% (not 一成不变)
-_ZH_DIGITS = dict(zip("一二三四五六七八九", "123456789", strict=True))
 
 
 def _british(match: re.Match[str]) -> str:
@@ -97,7 +98,7 @@ def for_matching(text: str) -> str:
     t = _SYMBOL_RE.sub(lambda m: _SYMBOLS[m.group(0)], t.lower())
     t = _ZH_SYNONYM_RE.sub(lambda m: _ZH_SYNONYMS[m.group(0)], t)
     t = _ZERO.sub("0", t)
-    t = _ZH_TENTHS.sub(lambda m: _ZH_DIGITS[m.group(1)] + "0%", t)
+    t = _ZH_TENTHS.sub(lambda m: f"{cn_int(m.group(1))}0%", t)
     t = _THOUSANDS.sub("", t)
     t = _PERCENT.sub("", t)
     t = _PERCENT_WORD.sub("%", t)

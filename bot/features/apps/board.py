@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.features.career.models import CLOSED_STAGES, Application, Stage, StageChange
+from bot.text.numerals import cn_int
 
 OPEN_COLUMNS: tuple[Stage, ...] = ("applied", "screen", "technical", "hr")
 MAX_ROUND = 9
@@ -28,7 +29,6 @@ _WORDS: dict[str, Stage] = {
     "挂": "rejected", "挂了": "rejected",
     "withdrawn": "withdrawn", "withdraw": "withdrawn", "放弃": "withdrawn", "撤回": "withdrawn",
 }  # fmt: skip
-_CN_ROUND = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _NTH = re.compile(r"^([一二三四五六七八九])面$")
 _WITH_NUMBER = re.compile(r"^(\D+?)(\d+)$")
 
@@ -39,7 +39,7 @@ def parse_stage(text: str, app: Application | None = None) -> tuple[Stage, int] 
     word = unicodedata.normalize("NFKC", text).casefold().replace(" ", "").strip()
     nth = _NTH.match(word)
     if nth:
-        return "technical", _CN_ROUND[nth.group(1)]
+        return "technical", cn_int(nth.group(1)) or 1
     number = None
     numbered = _WITH_NUMBER.match(word)
     if numbered:

@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
+from bot.text.numerals import cn_int
+
 MAX_QUESTIONS = 30
 
 
@@ -74,14 +76,8 @@ ASKING = re.compile(  # an interviewer turn with no question mark that still ask
 
 
 def _number(value: str) -> int:
-    if value.isdigit():
-        return int(value)
-    digits = [_CN_NUM.index(ch) + 1 for ch in value if ch in _CN_NUM]
-    if len(digits) == 1:
-        return digits[0]
-    if value.startswith("十"):  # 十一 = 11
-        return 10 + (digits[1] if len(digits) > 1 else 0)
-    return digits[0] * 10 + (digits[2] if len(digits) > 2 else 0)  # 二十, 二十一
+    """A question's number, "3" or "十一"; 0 for what is no number (一一), which breaks a 1, 2, 3 run."""
+    return cn_int(value) or 0
 
 
 def _unflatten(text: str) -> str:
