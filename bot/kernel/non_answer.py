@@ -5,7 +5,7 @@ reference answer."""
 
 from __future__ import annotations
 
-import unicodedata
+from bot.text.fold import fold
 
 MAX_CHECKED = 80  # a longer text is an attempt at an answer, however it begins
 DONT_KNOW = frozenset(
@@ -23,7 +23,7 @@ def _words(text: str) -> str:
     """Lower-case letters, digits and CJK characters, runs of anything else as one space."""
     out: list[str] = []
     gap = False
-    for ch in unicodedata.normalize("NFKC", text).lower():
+    for ch in fold(text):
         if ch.isalnum():
             if gap and out:
                 out.append(" ")

@@ -11,17 +11,16 @@ is found in "10 层"). A follow-up without a premise stands on its own and may a
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
 from bot.kernel.models import FollowUp, Question, TextList
+from bot.text.fold import squash
 
 MAX_SCAN_CHARS = 20_000  # premises are looked for in the answer's beginning: bounded time on any input
-_SPACES = re.compile(r"\s+")
 
 
 def _fold(text: str) -> str:
-    return _SPACES.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
+    return squash(text)
 
 
 @lru_cache(maxsize=4096)

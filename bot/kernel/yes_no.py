@@ -5,7 +5,7 @@ confirmation, so they understand the same words.
 
 from __future__ import annotations
 
-import unicodedata
+from bot.text.fold import fold
 
 YES = frozenset(
     {
@@ -21,7 +21,7 @@ _TRIM = " \t\n.!?,;:。！？，；：~～"
 
 def normalise(text: str) -> str:
     """Lower case, full-width letters as ASCII (ＹＥＳ), surrounding punctuation and spaces dropped."""
-    return unicodedata.normalize("NFKC", text).strip(_TRIM).lower()
+    return fold(text).strip(_TRIM)
 
 
 def is_yes(text: str, words: frozenset[str] = YES) -> bool:

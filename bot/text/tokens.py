@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections import Counter
+
+from bot.text.fold import squash
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(r"[a-z0-9]+(?:[.\-'][a-z0-9]+)*")
 
 
 def normalize(text: str) -> str:
-    """NFKC (full-width to half-width), lower case, collapsed white space."""
-    return " ".join(unicodedata.normalize("NFKC", text).lower().split())
+    """NFKC (full-width to half-width), case-folded, collapsed white space (`bot.text.fold.squash`)."""
+    return squash(text)
 
 
 def has_cjk(text: str) -> bool:

@@ -7,12 +7,12 @@ withdrawn at any point; `round` numbers the technical rounds (0 for every other 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from bot.features.career.models import CLOSED_STAGES, Application, Stage, StageChange
+from bot.text.fold import fold
 from bot.text.numerals import cn_int
 
 OPEN_COLUMNS: tuple[Stage, ...] = ("applied", "screen", "technical", "hr")
@@ -36,7 +36,7 @@ _WITH_NUMBER = re.compile(r"^(\D+?)(\d+)$")
 def parse_stage(text: str, app: Application | None = None) -> tuple[Stage, int] | None:
     """(stage, round) from typed words such as "technical 2", "tech", "一面", "HR面", "拒", "offer";
     "technical" alone is the round after the application's current one. None when it is no stage."""
-    word = unicodedata.normalize("NFKC", text).casefold().replace(" ", "").strip()
+    word = fold(text).replace(" ", "").strip()
     nth = _NTH.match(word)
     if nth:
         return "technical", cn_int(nth.group(1)) or 1

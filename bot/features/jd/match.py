@@ -14,7 +14,6 @@ listed is not guessed at. bench/jd_match.py measures this on tests/data/jds/."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from bot.features.jd.terms import SUBTOPIC_PHRASES, UNCOVERED_SKILLS
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import MESSAGES
 from bot.kernel.models import Question
+from bot.text.fold import fold
 
 MATCHED = 1.0  # the weight at which a subtopic counts as asked for
 KEYWORD_WEIGHT = 0.5
@@ -74,11 +74,6 @@ class _Phrase:
     """The subtopics it names, each with its weight."""
     skill: str = ""
     """For an uncovered skill: the name shown; empty for a bank phrase."""
-
-
-def fold(text: str) -> str:
-    """NFKC (full-width to half-width) and lower case; the length may change, so matching is on this text."""
-    return unicodedata.normalize("NFKC", text).lower()
 
 
 def _phrase(phrase: str, subtopics: tuple[tuple[str, float], ...], skill: str = "") -> _Phrase | None:

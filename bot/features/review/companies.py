@@ -8,9 +8,9 @@ punctuation or a legal suffix such as "Inc." or "有限公司"), so /stats count
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from bot.kernel.models import Lang
+from bot.text.fold import fold
 
 # (English name, Chinese name, other spellings). Matching ignores case, spaces and punctuation.
 KNOWN: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -62,7 +62,7 @@ _NOISE = re.compile(r"[\s.\-_·•,，。、'’&()（）]+")
 
 
 def _fold(name: str) -> str:
-    text = unicodedata.normalize("NFKC", name).casefold().strip()
+    text = fold(name).strip()
     text = _SUFFIX.sub("", text).strip()
     return _NOISE.sub("", text)
 
