@@ -28,6 +28,7 @@ from bot.grading.offline import OfflineGrader
 from bot.grading.pooled import PooledGrader, PooledWork, thread_tasks
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
+from bot.kernel.identity import USAGE_RETENTION
 from bot.kernel.ports import (
     ChartRenderer,
     Clock,
@@ -296,7 +297,9 @@ def build_scheduler(
         return await regrade_pending(deps, router)
 
     async def housekeeping() -> int:
-        return await app.store.forget_events_before(deps.clock.now() - EVENT_RETENTION)
+        now = deps.clock.now()
+        events = await app.store.forget_events_before(now - EVENT_RETENTION)
+        return events + await app.store.forget_usage_before(now - USAGE_RETENTION)  # forgotten users' usage rows
 
     regrades = regrade if deps.estimator is not None else None  # without an LLM nothing is queued for one
     return Scheduler(dispatcher, settings.scheduler_tick_seconds, regrades, REGRADE_EVERY_S, housekeeping)
