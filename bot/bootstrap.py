@@ -222,6 +222,8 @@ async def build_app(
         llm_daily_tokens=settings.llm.daily_token_budget,
         max_audio_seconds=settings.max_audio_seconds,
         max_audio_bytes=settings.max_audio_mb * 1_000_000,
+        transcribe_daily_seconds=settings.transcribe_daily_seconds,
+        transcribe_daily_total=settings.transcribe_daily_seconds_total,
         rate_per_minute=settings.rate_per_minute,
         rate_burst=settings.rate_burst,
         update_stale_seconds=settings.update_stale_seconds,
