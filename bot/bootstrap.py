@@ -28,6 +28,7 @@ from bot.grading.offline import OfflineGrader
 from bot.grading.pooled import PooledGrader, PooledWork, thread_tasks
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
+from bot.kernel.identity import USAGE_RETENTION
 from bot.kernel.ports import (
     ChartRenderer,
     Clock,
@@ -221,6 +222,8 @@ async def build_app(
         llm_daily_tokens=settings.llm.daily_token_budget,
         max_audio_seconds=settings.max_audio_seconds,
         max_audio_bytes=settings.max_audio_mb * 1_000_000,
+        transcribe_daily_seconds=settings.transcribe_daily_seconds,
+        transcribe_daily_total=settings.transcribe_daily_seconds_total,
         rate_per_minute=settings.rate_per_minute,
         rate_burst=settings.rate_burst,
         update_stale_seconds=settings.update_stale_seconds,
@@ -296,7 +299,9 @@ def build_scheduler(
         return await regrade_pending(deps, router)
 
     async def housekeeping() -> int:
-        return await app.store.forget_events_before(deps.clock.now() - EVENT_RETENTION)
+        now = deps.clock.now()
+        events = await app.store.forget_events_before(now - EVENT_RETENTION)
+        return events + await app.store.forget_usage_before(now - USAGE_RETENTION)  # forgotten users' usage rows
 
     regrades = regrade if deps.estimator is not None else None  # without an LLM nothing is queued for one
     return Scheduler(dispatcher, settings.scheduler_tick_seconds, regrades, REGRADE_EVERY_S, housekeeping)

@@ -81,6 +81,10 @@ class Settings(BaseSettings):
     transcribe_max_concurrent: int = Field(default=1, ge=1, le=16)
     max_audio_seconds: int = Field(default=300, ge=1, le=3600)
     max_audio_mb: int = Field(default=20, ge=1, le=2000)
+    transcribe_daily_seconds: int = Field(default=1800, ge=0, le=10_000_000)
+    """Seconds of voice answers transcribed per account over the last 24 hours (0: no limit)..."""
+    transcribe_daily_seconds_total: int = Field(default=36_000, ge=0, le=1_000_000_000)
+    """...and over all users per UTC day (0: no budget). Past either a voice answer is not transcribed."""
     max_reviews_per_day: int = Field(default=50, ge=1, le=100_000)
     """/review entries one user may log a local day..."""
     max_reviews: int = Field(default=2000, ge=1, le=1_000_000)

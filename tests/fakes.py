@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.features.career.models import Application, JobDescription, NoteEntry
 from bot.features.mock.models import MockSession
+from bot.kernel.identity import identity_key
 from bot.kernel.models import (
     DIMENSIONS,
     Attempt,
@@ -113,6 +114,8 @@ class FakeStore:
         self.notes: dict[int, NoteEntry] = {}
         self.applications: dict[int, Application] = {}
         self.llm_calls: list[tuple[int | None, str, int, datetime]] = []
+        self.llm_keys: list[str | None] = []  # each call's identity key, beside `llm_calls`
+        self.transcriptions: list[tuple[int | None, str | None, float, datetime]] = []  # user, key, seconds, at
         self.fail_review_insert = False
         self.fail_company_rename = False
         self._seq = itertools.count(1)
@@ -145,7 +148,8 @@ class FakeStore:
             for key in [k for k, v in table.items() if v.user_id == user_id]:
                 del table[key]
         self.personal = {k: v for k, v in self.personal.items() if v[0] != user_id}
-        self.llm_calls = [c for c in self.llm_calls if c[0] != user_id]
+        self.llm_calls = [(None, "", n, at) if u == user_id else (u, k, n, at) for u, k, n, at in self.llm_calls]
+        self.transcriptions = [(None if u == user_id else u, key, s, at) for u, key, s, at in self.transcriptions]
 
     async def get_session(self, user_id: int) -> Session:
         found = self.sessions.get(user_id)
@@ -274,14 +278,42 @@ class FakeStore:
             self.attempts[attempt_id] = self.attempts[attempt_id].model_copy(update={"status": back_to})
         return len(stale)
 
+    def _keys(self, user_id: int | None) -> list[str]:
+        """The user's identity keys; a user with no identity (one a test made up) counts by its id."""
+        keys = sorted(identity_key(p, e) for (p, e), uid in self.ids.items() if uid == user_id)
+        return keys or ([f"user:{user_id}"] if user_id is not None else [])
+
     async def record_llm_call(self, user_id: int | None, kind: str, tokens: int, at: datetime) -> None:
+        keys = self._keys(user_id)
         self.llm_calls.append((user_id, kind, max(0, tokens), at))
+        self.llm_keys.append(keys[0] if keys else None)
 
     async def count_llm_calls_since(self, user_id: int, since: datetime) -> int:
-        return sum(1 for uid, _kind, _tokens, at in self.llm_calls if uid == user_id and at >= since)
+        keys = self._keys(user_id)
+        return sum(1 for c, key in zip(self.llm_calls, self.llm_keys, strict=True) if key in keys and c[3] >= since)
 
     async def llm_tokens_since(self, since: datetime) -> int:
         return sum(tokens for _uid, _kind, tokens, at in self.llm_calls if at >= since)
+
+    async def record_transcription(self, user_id: int, seconds: float, at: datetime) -> None:
+        keys = self._keys(user_id)
+        self.transcriptions.append((user_id, keys[0] if keys else None, max(0.0, seconds), at))
+
+    async def transcribed_seconds_since(self, user_id: int, since: datetime) -> float:
+        keys = self._keys(user_id)
+        return sum(s for _u, key, s, at in self.transcriptions if key in keys and at >= since)
+
+    async def all_transcribed_seconds_since(self, since: datetime) -> float:
+        return sum(s for _u, _key, s, at in self.transcriptions if at >= since)
+
+    async def forget_usage_before(self, cutoff: datetime) -> int:
+        calls = [
+            (c, k) for c, k in zip(self.llm_calls, self.llm_keys, strict=True) if c[0] is not None or c[3] >= cutoff
+        ]
+        heard = [t for t in self.transcriptions if t[0] is not None or t[3] >= cutoff]
+        gone = len(self.llm_calls) - len(calls) + len(self.transcriptions) - len(heard)
+        self.llm_calls, self.llm_keys, self.transcriptions = [c for c, _ in calls], [k for _, k in calls], heard
+        return gone
 
     async def add_personal_question(self, user_id: int, question: Question) -> Question:
         saved = question.model_copy(update={"id": f"personal:{next(self._seq)}"})

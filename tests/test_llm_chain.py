@@ -159,7 +159,7 @@ async def test_a_rubric_with_repeated_ids_gets_distinct_ones(server: FakeOpenAI)
     assert len(set(ids)) == len(ids) == 3
 
 
-async def test_the_budget_counts_the_users_local_day_and_stops_at_the_budget_exactly() -> None:
+async def test_the_limit_counts_the_last_24_hours_whatever_the_timezone_and_the_budget_the_utc_day() -> None:
     from datetime import UTC, datetime, timedelta
 
     from bot.kernel import llm_budget
@@ -171,9 +171,9 @@ async def test_the_budget_counts_the_users_local_day_and_stops_at_the_budget_exa
                 limits=Limits(llm_daily_limit=1, llm_daily_tokens=500))  # fmt: skip
     shanghai = User(id=1, timezone="Asia/Shanghai", created_at=clock.now())
     utc = User(id=2, created_at=clock.now())
-    # 23:30 UTC yesterday is 07:30 today in Shanghai, but yesterday in UTC
-    await store.record_llm_call(1, "grading", 10, clock.now() - timedelta(hours=1, minutes=30))
-    await store.record_llm_call(2, "grading", 10, clock.now() - timedelta(hours=1, minutes=30))
+    # 01:01 UTC yesterday: 09:01 yesterday in Shanghai, but within the last 24 hours: it counts
+    await store.record_llm_call(1, "grading", 10, clock.now() - timedelta(hours=23, minutes=59))
+    await store.record_llm_call(2, "grading", 10, clock.now() - timedelta(hours=24, minutes=1))  # a day ago: not
     assert await llm_budget.refusal(deps, shanghai, clock.now()) == "llm_limit"
     assert await llm_budget.refusal(deps, utc, clock.now()) is None
     await store.record_llm_call(3, "grading", 499, clock.now())

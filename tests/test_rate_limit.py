@@ -56,13 +56,13 @@ def test_refilled_buckets_are_dropped_so_memory_stays_bounded() -> None:
 async def test_the_service_says_slow_down_in_the_users_language(service: Service, clock: FakeClock) -> None:
     user = await service.user_for("telegram", "42", "zh")
     burst = service.deps.limits.rate_burst
-    assert all(service.admit(user) is None for _ in range(burst))
-    (told,) = service.admit(user) or []
+    assert all(service.admit(user, "telegram", "42") is None for _ in range(burst))
+    (told,) = service.admit(user, "telegram", "42") or []
     assert "太快" in told.text and "2 秒" in told.text and told.kind == "error"
-    assert service.admit(user) == []  # the flood gets no more replies
-    assert service.admit(user, every_time=True) is not None  # ...unless each request needs an answer
+    assert service.admit(user, "telegram", "42") == []  # the flood gets no more replies
+    assert service.admit(user, "telegram", "42", every_time=True) is not None  # ...unless each request needs an answer
     clock.advance(seconds=60 / service.deps.limits.rate_per_minute)
-    assert service.admit(user) is None
+    assert service.admit(user, "telegram", "42") is None
 
 
 def test_a_burst_of_one_admits_one_and_an_unknown_user_waits_one_second_at_most() -> None:
@@ -77,3 +77,14 @@ def test_pruning_keeps_twice_what_is_left_before_it_runs_again(monkeypatch: pyte
     for user in range(3):
         limiter.take(user, T0)  # the third finds two empty buckets: a prune that drops nothing
     assert len(limiter._buckets) == 3 and limiter._prune_at == 2 * 2  # the next prune waits until the count doubles
+
+
+async def test_the_limit_is_the_accounts_so_a_forget_does_not_refill_it(service: Service) -> None:
+    user = await service.user_for("telegram", "42")
+    assert all(service.admit(user, "telegram", "42") is None for _ in range(12))
+    await service.handle_text(user.id, "/forget")
+    await service.handle_action(user.id, "forget:yes")
+    fresh = await service.user_for("telegram", "42")
+    assert fresh.id != user.id  # a new user for the same account...
+    assert service.admit(fresh, "telegram", "42") is not None  # ...with the account's empty bucket
+    assert service.admit(fresh, "discord", "42") is None  # the same number on another platform: another account

@@ -384,6 +384,10 @@ async def test_housekeeping_forgets_update_ids_older_than_a_week_and_keeps_the_r
     for key, age in [("old", timedelta(days=7, seconds=1)), ("week", timedelta(days=7) - timedelta(seconds=1)),
                      ("new", timedelta(0))]:  # fmt: skip
         assert await app.store.claim_event(f"telegram:update:{key}", now - age)
+    gone = await app.service.user_for("telegram", "77")  # a forgotten user's LLM calls: kept two days, then dropped
+    await app.store.record_llm_call(gone.id, "grading", 300, now - timedelta(days=2, seconds=1))
+    await app.store.record_llm_call(gone.id, "grading", 20, now - timedelta(days=2) + timedelta(seconds=1))
+    await app.store.delete_user(gone.id)
     s = build_scheduler(app, NotifierRouter(app.store), Settings(_env_file=None), pushes=False)  # type: ignore[call-arg]
     s.start()
     try:
@@ -392,7 +396,8 @@ async def test_housekeeping_forgets_update_ids_older_than_a_week_and_keeps_the_r
         await job.func()
     finally:
         s.shutdown()
-    assert "forgot 1 old update ids" in caplog.text
+    assert "forgot 2 old update ids and usage rows" in caplog.text
+    assert await app.store.llm_tokens_since(now - timedelta(days=3)) == 20
     assert await app.store.claim_event("telegram:update:old", now)  # forgotten: a redelivery would be new
     assert not await app.store.claim_event("telegram:update:week", now)
     assert not await app.store.claim_event("telegram:update:new", now)

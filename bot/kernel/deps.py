@@ -40,6 +40,8 @@ class Limits:
     transcribe_deadline: float = 120.0
     max_audio_seconds: int = 300
     max_audio_bytes: int = 20_000_000
+    transcribe_daily_seconds: int = 1800  # seconds of voice transcribed per account over the last 24 hours...
+    transcribe_daily_total: int = 36_000  # ...and over all users per UTC day; 0: no limit
     rate_per_minute: int = 30  # messages a user may send a minute on a chat platform; 0: no limit
     rate_burst: int = 12  # ...and at once
     max_reviews_per_day: int = 50  # /review entries one user may log a local day...

@@ -310,6 +310,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "I could not hear any words in that recording. Please try again, or type your answer.",
         "zh": "这段录音里没有识别到语音。请重试，或直接输入文字回答。",
     },
+    "voice_limit": {
+        "en": "This recording ({length}) would take you past {limit} of voice answers in 24 hours ({left} left), so "
+        "I did not transcribe it. Please type your answer (typed answers have no such limit), or send a shorter "
+        "recording.",
+        "zh": "这段录音（{length}）会超出 24 小时内 {limit}的语音作答上限（还剩 {left}），所以没有转写。"
+        "请直接输入文字回答（文字作答不受这个限制），或发一段更短的录音。",
+    },
+    "voice_budget": {
+        "en": "Voice transcription has reached today's budget for everyone, so I did not transcribe this "
+        "recording. Please type your answer; voice answers are back after midnight UTC.",
+        "zh": "今天所有用户的语音转写额度已用完，这段录音没有转写。请直接输入文字回答；UTC 零点后可以再用语音作答。",
+    },
     "voice_service_down": {
         "en": "Speech recognition is not working right now. Please try again in a few minutes, or type your answer.",
         "zh": "语音识别服务暂时不可用。请过几分钟再试，或直接输入文字回答。",

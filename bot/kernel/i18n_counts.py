@@ -43,6 +43,7 @@ PLURALS: dict[str, dict[str, dict[str, str]]] = {
     "count.subtopic": {"en": {"one": "{n} subtopic", "other": "{n} subtopics"}, "zh": {"other": "{n} 个方向"}},
     "count.saved_file": {"en": {"one": "{n} file", "other": "{n} files"}, "zh": {"other": "{n} 个文件"}},
     "count.second": {"en": {"one": "{n} second", "other": "{n} seconds"}, "zh": {"other": "{n} 秒"}},
+    "count.minute": {"en": {"one": "{n} minute", "other": "{n} minutes"}, "zh": {"other": "{n} 分钟"}},
     "count.word": {"en": {"one": "{n} word", "other": "{n} words"}, "zh": {"other": "{n} 词"}},
     "count.character": {"en": {"one": "{n} character", "other": "{n} characters"}, "zh": {"other": "{n} 字"}},
     "count.filler_word": {

@@ -1,6 +1,8 @@
-"""Per-user rate limit: a token bucket per user, on the injected clock.
+"""Per-account rate limit: a token bucket per platform identity ("telegram:123", bot/kernel/identity.py), on the
+injected clock. Keyed on the account, not the internal user id, so a /forget (a new user for the same account)
+does not refill it.
 
-A user may send `burst` messages at once and `per_minute` a minute after that. A message over the
+An account may send `burst` messages at once and `per_minute` a minute after that. A message over the
 limit is not read; the first one of a run of refused messages gets a "slow down" reply saying
 when to send again, the rest of that run get no reply (replying to a flood would be a flood).
 """
@@ -8,6 +10,7 @@ when to send again, the rest of that run get no reply (replying to a flood would
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
@@ -33,14 +36,14 @@ class RateLimiter:
         """`per_minute` 0 turns the limit off."""
         self.per_minute = per_minute
         self.burst = max(burst, 1)
-        self._buckets: dict[int, _Bucket] = {}
+        self._buckets: dict[Hashable, _Bucket] = {}
         self._prune_at = PRUNE_AT
 
     @property
     def enabled(self) -> bool:
         return self.per_minute > 0
 
-    def take(self, key: int, now: datetime) -> Admission:
+    def take(self, key: Hashable, now: datetime) -> Admission:
         if not self.enabled:
             return Admission.ADMIT
         if len(self._buckets) >= self._prune_at:
@@ -60,7 +63,7 @@ class RateLimiter:
         bucket.told = True
         return Admission.REFUSE_AND_TELL
 
-    def retry_after(self, key: int) -> int:
+    def retry_after(self, key: Hashable) -> int:
         """Whole seconds until `key` may send one message again (at least 1)."""
         if not self.enabled:
             return 0

@@ -18,6 +18,7 @@ from bot.kernel import commands as c
 from bot.kernel import voice
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t
+from bot.kernel.identity import identity
 from bot.kernel.models import Lang, User
 from bot.kernel.parsing import parse_action, parse_line
 from bot.kernel.ports import WriteFailed
@@ -96,17 +97,18 @@ class Service:
         """A user's commands one at a time: in this process, or across replicas (bot/storage/user_lock.py)."""
         self._rate = RateLimiter(deps.limits.rate_per_minute, deps.limits.rate_burst)
 
-    def admit(self, user: User, *, every_time: bool = False) -> list[Reply] | None:
-        """The per-user rate limit, asked by the chat platforms before they hand a message on: None to
-        go ahead, else the replies to send instead: a "slow down" the first time, then nothing (or
-        the "slow down" again with `every_time`, where each request needs an answer, as a Discord
-        interaction does)."""
-        verdict = self._rate.take(user.id, self.deps.clock.now())
+    def admit(self, user: User, platform: str, external_id: str, *, every_time: bool = False) -> list[Reply] | None:
+        """The rate limit of the account `platform`:`external_id` (whose user is `user`), asked by the chat
+        platforms before they hand a message on: None to go ahead, else the replies to send instead: a "slow
+        down" the first time, then nothing (or the "slow down" again with `every_time`, where each request needs
+        an answer, as a Discord interaction does). Kept per account, so a /forget does not refill it."""
+        account = identity(platform, external_id)
+        verdict = self._rate.take(account, self.deps.clock.now())
         if verdict is Admission.ADMIT:
             return None
         if verdict is Admission.REFUSE_QUIETLY and not every_time:
             return []
-        seconds = self._rate.retry_after(user.id)
+        seconds = self._rate.retry_after(account)
         return [Reply(t(user.language, "slow_down", seconds=seconds), kind="error")]
 
     def busy(self, user: User) -> list[Reply]:

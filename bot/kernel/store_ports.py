@@ -45,7 +45,8 @@ class UsersPort(Protocol):
 
     async def delete_user(self, user_id: int) -> None:
         """The user and everything stored for them: identities, session, mock interviews, cards, attempts,
-        personal questions, interviews, review items, reminders, LLM calls (pushes too, where a store keeps them)."""
+        personal questions, interviews, review items, reminders (pushes too, where a store keeps them). Their LLM
+        calls and transcriptions are kept with no user and no kind, still counted for the account (LLMBudgetPort)."""
         ...
 
     async def get_session(self, user_id: int) -> Session:
@@ -143,15 +144,30 @@ class CardsPort(Protocol):
 
 
 class LLMBudgetPort(Protocol):
-    """The LLM budget's ledger: one row per LLM call (a grading, a second check, a rubric for /review)."""
+    """The usage ledgers: one row per LLM call (a grading, a second check, a rubric for /review) and one per
+    transcription. A user's usage is their platform identities' (bot/kernel/identity.py): what a user of the same
+    account deleted by /forget used still counts."""
 
     async def record_llm_call(self, user_id: int | None, kind: str, tokens: int, at: datetime) -> None:
         """Negative token counts (a provider's nonsense) are recorded as 0."""
         ...
 
-    async def count_llm_calls_since(self, user_id: int, since: datetime) -> int: ...
+    async def count_llm_calls_since(self, user_id: int, since: datetime) -> int:
+        """Calls made from the user's identities since `since`, by them or by a forgotten user of the same account."""
+        ...
+
     async def llm_tokens_since(self, since: datetime) -> int:
-        """Tokens of everyone's calls since `since`."""
+        """Tokens of everyone's calls since `since`, forgotten users' included."""
+        ...
+
+    async def record_transcription(self, user_id: int, seconds: float, at: datetime) -> None: ...
+    async def transcribed_seconds_since(self, user_id: int, since: datetime) -> float:
+        """Seconds transcribed for the user's identities since `since` (as `count_llm_calls_since`)."""
+        ...
+
+    async def all_transcribed_seconds_since(self, since: datetime) -> float: ...
+    async def forget_usage_before(self, cutoff: datetime) -> int:
+        """Delete forgotten users' usage rows made before `cutoff`; how many."""
         ...
 
 

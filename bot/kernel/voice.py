@@ -1,7 +1,8 @@
 """Voice answers: checked against the limits before any work, transcribed, shown, then graded.
 
 Order matters: the cheap checks (size, the platform's duration) come first, then the transcriber
-measures the audio (which also tells "not audio" apart) before the expensive transcription. The
+measures the audio (which also tells "not audio" apart) and the seconds are checked against the account's
+and the global transcription budgets before the expensive transcription. The
 transcript is shown before the grade so the user sees what was heard, and speaking insights (pace,
 filler words) are added to the grade.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from dataclasses import replace
 
 from bot.features.career import router as career_router
@@ -19,11 +21,13 @@ from bot.features.mock import turn as mock_turn
 from bot.kernel import commands as c
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t, tn
+from bot.kernel.identity import ROLLING_DAY
 from bot.kernel.models import Lang, User
 from bot.kernel.ports import TranscriberUnavailable, TranscriptionError
 from bot.kernel.replies import Reply
 from bot.kernel.session import InCareer, InMock, Session, open_card_id
 from bot.kernel.text_input import clean_text
+from bot.kernel.timeutil import start_of_local_day
 
 log = logging.getLogger(__name__)
 VOICE_STEPS = frozenset({("notes", "write")})  # career tool steps (tool, step) that take a spoken text
@@ -31,6 +35,32 @@ VOICE_STEPS = frozenset({("notes", "write")})  # career tool steps (tool, step) 
 
 def _too_long(seconds: float, lang: Lang, lim: Limits) -> Reply:
     return Reply(t(lang, "voice_too_long", limit_seconds=tn(lang, "count.second", lim.max_audio_seconds)), kind="error")
+
+
+def _length(lang: Lang, seconds: float, *, up: bool) -> str:
+    """A duration in words, in whole seconds (rounded up, or down for what is left); whole minutes from two on."""
+    n = math.ceil(seconds) if up else math.floor(seconds)
+    if n >= 120 and n % 60 == 0:
+        return tn(lang, "count.minute", n // 60)
+    return tn(lang, "count.second", n)
+
+
+async def _over_budget(deps: Deps, user: User, seconds: float) -> Reply | None:
+    """The refusal when transcribing `seconds` more would pass the account's 24 hours or today's global budget
+    (both kept per platform account through /forget, as the LLM budget is: bot/kernel/identity.py)."""
+    lang, lim, now = user.language, deps.limits, deps.clock.now()
+    if lim.transcribe_daily_seconds:
+        used = await deps.store.transcribed_seconds_since(user.id, now - ROLLING_DAY)
+        if used + seconds > lim.transcribe_daily_seconds:
+            left = max(lim.transcribe_daily_seconds - used, 0.0)
+            text = t(lang, "voice_limit", length=_length(lang, seconds, up=True),
+                     limit=_length(lang, lim.transcribe_daily_seconds, up=False), left=_length(lang, left, up=False))  # fmt: skip
+            return Reply(text, kind="error")
+    if lim.transcribe_daily_total:
+        used = await deps.store.all_transcribed_seconds_since(start_of_local_day(now, "UTC"))
+        if used + seconds > lim.transcribe_daily_total:
+            return Reply(t(lang, "voice_budget"), kind="error")
+    return None
 
 
 async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User, session: Session) -> list[Reply]:
@@ -57,6 +87,10 @@ async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User, session: Sess
         return [_too_long(seconds, lang, lim)]
     if seconds <= 0:
         return [Reply(t(lang, "voice_empty"), kind="error")]
+    over = await _over_budget(deps, user, seconds)
+    if over is not None:
+        return [over]
+    await deps.store.record_transcription(user.id, seconds, deps.clock.now())  # billed whether or not it succeeds
     try:
         async with asyncio.timeout(lim.transcribe_deadline):
             result = await transcriber.transcribe(cmd.audio, cmd.filename, lang)
@@ -70,6 +104,8 @@ async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User, session: Sess
     if not transcript:
         return [Reply(t(lang, "voice_silent"), kind="error")]
     duration = result.duration or seconds
+    if duration > seconds:  # the backend heard more than was measured: that counts too
+        await deps.store.record_transcription(user.id, duration - seconds, deps.clock.now())
     shown = Reply(t(lang, "transcript", text=transcript), kind="transcript")
     if isinstance(session, InCareer) and writing:  # a notebook version spoken: the tool takes the transcript
         return [shown, *await career_router.text(transcript, deps, user, session)]

@@ -49,7 +49,7 @@ class Scheduler:
 
     async def housekeeping_tick(self) -> None:
         """Delete what is only kept for a while; a failure is logged and the next round tries again."""
-        await _round(self.housekeeping, "housekeeping failed", "housekeeping: forgot %d old update ids")
+        await _round(self.housekeeping, "housekeeping failed", "housekeeping: forgot %d old update ids and usage rows")
 
     async def tick(self) -> None:
         if self.dispatcher is None or self.dispatcher.busy:

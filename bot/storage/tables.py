@@ -198,16 +198,34 @@ guilds = sa.Table(
     sa.Column("created_at", UTCDateTime, nullable=False),
 )
 
+# The usage ledgers (LLM calls, transcribed seconds) count per platform identity: `identity` is its one-way key
+# (bot/kernel/identity.py). /forget keeps the rows with user_id NULL and kind '' (no user, no content), so they
+# still count toward the account's rolling day and the global budget; housekeeping drops them after two days.
 llm_calls = sa.Table(
     "llm_calls",
     metadata,
     sa.Column("id", ID, primary_key=True, autoincrement=True),
-    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=True),
+    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
     sa.Column("kind", sa.String(16), nullable=False),
     sa.Column("tokens", sa.Integer, nullable=False),
     sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Column("identity", sa.String(32), nullable=True),
     sa.Index("ix_llm_calls_user_created", "user_id", "created_at"),
     sa.Index("ix_llm_calls_created", "created_at"),
+    sa.Index("ix_llm_calls_identity_created", "identity", "created_at"),
+)
+
+transcriptions = sa.Table(
+    "transcriptions",
+    metadata,
+    sa.Column("id", ID, primary_key=True, autoincrement=True),
+    sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    sa.Column("identity", sa.String(32), nullable=True),
+    sa.Column("seconds", sa.Float, nullable=False),
+    sa.Column("created_at", UTCDateTime, nullable=False),
+    sa.Index("ix_transcriptions_user", "user_id"),
+    sa.Index("ix_transcriptions_created", "created_at"),
+    sa.Index("ix_transcriptions_identity_created", "identity", "created_at"),
 )
 
 mock_sessions = sa.Table(
@@ -275,7 +293,7 @@ applications = sa.Table(
     sa.Column("updated_at", UTCDateTime, nullable=False),
 )
 
-USER_TABLES = (
+USER_TABLES = (  # deleted with the user; the usage ledgers are kept anonymised instead (USAGE_TABLES)
     sessions,
     mock_sessions,
     cards,
@@ -285,9 +303,9 @@ USER_TABLES = (
     review_items,
     reminders,
     pushes,
-    llm_calls,
     identities,
     job_descriptions,
     notebook_entries,
     applications,
 )
+USAGE_TABLES = (llm_calls, transcriptions)

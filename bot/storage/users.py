@@ -94,7 +94,16 @@ class SqlUsers(SqlBase):
         return [(r["platform"], r["external_id"]) for r in rows]
 
     async def delete_user(self, user_id: int) -> None:
+        """Everything of the user is deleted but their usage rows, kept with no user and no kind: they go on
+        counting toward their account's rolling day and the global budgets (bot/kernel/identity.py)."""
+
         async def _unit(conn: AsyncConnection) -> Any:
+            await conn.execute(
+                T.llm_calls.update().where(T.llm_calls.c.user_id == user_id).values(user_id=None, kind="")
+            )
+            await conn.execute(
+                T.transcriptions.update().where(T.transcriptions.c.user_id == user_id).values(user_id=None)
+            )
             for table in T.USER_TABLES:
                 await conn.execute(table.delete().where(table.c.user_id == user_id))
             await conn.execute(T.users.delete().where(T.users.c.id == user_id))

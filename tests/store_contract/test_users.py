@@ -97,12 +97,13 @@ async def test_deleting_a_user_removes_all_their_data_and_only_theirs(store: Sto
     assert await store.list_interviews(gone.id) == [] and await store.list_review_items(gone.id) == []
     assert await store.list_reminders(gone.id) == []
     assert await store.count_llm_calls_since(gone.id, NOW - DAY) == 0
-    assert await store.llm_tokens_since(NOW - DAY) == 100  # the kept user's call
+    assert await store.llm_tokens_since(NOW - DAY) == 200  # the forgotten user's call is kept, anonymised
     assert len(await store.list_cards(kept.id)) == 2 and len(await store.list_attempts(kept.id)) == 1
     assert len(await store.list_review_items(kept.id)) == 1 and len(await store.list_reminders(kept.id)) == 1
     assert await store.get_session(kept.id) != Idle()
     again = await new_user(store, "gone")  # the identity is free: a new user, with nothing of the old one
     assert await store.list_cards(again.id) == [] and await store.get_session(again.id) == Idle()
+    assert await store.count_llm_calls_since(again.id, NOW - DAY) == 1  # but the account's usage still counts
 
 
 async def test_a_deleted_user_is_not_brought_back_by_a_late_save(store: Store) -> None:

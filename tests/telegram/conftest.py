@@ -85,12 +85,16 @@ MakeHarness = Callable[..., Awaitable[Harness]]
 
 @pytest.fixture
 async def make_telegram(tmp_path: Path, bank: Bank) -> AsyncIterator[MakeHarness]:
-    """Builds a running harness; keyword arguments override TelegramSettings (`grader`: another grader)."""
+    """Builds a running harness; keyword arguments override TelegramSettings (`grader`: another grader,
+    `database_url`: another database than a fresh SQLite file, `config`: Settings fields by name)."""
     started: list[Harness] = []
 
-    async def make(grader: Any = None, **overrides: Any) -> Harness:
+    async def make(
+        grader: Any = None, database_url: str | None = None, config: dict[str, Any] | None = None, **overrides: Any
+    ) -> Harness:
         server = await FakeBotApi().start()
-        settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", _env_file=None)  # type: ignore[call-arg]
+        url = database_url or f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+        settings = Settings(database_url=url, _env_file=None, **(config or {}))  # type: ignore[call-arg]
         options: dict[str, Any] = {
             "token": SecretStr(TOKEN),
             "base_url": server.base_url,

@@ -86,8 +86,11 @@ RECORD_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "这将删除你的全部数据：设置、题组、作答记录、面试记录，且无法恢复。确定吗？",
     },
     "forget.done": {
-        "en": "All your data has been deleted: {what}. Your next message starts afresh.",
-        "zh": "你的全部数据已删除：{what}。你的下一条消息会重新开始。",
+        "en": "All your data has been deleted: {what}. Your next message starts afresh. So that the daily limits "
+        "still hold, all that is kept is how many AI calls and seconds of voice transcription this account used "
+        "(no content, the account only under a one-way key), erased within two days.",
+        "zh": "你的全部数据已删除：{what}。你的下一条消息会重新开始。为了让每日限额继续有效，仅保留这个账号用过多少次 "
+        "AI 调用和多少秒语音转写（不含任何内容，账号只以单向哈希保存），两天内自动清除。",
     },
     "forget.settings": {"en": "your settings", "zh": "你的设置"},
     "forget.cancelled": {"en": "Nothing was deleted.", "zh": "已取消，没有删除任何数据。"},

@@ -70,7 +70,7 @@ class Bridge:
         try:
             user = await self.user(interaction.user, interaction.locale)
             lang = user.language
-            refused = self.service.admit(user, every_time=True)
+            refused = self.service.admit(user, PLATFORM, str(interaction.user.id), every_time=True)
             replies = refused if refused is not None else await work(user)
         except Exception:
             log.exception("discord interaction %s failed", interaction.id)
@@ -118,7 +118,7 @@ class Bridge:
         if not await self.service.first_time(f"discord:message:{message.id}"):
             return
         user = await self.user(message.author)
-        refused = self.service.admit(user)
+        refused = self.service.admit(user, PLATFORM, str(message.author.id))
         if refused is not None:
             for reply in refused:
                 for part in messages(reply):

@@ -173,7 +173,7 @@ class TelegramHandlers:
             await self._membership(update, chat.id, user)
             return
         self.sender.unblock(chat.id)  # a message from the user: they are back
-        refused = self.service.admit(user)
+        refused = self.service.admit(user, PLATFORM, str(chat.id))
         if refused is not None:
             await self.sender.deliver(chat.id, user.id, refused)
             return
