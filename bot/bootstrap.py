@@ -62,6 +62,7 @@ REGRADE_EVERY_S = 60.0
 # update and interaction ids guard against redelivery: Telegram keeps an undelivered update for 24 hours
 # (https://core.telegram.org/bots/api#getting-updates) and Discord's interaction tokens last 15 minutes
 EVENT_RETENTION = timedelta(days=7)
+TRANSCRIBE_DEADLINE = 120.0  # seconds a transcription may take (a local one's worker is stopped past it)
 
 
 @dataclass
@@ -73,10 +74,14 @@ class App:
     service: Service
     user_locks: PgUserLocks | None = None
     workers: ProcessPool | ThreadPool | None = None
+    transcribe_workers: ProcessPool | None = None
+    """The local transcriber's worker processes (`serve` with TRANSCRIBE_BACKEND=local)."""
 
     async def close(self) -> None:
         if self.workers is not None:
             await self.workers.close()
+        if self.transcribe_workers is not None:
+            await self.transcribe_workers.close()
         if self.user_locks is not None:
             await self.user_locks.close()
         await self.engines.dispose()
@@ -205,7 +210,13 @@ async def build_app(
     """`worker_mode`: "process" or "thread" for the CPU worker pool (default: settings.worker_mode, and "auto"
     means a thread here; `serve` asks for processes when it serves a platform). Processes need the shipped bank:
     with an injected `bank` the pool runs threads."""
-    transcriber = transcriber or build_transcriber(settings)  # a bad voice setting fails before any work
+    mode = worker_mode or settings.worker_mode
+    transcribe_pool = None
+    if transcriber is None and settings.transcribe_backend == "local" and mode == "process":
+        # a transcription is stopped past its deadline: a process, `max_concurrent` of them (each with the model)
+        transcribe_pool = ProcessPool(settings.transcribe_max_concurrent, TRANSCRIBE_DEADLINE)
+    # a bad voice setting fails before any work
+    transcriber = transcriber or build_transcriber(settings, transcribe_pool, TRANSCRIBE_DEADLINE)
     engines = make_engines(settings.database_url)
     if migrate:
         await upgrade(engines)
@@ -233,9 +244,9 @@ async def build_app(
         max_interviews_per_day=settings.max_interviews_per_day,
         max_interviews=settings.max_interviews,
         upload_limits=UPLOAD_LIMITS,
+        transcribe_deadline=TRANSCRIBE_DEADLINE,
     )
     llm = llm_grader(settings.llm) if grader is None else None
-    mode = worker_mode or settings.worker_mode
     offline = OfflineGrader()
     workers: ProcessPool | ThreadPool
     if mode == "process" and shipped:
@@ -268,7 +279,7 @@ async def build_app(
         log.info("voice answers transcribed by %s", transcriber.id)
     log.info("bank: %d questions; database: %s", len(bank), engines.writer.url.render_as_string(hide_password=True))
     user_locks = None if engines.is_sqlite else PgUserLocks(settings.database_url)  # order across replicas
-    return App(settings, engines, store, bank, Service(deps, user_locks), user_locks, workers)
+    return App(settings, engines, store, bank, Service(deps, user_locks), user_locks, workers, transcribe_pool)
 
 
 def build_scheduler(

@@ -1,5 +1,6 @@
 """The tasks a worker process runs (bot/workers.py), by name. Each loads what it needs once per process: the shipped
-bank (from its cache, bot/content/cache.py), the offline grader with its sentence encoder, /review's matcher.
+bank (from its cache, bot/content/cache.py), the offline grader with its sentence encoder, /review's matcher, and
+(in the transcription pool's processes only) the Whisper model.
 
 Arguments and results cross the process boundary by pickling: questions and grades are pydantic models; /review's
 candidates come back as (question id, similarity) and the caller maps the ids to its own bank.
@@ -36,6 +37,30 @@ def candidates(text: str, limit: int) -> list[tuple[str, float]]:
     return [(q.id, score) for q, score in _bank().candidates(text, limit)]
 
 
+@cache
+def _whisper(model: str, cpu_threads: int) -> Any:
+    from bot.speech.local_backend import load_whisper
+
+    return load_whisper(model, cpu_threads, 1)
+
+
+def transcribe(
+    model: str, cpu_threads: int, beam_size: int, audio: bytes, lang: Lang, max_seconds: float
+) -> tuple[Any, ...]:
+    """A voice answer transcribed (bot/speech/local_backend.py): its outcome as plain values, errors included."""
+    from bot.kernel.ports import TranscriberUnavailable
+    from bot.speech.local_backend import run_model, to_outcome
+
+    def run() -> Any:
+        try:
+            whisper = _whisper(model, cpu_threads)
+        except Exception as exc:  # a missing folder, a failed download, a broken model.bin
+            raise TranscriberUnavailable(f"model {model!r} did not load ({type(exc).__name__})") from exc
+        return run_model(whisper, audio, lang, beam_size, max_seconds)
+
+    return to_outcome(run)
+
+
 def warm() -> None:
     """Load the grader's encoder and term weights and the matcher's prompts, so the first task does not wait."""
     grader = _grader()
@@ -67,4 +92,5 @@ def fail(message: str) -> None:
 
 TASKS: dict[str, Any] = {
     "grade": grade, "candidates": candidates, "warm": warm, "echo": echo, "hang": hang, "fail": fail,
+    "transcribe": transcribe,
 }  # fmt: skip

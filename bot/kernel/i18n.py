@@ -300,6 +300,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "That recording is longer than the limit of {limit_seconds}. Please keep it shorter, or type your answer.",
         "zh": "这段录音超过了 {limit_seconds}的上限。请缩短后再发，或直接输入文字回答。",
     },
+    "voice_timing": {
+        # a file whose container timestamps disagree with its audio frames (it misstates its length)
+        "en": "That recording's timing information does not match its audio, so I cannot tell how long it is. "
+        "Please record it again or export it once more, or type your answer.",
+        "zh": "这段录音的时间信息和实际音频对不上，无法判断它有多长。请重新录制或重新导出后再发，或直接输入文字回答。",
+    },
     "voice_unreadable": {
         "en": "I could not read that audio file. I read voice messages and OGG, WebM, MP3, WAV, FLAC or M4A files. "
         "Please send it again, or type your answer.",

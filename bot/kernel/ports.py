@@ -188,6 +188,14 @@ class TranscriberUnavailable(TranscriptionError):
     """The transcriber itself failed (service down, timeout, model error): the audio may be fine."""
 
 
+class AudioTooLong(TranscriptionError):
+    """The audio decodes to more than the limit (found while decoding, when measuring had said otherwise)."""
+
+
+class AudioTimingMismatch(TranscriptionError):
+    """The container's timestamps disagree with the length of the codec's frames: the file misstates its length."""
+
+
 @dataclass(frozen=True)
 class Transcription:
     text: str

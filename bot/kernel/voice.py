@@ -23,7 +23,7 @@ from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t, tn
 from bot.kernel.identity import ROLLING_DAY
 from bot.kernel.models import Lang, User
-from bot.kernel.ports import TranscriberUnavailable, TranscriptionError
+from bot.kernel.ports import AudioTimingMismatch, AudioTooLong, TranscriberUnavailable, TranscriptionError
 from bot.kernel.replies import Reply
 from bot.kernel.session import InCareer, InMock, Session, open_card_id
 from bot.kernel.text_input import clean_text
@@ -80,6 +80,9 @@ async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User, session: Sess
         return [_too_long(cmd.duration, lang, lim)]
     try:
         seconds = await transcriber.measure(cmd.audio, cmd.filename)
+    except AudioTimingMismatch as exc:
+        log.info("audio %r misstates its length: %s", cmd.filename, exc)
+        return [Reply(t(lang, "voice_timing"), kind="error")]
     except TranscriptionError as exc:
         log.info("unreadable audio %r: %s", cmd.filename, exc)
         return [Reply(t(lang, "voice_unreadable"), kind="error")]
@@ -94,6 +97,8 @@ async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User, session: Sess
     try:
         async with asyncio.timeout(lim.transcribe_deadline):
             result = await transcriber.transcribe(cmd.audio, cmd.filename, lang)
+    except AudioTooLong:  # measured within the limit, decoded past it
+        return [_too_long(lim.max_audio_seconds + 1, lang, lim)]
     except (TranscriberUnavailable, TimeoutError) as exc:
         log.warning("transcriber %s failed: %s", transcriber.id, type(exc).__name__)
         return [Reply(t(lang, "voice_service_down"), kind="error")]

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import Any
 
 from bot.config import Settings, SettingsError
 from bot.kernel.ports import Transcriber
 
 
-def build_transcriber(settings: Settings) -> Transcriber | None:
-    """None for `none`: the core then asks for a typed answer. Misconfiguration stops start-up with the name."""
+def build_transcriber(settings: Settings, pool: Any = None, deadline: float = 120.0) -> Transcriber | None:
+    """None for `none`: the core then asks for a typed answer. Misconfiguration stops start-up with the name.
+    `pool`: worker processes (bot/workers.py) for the local backend's transcriptions, each stopped past
+    `deadline`; without one, they run in threads of this process."""
     backend = settings.transcribe_backend
     if backend == "none":
         return None
@@ -43,7 +46,11 @@ def build_transcriber(settings: Settings) -> Transcriber | None:
     if _looks_like_path(model):
         model = str(Path(model).expanduser())
     return LocalTranscriber(
-        model, max_concurrent=settings.transcribe_max_concurrent, max_seconds=settings.max_audio_seconds
+        model,
+        max_concurrent=settings.transcribe_max_concurrent,
+        max_seconds=settings.max_audio_seconds,
+        pool=pool,
+        deadline=deadline,
     )
 
 

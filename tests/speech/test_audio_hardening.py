@@ -143,7 +143,7 @@ def test_every_accepted_container_is_measured_and_decoded(kind: str) -> None:
     assert found is not None and found.demuxer == demuxer
     with open_audio(data) as container:
         assert container.format.name == demuxer  # opened as that format: told, not guessed
-    assert probe_seconds(data) == pytest.approx(2.0, abs=0.1)
+    assert probe_seconds(data) == pytest.approx(2.0, abs=0.15)  # AAC's priming and padding frames decode too
     samples = decode(data)
     assert len(samples) == pytest.approx(32_000, abs=2_000)  # 2 s at 16 kHz
     assert 0.15 < float(np.abs(samples).max()) < 0.35  # the tone (8000 / 32768), not silence or noise

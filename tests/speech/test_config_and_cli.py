@@ -85,6 +85,30 @@ async def test_the_app_wires_the_backend_and_the_limits(tmp_path: Path) -> None:
     await app.close()
 
 
+@pytest.mark.parametrize("mode", ["process", "thread"])
+async def test_a_served_bot_transcribes_locally_in_worker_processes(
+    tmp_path: Path, whisper_base: Path, mode: str
+) -> None:
+    """`serve` (process workers) gives the local transcriber its own pool of TRANSCRIBE_MAX_CONCURRENT processes,
+    each transcription stopped at the voice deadline; in thread mode (tests, an injected bank) there is none."""
+    s = settings(
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
+        transcribe_backend="local",
+        whisper_model=str(whisper_base),
+        transcribe_max_concurrent=2,
+    )
+    app = await build_app(s, grader=FakeGrader(), worker_mode=mode)
+    transcriber = app.service.deps.transcriber
+    assert isinstance(transcriber, LocalTranscriber)
+    if mode == "process":
+        assert transcriber.pool is app.transcribe_workers and app.transcribe_workers is not None
+        assert app.transcribe_workers.size == 2 and app.transcribe_workers is not app.workers
+        assert transcriber.deadline == app.service.deps.limits.transcribe_deadline == 120
+    else:
+        assert transcriber.pool is None and app.transcribe_workers is None
+    await app.close()
+
+
 async def run_cli(*args: str, env: dict[str, str]) -> tuple[int, str, str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(VOICE_ENV)}
     proc = await asyncio.create_subprocess_exec(
@@ -99,7 +123,8 @@ async def test_cli_transcribes_locally_and_shows_insights(whisper_base: Path) ->
     env = {"TRANSCRIBE_BACKEND": "local", "WHISPER_MODEL": str(whisper_base)}
     code, out, err = await run_cli(str(AUDIO / "answer_en.ogg"), env=env)
     assert code == 0, err
-    assert out.startswith("local:whisper-base: 10.6 s of audio") and "real-time factor" in out
+    # the codec's 533 Opus packets of 20 ms: 10.66 s (the container's granules, which the probe read before: 10.6)
+    assert out.startswith("local:whisper-base: 10.7 s of audio") and "real-time factor" in out
     assert all(word in out.lower() for word in ANSWER_EN_KEYWORDS)
     assert "Speaking (11 s):" in out and "words a minute" in out
 
