@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.content.loader import load_file
+from bot.features.mock.chart_data import MockChartData
 from bot.grading.feedback import follow_up_for_points
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
-from bot.kernel.models import Question
+from bot.kernel.models import Grade, Lang, Level, Question
 from bot.kernel.replies import Reply
 from bot.kernel.service import Service
 from tests.fakes import FakeClock, FakeGrader, FakeStore
@@ -65,3 +66,33 @@ async def answer_all(service: Service, user_id: int, clock: FakeClock, answer: s
         if any(r.kind == "report" for r in replies):
             return seen
     raise AssertionError("the mock never ended")
+
+
+class PartialGrader(FakeGrader):
+    """An LLM-like grader that calls every key point partly made, scores `score` and asks no follow-up: the
+    issue #36 round (answers near 72, nothing missed outright) whose debrief must still tell one story."""
+
+    def __init__(self, score: int = 72) -> None:
+        super().__init__(score=score, follow_up=None, grader="llm:fake")
+
+    async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
+        grade = await super().grade(question, answer, lang, level)
+        points = [k.model_copy(update={"verdict": "partial"}) for k in grade.key_points]
+        return grade.model_copy(update={"key_points": points})
+
+
+class RecordingMockChart:
+    """The real matplotlib debrief chart, keeping what it was asked to draw and the texts it drew."""
+
+    def __init__(self) -> None:
+        from bot.charts import MatplotlibMockChart
+
+        self.real = MatplotlibMockChart()
+        self.drawn: list[MockChartData] = []
+        self.texts: list[list[str]] = []
+
+    def render_mock(self, data: MockChartData) -> bytes:
+        self.drawn.append(data)
+        figure = self.real.figure(data)
+        self.texts.append([t.get_text() for ax in figure.axes for t in ax.texts])
+        return self.real.render_mock(data)

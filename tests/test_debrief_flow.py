@@ -398,16 +398,20 @@ def test_help_lists_debrief_in_both_languages() -> None:
     assert "\n/debrief（/复盘）[公司] - 面试结束后" in t("zh", "help")  # with its Chinese name (issue #36)
 
 
-async def test_a_likely_match_is_logged_as_the_bank_question_unless_kept_as_own(service: Service, deps: Deps) -> None:
+async def test_a_possible_match_is_kept_as_own_unless_the_user_says_it_is_the_bank_question(
+    service: Service, deps: Deps
+) -> None:
     deps.bank = Bank([NAN, ZERO], KeywordMatcher({}, maybe={"nan": NAN, "zero": ZERO}))  # type: ignore[arg-type]
     uid = await user(service)
     reply = await listed(service, uid, "1. How would you debug a NaN loss?\n2. What does ZeRO stage 3 shard?")
-    assert "    → likely bank: Your loss becomes NaN: how do you debug it? (“own 1” keeps it as your own)" in reply.text
-    assert reply.text.endswith("type “own 2” to log question 2 as your own instead (“bank 2” undoes it).")
-    (after,) = await service.handle_text(uid, "own 2")
-    assert "2. What does ZeRO stage 3 shard?\n    → new personal question" in after.text
+    maybe = "    → your own question; maybe bank: Your loss becomes NaN: how do you debug it? (“bank 1” grades it"
+    assert maybe in reply.text and "likely" not in reply.text
+    assert reply.text.endswith("type “bank 2” to grade question 2 with its rubric (“own 2” undoes it).")
+    (after,) = await service.handle_text(uid, "bank 1")
+    assert "1. How would you debug a NaN loss?\n    → bank: Your loss becomes NaN" in after.text
     await service.handle_text(uid, "bank 2")
     (after,) = await service.handle_text(uid, "own 2")
+    assert "2. What does ZeRO stage 3 shard?\n    → your own question; maybe bank:" in after.text
     (done,) = await service.handle_action(uid, "cr:debrief:log")
     assert "Matched to a bank question: 1; filed as your own: 1." in done.text
     items = await deps.store.list_review_items(uid)

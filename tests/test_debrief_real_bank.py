@@ -32,9 +32,12 @@ async def test_realistic_notes_find_their_bank_questions() -> None:
     (reply,) = await service.handle_text(uid, NOTES)
     lines = reply.text.split("\n")
     assert lines[0] == "字节：从你的笔记里找到 3 道题，请核对："
-    assert lines[3].startswith("    → 可能是题库：") and lines[3].endswith("你的回答：45 字")
-    assert lines[5].startswith("    → 可能是题库：") and lines[5].endswith("没有记下回答")
+    # possible matches are named, but logged as the user's own until the user says they are those questions
+    assert lines[3].startswith("    → 你自己的题目；也许是题库：") and lines[3].endswith("你的回答：45 字")
+    assert lines[5].startswith("    → 你自己的题目；也许是题库：") and lines[5].endswith("没有记下回答")
     assert lines[7] == "    → 新的个人题目 · 没有记下回答"  # the weekly meeting is no bank question
+    (confirmed,) = await service.handle_text(uid, "题库 1 2")
+    assert confirmed.text.split("\n")[3].startswith("    → 题库：")
     await service.handle_text(uid, "全部记录")
     items = await store.list_review_items(uid)
     assert [(i.question_id, i.matched_bank) for i in items][:2] == [("stab-spike-001", True), ("stab-norm-002", True)]

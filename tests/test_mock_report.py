@@ -56,7 +56,7 @@ async def _debrief(lang: str, score: int, case_answer: str) -> str:
 async def test_the_english_debrief_has_every_part() -> None:
     report = await _debrief("en", 55, CASE_ANSWER)
     assert "Overall: 55/100 · lean no hire" in report
-    assert "Right direction, but too many key points missed" in report
+    assert "A close call that usually fails.\nWhy: key points " in report
     assert "strong hire from 80, hire 65-79, lean no hire 50-64, no hire below 50" in report
     assert "By dimension: coverage 55, structure 55, specificity 55, evidence 55, correctness 55" in report
     assert "Covered:" in report and "Missed:" in report and "Best follow-up answer (55)" in report

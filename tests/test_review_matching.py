@@ -98,8 +98,9 @@ async def test_a_sure_match_is_taken_at_once(svc: Service, fixed: FixedMatcher, 
     uid = await new_user(svc)
     await onboard(svc, uid)
     fixed.scores = [0.8, 0.6]
-    r = await svc.handle_text(uid, "/review Acme | pre-LN vs post-LN?")
-    assert "matches a bank question" in r[0].text and "stab-a-001" not in r[0].text  # no raw id
+    r = await svc.handle_text(uid, "/review Acme | why is pre-LN more stable?")
+    assert "graded with the rubric of the bank question “Why is pre-LN more stable?”" in r[0].text
+    assert "stab-a-001" not in r[0].text  # named by its words, not a raw id
     (item,) = store.review_items.values()
     assert item.matched_bank and item.question_id == "stab-a-001"
 
@@ -111,10 +112,10 @@ async def test_a_sure_score_only_just_ahead_of_the_next_is_offered(
     await onboard(svc, uid)
     fixed.scores = [0.85, 0.83]  # both over the sure bar, 0.02 apart: the user picks
     r = await svc.handle_text(uid, "/review Acme | pre-LN or post-LN?")
-    assert "personal question" in r[0].text and [b.action for row in r[1].buttons for b in row][:2] == ["rv:0", "rv:1"]
+    assert "as your own question for now" in r[0].text and r[0].actions()[:2] == ["rv:0", "rv:1"]
     fixed.scores = [0.85, 0.82]  # 0.03 ahead: taken at once
-    r = await svc.handle_text(uid, "/review Acme | pre-LN vs post-LN?")
-    assert "matches a bank question" in r[0].text
+    r = await svc.handle_text(uid, "/review Acme | why is pre-LN more stable?")
+    assert "graded with the rubric of the bank question" in r[0].text
 
 
 async def test_an_unsure_match_is_logged_at_once_and_the_pick_relinks_it(
@@ -124,14 +125,13 @@ async def test_an_unsure_match_is_logged_at_once_and_the_pick_relinks_it(
     await onboard(svc, uid)
     fixed.scores = [0.79, 0.55, 0.49]  # the third is under the bar: not offered
     r = await svc.handle_text(uid, "/review Acme | loss jumps, what now?")
-    assert "personal question" in r[0].text
-    actions = [b.action for row in r[1].buttons for b in row]
-    assert actions == ["rv:0", "rv:1", "rv:none"] and "How do you handle a loss spike?" in r[1].text
+    assert "as your own question for now" in r[0].text and "no close match" not in r[0].text
+    assert r[0].actions() == ["rv:0", "rv:1", "rv:none"] and "How do you handle a loss spike?" in r[0].text
     (item,) = store.review_items.values()  # logged before the user answers: nothing waits on a button
     assert not item.matched_bank and item.subtopic == fixed.questions[0].subtopic
     personal_card = next(c for c in store.cards.values() if c.question_id == item.question_id)
     r = await svc.handle_action(uid, "rv:1")
-    assert "matches a bank question" in r[0].text and "stab-b-001" not in r[0].text
+    assert "graded with the rubric of the bank question" in r[0].text and "stab-b-001" not in r[0].text
     (item,) = store.review_items.values()
     assert item.matched_bank and item.question_id == "stab-b-001" and item.company == "Acme"
     bank_card = next(c for c in store.cards.values() if c.question_id == "stab-b-001")
@@ -151,7 +151,7 @@ async def test_a_typed_number_picks_from_the_questions_just_offered(
     r = await svc.handle_text(uid, "3")  # not one of those offered: not a pick, and told what the offer waits for
     assert r[0].text == t("en", "waits.review_pick") and r[0].actions() == ["rv:0", "rv:1", "rv:none"]
     r = await svc.handle_text(uid, "2")
-    assert r[0].text.startswith("Logged for Acme. It matches a bank question")
+    assert r[0].text.startswith("Logged for Acme: your question, in your words, graded with the rubric")
     (item,) = store.review_items.values()
     assert item.matched_bank and item.question_id == "stab-b-001"
 
@@ -204,3 +204,24 @@ async def test_a_relink_names_only_the_users_own_review_item(store: FakeStore) -
     other = mine.model_copy(update={"user_id": 2, "question_id": "stab-b-001"})
     assert await store.relink_review_item(other) is False
     assert store.review_items[mine.id].question_id == "p1"
+
+
+def test_the_names_a_question_asks_about_are_read_as_written() -> None:
+    from bot.kernel.bank import named_terms
+
+    assert named_terms("Why is Pre-LN more stable than Post-LN for LLMs on H100s, with FP16 and DeepNorm?") == {
+        "preln", "postln", "h100", "fp16", "deepnorm"
+    }  # fmt: skip
+    assert named_terms("Why does warmup matter? Adam and the learning rate") == frozenset()  # capitals alone: no
+
+
+async def test_a_name_the_question_asks_about_that_the_best_match_lacks_is_offered_not_linked(
+    svc: Service, fixed: FixedMatcher, store: FakeStore
+) -> None:
+    uid = await new_user(svc)
+    await onboard(svc, uid)
+    fixed.scores = [0.9, 0.5]  # sure and far ahead, but the best asks about pre-LN only
+    r = await svc.handle_text(uid, "/review Acme | why is pre-LN more stable than post-LN?")
+    assert "as your own question for now" in r[0].text and r[0].actions()[0] == "rv:0"
+    r = await svc.handle_text(uid, "/review Acme | why is Pre-LN more stable?")  # its names are all there
+    assert "graded with the rubric of the bank question" in r[0].text

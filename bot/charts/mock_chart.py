@@ -30,6 +30,14 @@ class MatplotlibMockChart:
 
     def render_mock(self, data: MockChartData) -> bytes:
         with self._lock, matplotlib.rc_context({"font.family": font_families(), "font.size": 9}):
+            fig = self.figure(data)
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png", dpi=self.dpi, facecolor="white", pil_kwargs={"compress_level": 1})
+            return buf.getvalue()
+
+    def figure(self, data: MockChartData) -> Figure:
+        """The chart as a matplotlib Figure (`render_mock` saves it; a test reads what it says)."""
+        with matplotlib.rc_context({"font.family": font_families(), "font.size": 9}):
             w, h = self.size
             fig = Figure(figsize=(w / self.dpi, h / self.dpi), dpi=self.dpi)
             grid = fig.add_gridspec(1, 2, width_ratios=(3, 2), left=0.06, right=0.97, top=0.84, bottom=0.1, wspace=0.5)
@@ -39,9 +47,7 @@ class MatplotlibMockChart:
             self._dimensions(dims, data)
             for ax in (scores, dims):
                 ax.spines[["top", "right"]].set_visible(False)
-            buf = io.BytesIO()
-            fig.savefig(buf, format="png", dpi=self.dpi, facecolor="white", pil_kwargs={"compress_level": 1})
-            return buf.getvalue()
+            return fig
 
     @staticmethod
     def _scores(ax, data: MockChartData) -> None:  # type: ignore[no-untyped-def]
@@ -56,8 +62,13 @@ class MatplotlibMockChart:
         ax.bar([x - 0.18 for x in xs], main, width=0.36, color=BLUE, zorder=2, label=data.scores_label)
         fu = [s or 0 for s in data.follow_up_best]
         ax.bar([x + 0.18 for x in xs], fu, width=0.36, color=ORANGE, zorder=2, label=data.follow_up_label)
-        for x, s in zip(xs, data.scores, strict=True):
-            ax.text(x - 0.18, (s or 0) + 1.5, "-" if s is None else str(s), ha="center", fontsize=8, zorder=3)
+        marks = data.marks or [""] * n
+        for x, s, mark in zip(xs, data.scores, marks, strict=True):
+            if mark:  # skipped, not answered, not graded yet: said on the chart, not drawn as a bare 0
+                ax.bar(x - 0.18, 100, width=0.36, color="none", edgecolor=GREY, hatch="//", linewidth=0.6, zorder=1)
+                ax.text(x - 0.18, 50, mark, ha="center", va="center", rotation=90, fontsize=8, color=GREY, zorder=3)
+            else:
+                ax.text(x - 0.18, (s or 0) + 1.5, "-" if s is None else str(s), ha="center", fontsize=8, zorder=3)
         if data.previous is not None:
             ax.axhline(data.previous, color=RED, linestyle="--", linewidth=1, zorder=3, label=data.previous_label)
         ax.set_xticks(xs, data.questions)

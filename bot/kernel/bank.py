@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from bot.kernel.models import LEVELS, Level, Question
@@ -9,6 +10,28 @@ from bot.kernel.ports import QuestionMatcher
 from bot.text.tokens import cosine, features
 
 MATCH_THRESHOLD = 0.45  # the lexical fallback's bar; a QuestionMatcher brings its own (see `sure`)
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*")
+_JOINERS = re.compile(r"[-.\s]")
+GENERIC_NAMES = frozenset({"llm", "llms", "gpu", "gpus", "ai", "ml", "nlp", "cpu", "api"})  # name no method
+
+
+def named_terms(text: str) -> frozenset[str]:
+    """The names a question asks about, as written: words with a capital past their first letter or letters
+    with digits ("Pre-LN", "DeepNorm", "FP16", "H100s"), folded ("preln", "h100"); generic ones ("LLMs") left out."""
+    names = set()
+    for token in _TOKEN.findall(text):
+        if not (re.search(r"[A-Z]", token[1:]) or re.search(r"\d", token)):
+            continue
+        name = _JOINERS.sub("", token).casefold()
+        if len(name) > 2 and name.endswith("s") and (token[-2].isupper() or token[-2].isdigit()):
+            name = name[:-1]  # a plural: "H100s", "LLMs"
+        if name not in GENERIC_NAMES:
+            names.add(name)
+    return frozenset(names)
+
+
+def _folded(text: str) -> str:
+    return _JOINERS.sub("", text).casefold()
 
 
 class Bank:
@@ -54,13 +77,19 @@ class Bank:
             return self.matcher.sure, self.matcher.unsure
         return MATCH_THRESHOLD, MATCH_THRESHOLD
 
-    def is_sure(self, candidates: list[tuple[Question, float]]) -> bool:
-        """Whether the best of `candidates` (from `candidates`, best first) is taken as the same question: at
-        the sure bar, and clearly ahead of the runner-up (two about as close are offered to choose from)."""
+    def is_sure(self, candidates: list[tuple[Question, float]], text: str = "") -> bool:
+        """Whether the best of `candidates` (from `candidates(text)`, best first) is taken as the same question:
+        at the sure bar, clearly ahead of the runner-up (two about as close are offered to choose from), and
+        asking about every name `text` asks about ("Pre-LN vs Post-LN" is not the DeepNorm question, however
+        close their wording: it is offered instead)."""
         if not candidates or candidates[0][1] < self.bars()[0]:
             return False
         margin = self.matcher.margin if self.matcher is not None else 0.0
-        return len(candidates) < 2 or candidates[0][1] - candidates[1][1] >= margin
+        if len(candidates) >= 2 and candidates[0][1] - candidates[1][1] < margin:
+            return False
+        best = candidates[0][0]
+        asked = _folded(best.prompt.en + " " + best.prompt.zh)
+        return all(name in asked for name in named_terms(text))
 
     def match(self, text: str) -> tuple[Question | None, float]:
         """The closest bank question to a free-text question, and its similarity (0-1)."""

@@ -153,6 +153,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "[{topic} / {subtopic} · {qtype} · 难度 {difficulty} · {qid}]{tag}\n{prompt}",
     },
     "tag.personal": {"en": " (from your interview)", "zh": "（来自你的面试）"},
+    "question.asked_as": {
+        "en": "{asked}\n(Graded with the rubric of bank question {qid}: “{prompt}”)",
+        "zh": "{asked}\n（按题库题 {qid} 的评分要点评分：“{prompt}”）",
+    },
     "tag.due": {"en": " (review)", "zh": "（复习）"},
     "tag.new": {"en": " (new)", "zh": "（新题）"},
     "answer_hint": {

@@ -90,7 +90,7 @@ async def daily_drill(deps: Deps, user: User) -> list[Reply] | None:
         return None
     card, q, tag = picked
     await deps.store.set_session(user.id, Answering(card_id=card.id))
-    shown = drill.show_question(q, card, user, tag)
+    shown = drill.show_question(q, card, user, tag, await drill.asked_as(deps, user, q, tag))
     first = shown[0]
     head = Reply(t(user.language, "push.daily") + "\n\n" + first.text, first.buttons, kind="daily", ask_text=True)
     now = deps.clock.now()

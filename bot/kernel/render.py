@@ -55,7 +55,17 @@ def qtype_name(qtype: str, lang: Lang) -> str:
     return t(lang, key) if key in MESSAGES else qtype
 
 
-def question_text(q: Question, lang: Lang, tag: str) -> str:
+ASKED_PROMPT_CHARS = 90  # the bank question named beside the user's own wording
+
+
+def question_text(q: Question, lang: Lang, tag: str, asked: str | None = None) -> str:
+    """The question's header and prompt; with `asked` (the user's wording from a real interview), that wording
+    instead, and the bank question whose rubric grades it named beside it."""
+    prompt = q.prompt.get(lang)
+    if asked:
+        bank = " ".join(prompt.split())
+        bank = bank if len(bank) <= ASKED_PROMPT_CHARS else bank[: ASKED_PROMPT_CHARS - 1].rstrip() + "…"
+        prompt = t(lang, "question.asked_as", asked=asked, qid=q.id, prompt=bank)
     return t(
         lang,
         "question",
@@ -65,7 +75,7 @@ def question_text(q: Question, lang: Lang, tag: str) -> str:
         difficulty=q.difficulty,
         qid=q.id,
         tag=t(lang, f"tag.{tag}"),
-        prompt=q.prompt.get(lang),
+        prompt=prompt,
     )
 
 

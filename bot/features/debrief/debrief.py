@@ -49,8 +49,8 @@ class Item:
     q: str
     a: str = ""
     m: str = ""
-    u: bool = False  # the match is likely, not sure: logged as the bank question unless the user says "own"
-    o: bool = False  # kept as the user's own question
+    u: bool = False  # the match is possible, not sure: logged as the user's own unless they say "bank"
+    o: bool = False  # kept as the user's own question (a possible match is, until the user says "bank")
     x: bool = False  # dropped
 
     def bank_id(self) -> str:
@@ -206,7 +206,8 @@ async def _take_notes(deps: Deps, user: User, data: dict[str, str], notes: str) 
         if best is None or best[1] < unsure:
             items.append(Item(a.question, a.answer))
         else:
-            items.append(Item(a.question, a.answer, best[0].id, u=not deps.bank.is_sure(candidates)))
+            sure = deps.bank.is_sure(candidates, a.question)
+            items.append(Item(a.question, a.answer, best[0].id, u=not sure, o=not sure))
     data = {"company": company, "text": notes, "how": how, "more": str(more), "items": _pack(_bounded(items))}
     await deps.store.set_session(user.id, InCareer(tool=TOOL_NAME, step="confirm", data=data))
     return [_listing(deps, user, data)]
@@ -250,9 +251,15 @@ def _listing(deps: Deps, user: User, data: dict[str, str]) -> Reply:
         if item.x:
             lines.append(f"{n}. {t(lang, 'debrief.dropped')} {question}")
             continue
-        bank = deps.bank.get(item.bank_id()) if item.bank_id() else None
+        bank = deps.bank.get(item.m) if item.m else None
         title = _short(bank.prompt.get(lang), _SHOWN_TITLE) if bank else ""
-        key = "debrief.match_new" if bank is None else "debrief.match_likely" if item.u else "debrief.match_bank"
+        key = (
+            "debrief.match_new"
+            if bank is None
+            else "debrief.match_maybe"
+            if item.u and item.o
+            else "debrief.match_bank"
+        )
         match = t(lang, key, title=title, n=n) if bank else t(lang, key)
         said = tn(lang, "count.character", len(item.a))
         answer = t(lang, "debrief.answer_yes", chars=said) if item.a else t(lang, "debrief.answer_no")

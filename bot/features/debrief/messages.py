@@ -80,9 +80,9 @@ DEBRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "（大模型暂时无法拆分，已改为离线拆分，依据编号、问号和说话人标注，请检查有没有漏掉的题。）",
     },
     "debrief.match_bank": {"en": "bank: {title}", "zh": "题库：{title}"},
-    "debrief.match_likely": {
-        "en": "likely bank: {title} (“own {n}” keeps it as your own)",
-        "zh": "可能是题库：{title}（输入“自己 {n}”则保存为你自己的题目）",
+    "debrief.match_maybe": {
+        "en": "your own question; maybe bank: {title} (“bank {n}” grades it with that rubric)",
+        "zh": "你自己的题目；也许是题库：{title}（输入“题库 {n}”则按那道题的评分要点来评）",
     },
     "debrief.match_new": {"en": "new personal question", "zh": "新的个人题目"},
     "debrief.answer_yes": {"en": "your answer: {chars}", "zh": "你的回答：{chars}"},
@@ -99,10 +99,10 @@ DEBRIEF_MESSAGES: dict[str, dict[str, str]] = {
         "（点按钮，或输入“删 2 5”）。还有笔记？直接发来，我会补进列表。",
     },
     "debrief.confirm_own": {
-        "en": "A likely match is logged as that bank question, with its rubric; type “own 2” to log question 2 "
-        "as your own instead (“bank 2” undoes it).",
-        "zh": "标为“可能是题库”的题会按那道题库题目（及其评分要点）记录；输入“自己 2”则把第 2 题记为你自己的题目"
-        "（输入“题库 2”可撤销）。",
+        "en": "A question marked “maybe bank” is logged as your own unless you say it is that bank question: "
+        "type “bank 2” to grade question 2 with its rubric (“own 2” undoes it).",
+        "zh": "标为“也许是题库”的题默认记为你自己的题目；如果确实是那道题库题目，输入“题库 2”就按它的评分要点"
+        "来评第 2 题（输入“自己 2”可撤销）。",
     },
     "debrief.btn.log": {"en": "Log all", "zh": "全部记录"},
     "debrief.btn.drop": {"en": "Drop {n}", "zh": "去掉 {n}"},

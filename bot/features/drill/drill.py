@@ -25,9 +25,11 @@ log = logging.getLogger(__name__)
 FAR_FUTURE = datetime(9999, 1, 1, tzinfo=UTC)
 
 
-def show_question(q: Question, card: Card, user: User, tag: str) -> list[Reply]:
+def show_question(q: Question, card: Card, user: User, tag: str, asked: str | None = None) -> list[Reply]:
+    """The question as asked: `asked` is the user's own wording of a bank question they logged with /review
+    (shown, with the bank question whose rubric grades it named beside it)."""
     lang = user.language
-    text = render.question_text(q, lang, tag) + "\n\n" + t(lang, "answer_hint")
+    text = render.question_text(q, lang, tag, asked) + "\n\n" + t(lang, "answer_hint")
     buttons = [[Button(t(lang, "btn.skip"), "skip"), Button(t(lang, "btn.reference"), "ref")]]
     return [Reply(text, buttons, kind="question", ask_text=True)]
 
@@ -58,6 +60,16 @@ async def pick_next(deps: Deps, user: User, now: datetime) -> tuple[Card, Questi
     return card, q, "new"
 
 
+async def asked_as(deps: Deps, user: User, q: Question, tag: str) -> str | None:
+    """How a real interview asked this bank question, in the user's words (their latest /review of it), when
+    the card is one they logged and the words are not the bank's; else None."""
+    if tag != "personal":
+        return None
+    items = [i for i in await deps.store.list_review_items(user.id) if i.question_id == q.id and i.matched_bank]
+    words = " ".join(items[-1].question_text.split()) if items else ""
+    return words if words and words not in (q.prompt.en, q.prompt.zh) else None
+
+
 async def _card_with_question(deps: Deps, card_id: int) -> tuple[Card, Question] | None:
     card = await deps.store.get_card(card_id)
     q = await deps.question(card.question_id) if card else None
@@ -81,13 +93,13 @@ async def next_question(cmd: c.NextQuestion, deps: Deps, user: User) -> list[Rep
     reopened = await ask_again(deps, await deps.store.get_session(user.id))
     if reopened is not None:
         card, q, tag = reopened
-        return show_question(q, card, user, tag)
+        return show_question(q, card, user, tag, await asked_as(deps, user, q, tag))
     picked = await pick_next(deps, user, now)
     if picked is None:
         return [await _nothing_due(deps, user)]
     card, q, tag = picked
     await deps.store.set_session(user.id, Answering(card_id=card.id))
-    return show_question(q, card, user, tag)
+    return show_question(q, card, user, tag, await asked_as(deps, user, q, tag))
 
 
 async def _nothing_due(deps: Deps, user: User) -> Reply:

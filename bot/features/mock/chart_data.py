@@ -3,14 +3,14 @@ renderer (bot/charts/mock_chart.py) only draws."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
 class MockChartData:
     title: str  # e.g. "Debrief · training stability · 72/100 · hire"
-    questions: list[str]  # "Q1" ... per answered question
-    scores: list[int | None]  # main answer per question (None: not graded yet)
+    questions: list[str]  # "Q1" ... per asked question
+    scores: list[int | None]  # main answer per question (None: not graded, skipped or not answered)
     follow_up_best: list[int | None]  # best follow-up answer per question (None: none)
     bands: list[tuple[int, str]]  # verdict bands: (floor, label), highest first
     dimensions: list[tuple[str, int]]  # (label, mean score)
@@ -19,3 +19,4 @@ class MockChartData:
     dimensions_label: str
     previous: int | None = None  # the previous mock's score, drawn as a line
     previous_label: str = ""
+    marks: list[str] = field(default_factory=list)  # per question: "" when graded, else drawn ("skipped", ...)

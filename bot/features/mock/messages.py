@@ -142,21 +142,32 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
     "mock.verdict.lean_no": {"en": "lean no hire", "zh": "倾向不录用"},
     "mock.verdict.no_hire": {"en": "no hire", "zh": "不录用"},
     "mock.meaning.strong_hire": {
-        "en": "Layered, specific answers that held up under follow-ups: this round would pass.",
-        "zh": "回答有层次、有具体数字，追问下也站得住：这一轮能通过。",
+        "en": "At this level, this round would pass.",
+        "zh": "按这个水平，这一轮能通过。",
     },
     "mock.meaning.hire": {
-        "en": "Solid on most questions, with gaps an interviewer would note but forgive.",
-        "zh": "多数题答得扎实，有些缺口面试官会记下，但不致命。",
+        "en": "At this level, this round would usually pass.",
+        "zh": "按这个水平，这一轮通常能通过。",
     },
     "mock.meaning.lean_no": {
-        "en": "Right direction, but too many key points missed or left vague: a close call that usually fails.",
-        "zh": "方向对，但漏掉或说得含糊的要点太多：属于边缘，通常过不了。",
+        "en": "A close call that usually fails.",
+        "zh": "属于边缘，通常过不了。",
     },
     "mock.meaning.no_hire": {
-        "en": "Key points and specifics are mostly missing: drill the gaps below before a real round.",
-        "zh": "关键要点和具体细节大多缺失：真实面试前先把下面的缺口练扎实。",
+        "en": "This round would not pass: drill the gaps below before a real one.",
+        "zh": "这一轮过不了：真实面试前先把下面的缺口练扎实。",
     },
+    "mock.why": {"en": "Why: {reasons}", "zh": "原因：{reasons}"},
+    "mock.why.skipped": {
+        "en": "{which} skipped, counted as 0 (the {n} answered average {mean})",
+        "zh": "{which}跳过，按 0 分计（答了的 {n} 题平均 {mean} 分）",
+    },
+    "mock.why.points": {
+        "en": "key points {hit} covered, {partial} partly, {missed} missed",
+        "zh": "要点答到 {hit} 个、部分答到 {partial} 个、漏掉 {missed} 个",
+    },
+    "mock.why.dimension": {"en": "weakest dimension: {dim} {value}", "zh": "最弱的维度：{dim} {value} 分"},
+    "mock.report.q_ref": {"en": "Q{i}", "zh": "第 {i} 题"},
     "mock.report.head": {
         "en": "Debrief · {focus} · {level}\nOverall: {score}/100 · {verdict}\n{meaning}\n"
         "(Bands: strong hire from 80, hire 65-79, lean no hire 50-64, no hire below 50.)",
@@ -210,11 +221,22 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "- 还没有完整答到的要点，先从下面的缺口练起。",
     },
     "mock.report.gaps": {"en": "Top gaps, and what to drill next:", "zh": "最大的缺口和接下来要练的题："},
-    "mock.report.gap_line": {
+    "mock.report.gap_missed": {
         "en": "- {point} (Q{i}): drill “{prompt}”",
         "zh": "- {point}（第 {i} 题）：重练“{prompt}”",
     },
-    "mock.report.no_gaps": {"en": "- No key point missed. Well done.", "zh": "- 没有漏掉的要点，很好。"},
+    "mock.report.gap_partial": {
+        "en": "- {point}, only partly (Q{i}): drill “{prompt}”",
+        "zh": "- {point}，只答到一部分（第 {i} 题）：重练“{prompt}”",
+    },
+    "mock.report.gap_skipped": {
+        "en": "- Q{i} skipped: drill “{prompt}”",
+        "zh": "- 第 {i} 题跳过了：重练“{prompt}”",
+    },
+    "mock.report.no_gaps": {
+        "en": "- Every key point covered in full.",
+        "zh": "- 每个要点都完整答到了。",
+    },
     "mock.report.trend": {
         "en": "Compared with your last mock ({date}): {before} → {score} ({delta}).",
         "zh": "和上一场模拟面试（{date}）相比：{before} → {score}（{delta}）。",
@@ -244,6 +266,9 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
     "mock.chart.follow_up": {"en": "best follow-up answer", "zh": "追问最佳回答"},
     "mock.chart.dimensions": {"en": "By dimension", "zh": "各维度平均"},
     "mock.chart.previous": {"en": "last mock", "zh": "上一场"},
+    "mock.chart.skipped": {"en": "skipped", "zh": "跳过"},
+    "mock.chart.unanswered": {"en": "not answered", "zh": "未作答"},
+    "mock.chart.ungraded": {"en": "not graded yet", "zh": "暂未评分"},
     "mock.report.srs": {
         "en": "Each answer counted as a review, so the questions you missed come back sooner in /drill.",
         "zh": "每道题的回答都计入了复习，没答好的题会在 /drill 里更早再出现。",

@@ -21,6 +21,8 @@ ORDER: dict[QuestionType, int] = {"concept": 0, "compare": 1, "open": 2, "fault"
 WEAKEST_SUBTOPICS = 3
 SUGGEST_COMPANY_WITHIN = timedelta(days=21)  # an interview this close makes its company the suggested focus
 MIN_GRADED_FOR_WEAKEST = 3
+COMPANY_SUBTOPICS = 3  # a company focus spans at least this many subtopics, its own and their nearest
+NEIGHBOUR_QUESTIONS, NEIGHBOUR_CANDIDATES = 10, 24  # the last logged questions looked at, the bank questions each
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,26 @@ async def company_subtopics(deps: Deps, user: User, company: str) -> tuple[list[
     return subtopics, list(dict.fromkeys(i.question_id for i in items))
 
 
+async def neighbour_subtopics(deps: Deps, user: User, company: str, subtopics: list[str]) -> list[str]:
+    """The subtopics nearest to what a company asked, enough that a round spans COMPANY_SUBTOPICS with the
+    company's own: those of the bank questions closest to each logged question (the /review matcher), closest
+    first. A company with few logged questions, all on one subtopic, still gets a round an interviewer of theirs
+    might ask, not five questions on one subtopic."""
+    have = set(subtopics)
+    in_bank = {q.subtopic for q in deps.bank.all()}
+    if len(have & in_bank) >= COMPANY_SUBTOPICS:
+        return []
+    want = company.strip().casefold()
+    items = [i for i in await deps.store.list_review_items(user.id) if i.company.strip().casefold() == want]
+    ranked: dict[str, float] = {}
+    for item in items[-NEIGHBOUR_QUESTIONS:]:
+        for q, score in await deps.candidates(item.question_text, NEIGHBOUR_CANDIDATES):
+            if q.subtopic not in have:
+                ranked[q.subtopic] = max(ranked.get(q.subtopic, 0.0), score)
+    near = sorted(ranked, key=lambda s: (-ranked[s], s))
+    return near[: COMPANY_SUBTOPICS - len(have & in_bank)]
+
+
 async def companies(deps: Deps, user: User) -> list[str]:
     """Companies of the user's logged interview questions, most recently logged first."""
     items = sorted(await deps.store.list_review_items(user.id), key=lambda i: (i.created_at, i.id), reverse=True)
@@ -79,29 +101,31 @@ async def suggest(deps: Deps, user: User, now: datetime) -> Setup:
     return Setup("weakest" if len(graded) >= MIN_GRADED_FOR_WEAKEST else "mixed", user.level)
 
 
-async def _pool(deps: Deps, user: User, setup: Setup) -> tuple[list[Question], set[str]]:
-    """The focus's questions, and the ids to put first (the very questions a company asked, the questions on
-    the weakest subtopics)."""
+async def _pool(deps: Deps, user: User, setup: Setup) -> tuple[list[Question], dict[str, int]]:
+    """The focus's questions, and the ids to put first, by rank (the very questions a company asked, then the
+    other questions of its subtopics; the questions on the weakest subtopics)."""
     bank = deps.bank.all()
     if setup.focus in ("stability", "pipeline"):
-        return [q for q in bank if q.topic == setup.focus], set()
+        return [q for q in bank if q.topic == setup.focus], {}
     mixed = [q for q in bank if q.topic in user.topics] or bank
     if setup.focus == "weakest":  # the weakest subtopics' questions lead; the rest of the bank tops them up
         weak = set(await weakest_subtopics(deps, user))
-        return mixed, {q.id for q in mixed if q.subtopic in weak}
+        return mixed, {q.id: 0 for q in mixed if q.subtopic in weak}
     if setup.focus == "company":
         subtopics, asked = await company_subtopics(deps, user, setup.company)
         own = [q for qid in asked if (q := await deps.question(qid)) is not None]
-        related = [q for q in bank if q.subtopic in subtopics and q.id not in asked]
-        return own + related, set(asked)
-    return mixed, set()
+        near = await neighbour_subtopics(deps, user, setup.company, subtopics)
+        related = [q for q in bank if q.subtopic in subtopics + near and q.id not in asked]
+        first = {qid: 0 for qid in asked} | {q.id: 1 for q in related if q.subtopic in subtopics}
+        return own + related, first
+    return mixed, {}
 
 
 def _ranked(
     pool: Iterable[Question],
     cards: dict[str, Card],
     level: Level,
-    first: set[str],
+    first: dict[str, int],
     now: datetime,
     lean: Sequence[str] = (),
 ) -> list[Question]:
@@ -126,7 +150,7 @@ def _ranked(
     rest.sort(key=lambda q: (fit(q)[0], cards[q.id].due, q.id))
     mixed = [q for pair in _zip_longest(due, new) for q in pair]
     ordered = mixed + rest
-    return sorted(ordered, key=lambda q: q.id not in first)  # stable: a company's own questions lead
+    return sorted(ordered, key=lambda q: first.get(q.id, len(first) + 2))  # stable: a company's own questions lead
 
 
 def _zip_longest(a: list[Question], b: list[Question]) -> list[list[Question]]:
@@ -136,10 +160,11 @@ def _zip_longest(a: list[Question], b: list[Question]) -> list[list[Question]]:
     ]
 
 
-def choose(ranked: list[Question], length: int, level: Level) -> list[Question]:
-    """Greedy over the ranking: first one question per required type, then questions of new subtopics and
-    types, then new subtopics, then anything left; returned warm-up first."""
-    chosen: list[Question] = []
+def choose(ranked: list[Question], length: int, level: Level, lead: int = 0) -> list[Question]:
+    """Greedy over the ranking: its first `lead` questions (a company's own), then one question per required
+    type, then questions of new subtopics and types, then new subtopics, then anything left; returned warm-up
+    first."""
+    chosen: list[Question] = ranked[: min(lead, length)]
 
     def take(ok: object) -> None:
         for q in ranked:
@@ -174,4 +199,7 @@ async def plan(deps: Deps, user: User, setup: Setup, now: datetime) -> list[Ques
     cards = {c.question_id: c for c in await deps.store.list_cards(user.id)}
     pool = [q for q in pool if q.rubric.key_points and not (q.id in cards and cards[q.id].suspended)]
     lean = focus.subtopics(await deps.store.active_jd(user.id, now))
-    return choose(_ranked(pool, cards, setup.level, first, now, lean), setup.length, setup.level)
+    ranked = _ranked(pool, cards, setup.level, first, now, lean)
+    # a company's own questions and subtopics lead (they are what it asks), leaving room for their neighbours
+    lead = min(sum(q.id in first for q in pool), max(1, setup.length - COMPANY_SUBTOPICS + 1))
+    return choose(ranked, setup.length, setup.level, lead if setup.focus == "company" else 0)

@@ -23,6 +23,7 @@ TOP = 3
 LABEL_CHARS = 60
 EXCERPT_CHARS = 160
 PROMPT_CHARS = 70  # a question named in the gaps list
+WEAK_DIMENSION, DIMENSION_GAP = 65, 10  # a dimension below hire and this far under the others' mean is named
 MESSAGE_CHARS = 1900  # under Discord's 2,000 (Telegram takes 4,096): question blocks are grouped up to this
 
 
@@ -41,11 +42,65 @@ class Answered:
     follow_ups: list[Attempt] = field(default_factory=list)
 
 
-def summary(rows: list[Answered]) -> MockSummary | None:
+@dataclass(frozen=True)
+class Gap:
+    """Something the debrief tells the user to drill: a skipped question, a missed or a partly made point."""
+
+    kind: str  # "skipped" | "missed" | "partial"
+    index: int  # the question's number
+    point: str  # the key point's label ("" for a skipped question)
+    prompt: str  # the question, shortened
+    weight: float = 0.0
+
+
+@dataclass(frozen=True)
+class QuestionView:
+    """One asked question as the debrief reads it: its state, its score (a skipped one scores 0) and its key
+    points by verdict (labels in the user's language)."""
+
+    index: int
+    state: str  # "graded" | "skipped" | "unanswered" | "ungraded"
+    score: int | None
+    hit: list[str]
+    partial: list[str]
+    missed: list[str]
+    follow_up_best: int | None
+
+
+@dataclass(frozen=True)
+class Debrief:
+    """The one computation the debrief's verdict, its reasons, its per-question lists, its strengths and gaps
+    and its chart are all read from, so they cannot tell different stories."""
+
+    summary: MockSummary
+    questions: list[QuestionView]
+    answered_mean: int  # the mean of the graded answers alone (without the skipped questions' zeros)
+    strengths: list[tuple[str, int]]  # (point, question number)
+    gaps: list[Gap]
+    counts: dict[str, int]  # key points of the graded answers by verdict: hit, partial, missed
+
+
+def _view(r: Answered, lang: Lang) -> QuestionView:
+    best = max((a.grade.score for a in r.follow_ups if a.grade is not None), default=None)
+    if r.main is None:
+        state = "skipped" if r.item.skipped else "unanswered"
+        return QuestionView(r.index, state, 0 if state == "skipped" else None, [], [], [], best)
+    grade = r.main.grade
+    if grade is None:
+        return QuestionView(r.index, "ungraded", None, [], [], [], best)
+    points = {k.id: k for k in r.question.rubric.key_points}
+    named = {v: [label(points[k.id], lang) for k in grade.key_points if k.verdict == v and k.id in points]
+             for v in ("hit", "partial", "missed")}  # fmt: skip
+    return QuestionView(r.index, "graded", grade.score, named["hit"], named["partial"], named["missed"], best)
+
+
+def assess(rows: list[Answered], lang: Lang) -> Debrief | None:
+    """The debrief's numbers and lists; None when no answer is graded (there is nothing to judge)."""
     graded = [r.main.grade for r in rows if r.main is not None and r.main.grade is not None]
-    passed = sum(1 for r in rows if r.main is None and r.item.skipped)  # a question passed on scores 0
     if not graded:
         return None
+    views = [_view(r, lang) for r in rows]
+    passed = sum(1 for v in views if v.state == "skipped")  # a question passed on scores 0
     score = round(sum(g.score for g in graded) / (len(graded) + passed))
     dims = {  # a dimension no grade has (an offline estimate has no correctness) is not shown as 0
         d: round(sum(g.dimensions[d] for g in graded if d in g.dimensions) / sum(d in g.dimensions for g in graded))
@@ -53,7 +108,44 @@ def summary(rows: list[Answered]) -> MockSummary | None:
         if any(d in g.dimensions for g in graded)
     }
     answered = sum(1 for r in rows if r.main is not None)
-    return MockSummary(score=score, verdict=verdict(score), answered=answered, dimensions=dims)
+    total = MockSummary(score=score, verdict=verdict(score), answered=answered, dimensions=dims)
+    hits: list[tuple[float, int, str]] = []
+    gaps: list[Gap] = []
+    counts = {"hit": 0, "partial": 0, "missed": 0}
+    for r in rows:
+        prompt = excerpt(r.question.prompt.get(lang), PROMPT_CHARS)
+        if r.main is None and r.item.skipped:
+            gaps.append(Gap("skipped", r.index, "", prompt, float("inf")))
+        grade = r.main.grade if r.main else None
+        if grade is None:
+            continue
+        points = {k.id: k for k in r.question.rubric.key_points}
+        for k in grade.key_points:
+            p = points.get(k.id)
+            if p is None:
+                continue
+            counts[k.verdict] = counts.get(k.verdict, 0) + 1
+            if k.verdict == "hit":
+                hits.append((-p.weight, r.index, label(p, lang)))
+            else:
+                gaps.append(Gap(k.verdict, r.index, label(p, lang), prompt, p.weight))
+    hits.sort()
+    # what cost most first: a skipped question (all of it), then missed points, then partly made ones, heaviest
+    order = {"skipped": 0, "missed": 1, "partial": 2}
+    gaps.sort(key=lambda g: (order[g.kind], -g.weight, g.index))
+    return Debrief(
+        summary=total,
+        questions=views,
+        answered_mean=round(sum(g.score for g in graded) / len(graded)),
+        strengths=[(p, i) for _, i, p in _spread(hits, 1)],
+        gaps=[g for g, _ in _spread([(g, g.index) for g in gaps], 1)],
+        counts=counts,
+    )
+
+
+def summary(rows: list[Answered]) -> MockSummary | None:
+    found = assess(rows, "en")
+    return found.summary if found is not None else None
 
 
 def label(point: KeyPoint, lang: Lang) -> str:
@@ -210,27 +302,23 @@ def star_check(answer: str) -> dict[str, str]:
     return out
 
 
-def _question_block(r: Answered, n_lang: Lang) -> str:
-    lang, q, item = n_lang, r.question, r.item
+def _question_block(r: Answered, lang: Lang, view: QuestionView | None = None) -> str:
+    """One question's block, from its view in the debrief's computation (`view`; computed when not given)."""
+    q, item = r.question, r.item
+    view = view or _view(r, lang)
     prompt = excerpt(q.prompt.get(lang))
-    if r.main is None:
-        return t(
-            lang, "mock.report.q_skipped" if r.item.skipped else "mock.report.q_unanswered", i=r.index, prompt=prompt
-        )
+    if view.state in ("skipped", "unanswered"):
+        return t(lang, f"mock.report.q_{view.state}", i=r.index, prompt=prompt)
     budget, took = clock(item.budget_seconds), clock(item.answer_seconds)
-    grade = r.main.grade
-    if grade is None:
+    if view.state == "ungraded" or r.main is None:
         return t(lang, "mock.report.q_ungraded", i=r.index, prompt=prompt, took=took, budget=budget)
-    lines = [t(lang, "mock.report.q", i=r.index, prompt=prompt, score=grade.score, took=took, budget=budget)]
-    points = {k.id: k for k in q.rubric.key_points}
+    lines = [t(lang, "mock.report.q", i=r.index, prompt=prompt, score=view.score, took=took, budget=budget)]
     none = t(lang, "mock.report.none")
     sep = "、" if lang == "zh" else "; "
-    named = {v: [label(points[k.id], lang) for k in grade.key_points if k.verdict == v and k.id in points]
-             for v in ("hit", "partial", "missed")}  # fmt: skip
-    lines.append(t(lang, "mock.report.covered", points=sep.join(named["hit"]) or none))
-    if named["partial"]:  # part of a point is not the point: said apart, so "covered" means covered
-        lines.append(t(lang, "mock.report.partly", points=sep.join(named["partial"])))
-    lines.append(t(lang, "mock.report.missed", points=sep.join(named["missed"]) or none))
+    lines.append(t(lang, "mock.report.covered", points=sep.join(view.hit) or none))
+    if view.partial:  # part of a point is not the point: said apart, so "covered" means covered
+        lines.append(t(lang, "mock.report.partly", points=sep.join(view.partial)))
+    lines.append(t(lang, "mock.report.missed", points=sep.join(view.missed) or none))
     best = max((a for a in r.follow_ups if a.grade is not None), key=lambda a: a.grade.score, default=None)  # type: ignore[union-attr]
     if best is not None and best.grade is not None:
         lines.append(t(lang, "mock.report.best_fu", score=best.grade.score, answer=excerpt(best.answer)))
@@ -259,41 +347,47 @@ def _spread(ranked: list[Any], at: int) -> list[Any]:
     return (firsts + [x for x in ranked if x not in firsts])[:TOP]
 
 
-def _strengths_and_gaps(rows: list[Answered], lang: Lang) -> str:
-    hits: list[tuple[float, int, str]] = []
-    gaps: list[tuple[float, int, int, str, str]] = []
-    for r in rows:
-        grade = r.main.grade if r.main else None
-        if grade is None:
-            continue
-        points = {k.id: k for k in r.question.rubric.key_points}
-        for k in grade.key_points:
-            p = points.get(k.id)
-            if p is None:
-                continue
-            if k.verdict == "hit":
-                hits.append((-p.weight, r.index, label(p, lang)))
-            elif k.verdict == "missed":
-                gaps.append(
-                    (
-                        -p.weight,
-                        grade.score,
-                        r.index,
-                        label(p, lang),
-                        excerpt(r.question.prompt.get(lang), PROMPT_CHARS),
-                    )
-                )
+def _strengths_and_gaps(debrief: Debrief, lang: Lang) -> str:
     lines = [t(lang, "mock.report.strengths")]
-    hits.sort()
-    lines += [t(lang, "mock.report.strength_line", point=p, i=i) for _, i, p in _spread(hits, 1)] or [
+    lines += [t(lang, "mock.report.strength_line", point=p, i=i) for p, i in debrief.strengths] or [
         t(lang, "mock.report.no_strengths")
     ]
     lines.append(t(lang, "mock.report.gaps"))
-    gaps.sort()
-    lines += [t(lang, "mock.report.gap_line", point=p, i=i, prompt=pr) for _, _, i, p, pr in _spread(gaps, 2)] or [
-        t(lang, "mock.report.no_gaps")
-    ]
+    lines += [
+        t(lang, f"mock.report.gap_{g.kind}", point=g.point, i=g.index, prompt=g.prompt) for g in debrief.gaps
+    ] or [t(lang, "mock.report.no_gaps")]
     return "\n".join(lines)
+
+
+def reasons(debrief: Debrief, lang: Lang) -> str:
+    """Why the overall score is what it is, from the same numbers the lists below show: the skipped questions'
+    zeros, the key points by verdict, and a dimension well below the rest."""
+    parts: list[str] = []
+    skipped = [v.index for v in debrief.questions if v.state == "skipped"]
+    if skipped:
+        which = listing_of([t(lang, "mock.report.q_ref", i=i) for i in skipped], lang)
+        graded = sum(1 for v in debrief.questions if v.state == "graded")
+        parts.append(t(lang, "mock.why.skipped", which=which, n=graded, mean=debrief.answered_mean))
+    c = debrief.counts
+    if sum(c.values()):
+        parts.append(t(lang, "mock.why.points", hit=c["hit"], partial=c["partial"], missed=c["missed"]))
+    dims = debrief.summary.dimensions
+    if dims:
+        low, value = min(dims.items(), key=lambda kv: (kv[1], kv[0]))
+        if value < WEAK_DIMENSION and value <= sum(dims.values()) / len(dims) - DIMENSION_GAP:
+            parts.append(t(lang, "mock.why.dimension", dim=t(lang, f"dim.{low}"), value=value))
+    return ("；" if lang == "zh" else "; ").join(parts) + ("。" if lang == "zh" else ".") if parts else ""
+
+
+def _meaning(debrief: Debrief, lang: Lang) -> str:
+    """The verdict's meaning, then why the score is what it is (see `reasons`)."""
+    why = reasons(debrief, lang)
+    meaning = t(lang, f"mock.meaning.{debrief.summary.verdict}")
+    return meaning + ("\n" + t(lang, "mock.why", reasons=why) if why else "")
+
+
+def listing_of(items: list[str], lang: Lang) -> str:
+    return ("、" if lang == "zh" else ", ").join(items)
 
 
 def _grouped(blocks: list[str]) -> list[str]:
@@ -319,13 +413,14 @@ def report(
 ) -> list[Reply]:
     """The debrief as a few replies (each well under a chat message's limit). `tz_date`: the previous mock's
     date as the user reads it."""
-    total = summary(rows)
+    debrief = assess(rows, lang)
     out: list[str] = []
-    if total is not None:
+    if debrief is not None:
+        total = debrief.summary
         head = t(
             lang, "mock.report.head", focus=focus_name(mock, lang), level=t(lang, f"level.{mock.level}"),
             score=total.score, verdict=t(lang, f"mock.verdict.{total.verdict}"),
-            meaning=t(lang, f"mock.meaning.{total.verdict}"),
+            meaning=_meaning(debrief, lang),
         )  # fmt: skip
         sep = "，" if lang == "zh" else ", "
         dims = sep.join(f"{t(lang, f'dim.{d}')} {v}" for d, v in total.dimensions.items())
@@ -337,8 +432,10 @@ def report(
         else:
             head += "\n" + t(lang, "mock.report.first")
         out.append(head)
-    out += _grouped([_question_block(r, lang) for r in rows])
-    out.append(_strengths_and_gaps(rows, lang) + "\n\n" + t(lang, "mock.report.srs"))
+    views = debrief.questions if debrief is not None else [_view(r, lang) for r in rows]
+    out += _grouped([_question_block(r, lang, v) for r, v in zip(rows, views, strict=True)])
+    if debrief is not None:
+        out.append(_strengths_and_gaps(debrief, lang) + "\n\n" + t(lang, "mock.report.srs"))
     replies = [Reply(text, kind="report") for text in out if text.strip()]
     saves = [Button(t(lang, "notes.btn.save_q", n=r.index), f"cr:notes:save:{r.main.id}")
              for r in rows if r.main is not None and r.main.grade is not None]  # fmt: skip
@@ -350,19 +447,19 @@ def report(
 def chart_data(
     mock: MockSession, rows: list[Answered], lang: Lang, previous: MockSummary | None
 ) -> MockChartData | None:
-    """The debrief chart's data; None when no answer is graded (there is nothing to draw)."""
-    total = summary(rows)
-    if total is None:
+    """The debrief chart's data, from the same computation as the text: every asked question, a skipped one
+    drawn as skipped (it scores 0); None when no answer is graded (there is nothing to draw)."""
+    debrief = assess(rows, lang)
+    if debrief is None:
         return None
-    answered = [r for r in rows if r.main is not None]
-    best = [max((a.grade.score for a in r.follow_ups if a.grade is not None), default=None) for r in answered]
+    total = debrief.summary
     title = t(lang, "mock.chart.title", focus=focus_name(mock, lang), score=total.score,
               verdict=t(lang, f"mock.verdict.{total.verdict}"))  # fmt: skip
     return MockChartData(
         title=title,
-        questions=[f"Q{r.index}" for r in answered],
-        scores=[r.main.grade.score if r.main and r.main.grade else None for r in answered],
-        follow_up_best=best,
+        questions=[f"Q{v.index}" for v in debrief.questions],
+        scores=[v.score if v.state == "graded" else None for v in debrief.questions],
+        follow_up_best=[v.follow_up_best for v in debrief.questions],
         bands=[(floor, t(lang, f"mock.verdict.{name}")) for floor, name in BANDS],
         dimensions=[(t(lang, f"dim.{d}"), v) for d, v in total.dimensions.items()],
         scores_label=t(lang, "mock.chart.scores"),
@@ -370,4 +467,5 @@ def chart_data(
         dimensions_label=t(lang, "mock.chart.dimensions"),
         previous=previous.score if previous else None,
         previous_label=t(lang, "mock.chart.previous"),
+        marks=["" if v.state == "graded" else t(lang, f"mock.chart.{v.state}") for v in debrief.questions],
     )

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
+from bot.features.drill import drill
 from bot.features.review.personal_questions import personal_question
 from bot.kernel import commands as c
 from bot.kernel import srs
@@ -14,10 +15,11 @@ from bot.kernel.i18n import t, tn
 from bot.kernel.models import InterviewLog, Lang, Question, Reminder, ReviewItem, User
 from bot.kernel.render import subtopic_name
 from bot.kernel.replies import Button, Reply
-from bot.kernel.session import Idle, InFlow, PickingReview
+from bot.kernel.session import Answering, Idle, InFlow, PickingReview
 from bot.kernel.timeutil import fmt_local, start_of_local_day
 
 POST_INTERVIEW_DELAY = timedelta(hours=2)
+RUBRIC_CHARS = 80  # the bank question whose rubric grades a logged one, named in the reply
 ASK_PAST = timedelta(days=7)  # an interview further back than this may be a typo (2020 for 2026): ask first
 ASK_FUTURE = timedelta(days=365)  # ...and so may one further ahead
 
@@ -131,14 +133,31 @@ async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:
     company = cmd.company.strip()[: deps.limits.max_field_chars] or "-"
     done = await file_review(deps, user, company, question_text, cmd.answer)
     item, question, offered = done.item, done.question, done.offered
-    filed = _filed_reply(lang, company, question, done.matched)
+    answer = cmd.answer.strip()
     if not offered:
-        return [filed]
+        graded = await grade_recalled(deps, user, question, answer)
+        return [_filed_reply(lang, company, question, done.matched, bool(graded)), *graded]
     await deps.store.set_session(
         user.id, PickingReview(item=item.id, personal=question.id, candidates=[q.id for q in offered])
     )
     listing = "\n".join(f"{i + 1}. {q.prompt.get(lang)}" for i, q in enumerate(offered))
-    return [filed, Reply(t(lang, "review.pick", listing=listing), _offer_rows(offered, lang))]
+    later = t(lang, "review.graded_after_pick") if answer else ""
+    text = t(lang, "review.offered", company=company) + "\n" + t(lang, "review.pick", listing=listing) + later
+    return [Reply(text, _offer_rows(offered, lang))]
+
+
+async def grade_recalled(deps: Deps, user: User, question: Question, answer: str) -> list[Reply]:
+    """The answer the user recalls giving, graded as an answer to the card (stored first, graded, and the card
+    scheduled from it, as in /drill); [] with no answer, or a question with nothing to grade against (a personal
+    question without a rubric: the user rates it when it comes up)."""
+    card = await deps.store.card_for_question(user.id, question.id)
+    if not answer or card is None:
+        return []
+    if not question.rubric.key_points and not question.reference_answer.get(user.language).strip():
+        return []
+    asked = Answering(card_id=card.id)
+    await deps.store.set_session(user.id, asked)
+    return await drill.submit_answer(c.SubmitAnswer(user.id, answer, source="review"), deps, user, asked)
 
 
 def _offer_rows(offered: list[Question], lang: Lang) -> list[list[Button]]:
@@ -177,7 +196,7 @@ async def file_review(
     candidates = await deps.candidates(question_text, 3)
     unsure = deps.bank.bars()[1]
     best = candidates[0] if candidates else None
-    if best is not None and deps.bank.is_sure(candidates):
+    if best is not None and deps.bank.is_sure(candidates, question_text):
         item, question = await _file_review(deps, user, company, question_text, answer, best[0], best[0])
         return Filed(item, question, True, [])
     nearest = best[0] if best else None
@@ -193,11 +212,14 @@ async def pick_review(cmd: c.PickReview, deps: Deps, user: User) -> list[Reply]:
         return [Reply(t(lang, "flow.expired"))]
     await store.set_session(user.id, Idle())
     ids = state.candidates
-    if cmd.choice is None:
-        return [Reply(t(lang, "review.kept_personal"), [[Button("/drill", "next")]])]
-    chosen = deps.bank.get(ids[cmd.choice]) if 0 <= cmd.choice < len(ids) else None
     items = {i.id: i for i in await store.list_review_items(user.id)}
     item = items.get(state.item)
+    if cmd.choice is None:
+        own = await deps.question(state.personal)
+        graded = await grade_recalled(deps, user, own, item.answer_text) if own and item else []
+        key = "review.kept_personal_graded" if graded else "review.kept_personal"
+        return [Reply(t(lang, key), [] if graded else [[Button("/drill", "next")]]), *graded]
+    chosen = deps.bank.get(ids[cmd.choice]) if 0 <= cmd.choice < len(ids) else None
     if chosen is None or item is None:
         return [Reply(t(lang, "flow.expired"))]
     update = {"question_id": chosen.id, "matched_bank": True, "topic": chosen.topic, "subtopic": chosen.subtopic}
@@ -207,13 +229,19 @@ async def pick_review(cmd: c.PickReview, deps: Deps, user: User) -> list[Reply]:
     personal = await store.card_for_question(user.id, state.personal)
     if personal is not None:
         await store.save_card(personal.model_copy(update={"suspended": True}))
-    return [_filed_reply(lang, item.company, chosen, True)]
+    graded = await grade_recalled(deps, user, chosen, item.answer_text)
+    return [_filed_reply(lang, item.company, chosen, True, bool(graded)), *graded]
 
 
-def _filed_reply(lang: Lang, company: str, question: Question, matched: bool) -> Reply:
+def _filed_reply(lang: Lang, company: str, question: Question, matched: bool, graded: bool = False) -> Reply:
+    """What the question was filed as; with its recalled answer graded (the grade follows), the card is
+    scheduled from it rather than due now."""
     key = "review.matched" if matched else "review.generated" if question.generated_rubric else "review.personal"
     subtopic = subtopic_name(question.subtopic, lang)
-    return Reply(t(lang, key, company=company, subtopic=subtopic), [[Button("/drill", "next")]])
+    text = t(lang, key, company=company, subtopic=subtopic, rubric=_short(question.prompt.get(lang), RUBRIC_CHARS))
+    if graded:
+        return Reply(text + " " + t(lang, "review.answer_graded"))
+    return Reply(text + " " + t(lang, "review.due_now"), [[Button("/drill", "next")]])
 
 
 async def _due_now(deps: Deps, user: User, question_id: str, now: datetime) -> None:

@@ -13,29 +13,48 @@ RECORD_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "请写上被问到的问题：/review 公司 | 问题",
     },
     "review.matched": {
-        "en": "Logged for {company}. It matches a bank question on {subtopic}, so its rubric applies. "
-        "It is in your deck and due now: send /drill to practise it.",
-        "zh": "已记录（{company}）。它与题库中“{subtopic}”的一道题匹配，将使用该题的评分要点。已加入你的题组并立即到期，"
-        "发送 /drill 练习。",
+        "en": "Logged for {company}: your question, in your words, graded with the rubric of the bank question "
+        "“{rubric}” ({subtopic}).",
+        "zh": "已记录（{company}）：题目保留你的原话，按题库中“{rubric}”（{subtopic}）这道题的评分要点来评。",
+    },
+    "review.offered": {
+        "en": "Logged for {company} as your own question for now.",
+        "zh": "已记录（{company}），先作为你自己的题目保存。",
     },
     "review.pick": {
-        "en": "Is it one of these bank questions? Pick it and its rubric applies instead.\n{listing}",
-        "zh": "它是题库里的这几道题之一吗？选中后就改用该题的评分要点。\n{listing}",
+        "en": "It may be one of these bank questions: pick it and its rubric grades your question, or keep it "
+        "as your own.\n{listing}",
+        "zh": "它可能是下面某道题库题目：选中后就用那道题的评分要点来评你的题；也可以保留为你自己的题目。\n{listing}",
     },
-    "review.pick_none": {"en": "None of these", "zh": "都不是"},
+    "review.graded_after_pick": {
+        "en": "\nYour answer is graded once you choose.",
+        "zh": "\n选好之后，我会给你当时的回答评分。",
+    },
+    "review.pick_none": {"en": "Keep it as my own", "zh": "保留为我自己的题"},
     "review.kept_personal": {
         "en": "Kept as your own question. It is in your deck: send /drill to practise it.",
         "zh": "已保留为你的个人题目，在题组里，发送 /drill 练习。",
     },
+    "review.kept_personal_graded": {
+        "en": "Kept as your own question. Your answer is graded below, as a review of its card.",
+        "zh": "已保留为你的个人题目。下面是你当时回答的评分，计入这张卡片的复习。",
+    },
     "review.personal": {
-        "en": "Logged for {company} as a personal question (no close match in the bank). It is in your deck "
-        "and due now: send /drill to practise it.",
-        "zh": "已记录（{company}），作为个人题目加入题组（题库中没有相近的题）。已立即到期，发送 /drill 练习。",
+        "en": "Logged for {company} as a personal question (no close match in the bank).",
+        "zh": "已记录（{company}），作为个人题目加入题组（题库中没有相近的题）。",
     },
     "review.generated": {
         "en": "Logged for {company} as a personal question, with a rubric written by the AI grader (no close "
-        "match in the bank). It is in your deck and due now: send /drill to practise it.",
-        "zh": "已记录（{company}），作为个人题目加入题组，评分要点由 AI 生成（题库中没有相近的题）。已立即到期，发送 /drill 练习。",
+        "match in the bank).",
+        "zh": "已记录（{company}），作为个人题目加入题组，评分要点由 AI 生成（题库中没有相近的题）。",
+    },
+    "review.due_now": {
+        "en": "It is in your deck and due now: send /drill to practise it.",
+        "zh": "它已立即到期，发送 /drill 练习。",
+    },
+    "review.answer_graded": {
+        "en": "Your answer is graded below, as a review of its card: the card comes back when the grade says.",
+        "zh": "下面是你当时回答的评分，计入这张卡片的复习：下次什么时候再练由这次评分决定。",
     },
     "interview.usage": {
         "en": "/interview company | role | YYYY-MM-DD HH:MM (your local time; 'today 15:00' and "
