@@ -8,15 +8,22 @@ point's keywords in the same language. The grader does not read the field: `to_q
 A follow-up may carry `premise: {zh: [...], en: [...]}` (bot/kernel/models.FollowUp): the terms by which an
 answer states the fact of the reference story it presupposes. A non-empty premise needs terms in both
 languages, none blank, or a user answering in the other language could never be asked it (issue #32).
+
+A `code` question (issue #35) carries `code: {task: write | fix, entry: <name>}`, and no other type does. Its
+reference answer holds, in each language, exactly one ```python block: the same working implementation in both,
+defining `entry` at the top level (the bank's tests extract it and run it: tests/test_code_questions.py). A `fix`
+question's prompt holds the code to repair the same way. The code is parsed here (`ast.parse`), never run.
 """
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
-from bot.kernel.models import FollowUp, KeyPoint, Question, Text, TextList
+from bot.kernel.fences import code_blocks
+from bot.kernel.models import CodeTask, FollowUp, KeyPoint, Question, Text, TextList
 
 PROMPT_KEYWORDS = "prompt_keywords"
 
@@ -68,6 +75,38 @@ def _marked(raw_kp: dict[str, Any], where: str) -> tuple[str, TextList] | None:
     if not allowed.both():
         raise ValueError(f"{where} '{kp_id}': {PROMPT_KEYWORDS} is empty")
     return kp_id, allowed
+
+
+def _one_block(text: Text, where: str, entry: str) -> str:
+    """The one ```python block of `text`, the same in both languages, parsed, defining `entry`."""
+    found = {lang: code_blocks(text.get(lang), "python") for lang in ("zh", "en")}
+    for lang, blocks in found.items():
+        if len(blocks) != 1:
+            raise ValueError(f"{where}.{lang}: a code question needs exactly one ```python block, has {len(blocks)}")
+    if found["zh"] != found["en"]:
+        raise ValueError(f"{where}: the ```python block differs between zh and en (one implementation, both texts)")
+    code = found["en"][0]
+    try:
+        tree = ast.parse(code)
+    except SyntaxError as err:
+        raise ValueError(f"{where}: the ```python block does not parse: line {err.lineno}: {err.msg}") from None
+    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+    if entry not in defined:
+        raise ValueError(f"{where}: the ```python block defines no top-level '{entry}' (it has {sorted(defined)})")
+    return code
+
+
+def _check_code(q: Question) -> None:
+    """A `code` question has a `code` task and no other type has one; its reference (and a fix's prompt) holds
+    the implementation as one parsed ```python block."""
+    if (q.type == "code") != (q.code is not None):
+        raise ValueError("code: a question of type code needs `code: {task, entry}`, and only such a question")
+    task: CodeTask | None = q.code
+    if task is None:
+        return
+    reference = _one_block(q.reference_answer, "reference_answer", task.entry)
+    if task.task == "fix" and _one_block(q.prompt, "prompt", task.entry) == reference:
+        raise ValueError("prompt: a fix question's code is the reference implementation itself")
 
 
 class QuestionFile(Question):
@@ -147,6 +186,7 @@ class QuestionFile(Question):
                 BankText.model_validate(f.reference_answer.model_dump())
         for s in self.sources:
             _nonblank(s, "source")
+        _check_code(self)
         return self
 
     def allowed_echoes(self, key_point_id: str) -> TextList:

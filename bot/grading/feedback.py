@@ -98,6 +98,10 @@ def _structure_advice(question: Question, zh: bool) -> str:
         if zh:
             return "逐个维度对比（机制、稳定性、成本、适用场景），最后给出你的选择和理由。"
         return "Compare dimension by dimension (mechanism, stability, cost, when to use each), then give your choice and why."
+    if question.type == "code":
+        if zh:
+            return "先写清输入输出的形状，再给代码，最后说明掩码、数值稳定和归约方式，以及你会怎么测它。"
+        return "State the shapes in and out, then the code, then the masking, numerical stability and reduction, and how you would test it."
     if question.type == "case":
         if zh:
             return "按 STAR 讲：背景、任务、你做了什么、结果（带数字）。"
@@ -229,12 +233,16 @@ GENERIC_FOLLOW_UPS: dict[str, dict[str, str]] = {
         "en": "What goes wrong in practice when this is ignored, and how would you notice it?",
         "zh": "实际训练中如果忽略这一点会出什么问题？你会怎么发现？",
     },
+    "code": {
+        "en": "How would you test this function, and which small input would expose its most likely bug?",
+        "zh": "你会怎么测试这个函数？用什么样的小输入最容易暴露它最可能的 bug？",
+    },
 }
 
 
 def generic_follow_up(question: Question, lang: Lang) -> str:
     """A follow-up that stands on its own: it presupposes nothing the answer did not say, and quotes no key point."""
-    kind = question.type if question.type in ("compare", "concept") else "practical"
+    kind = question.type if question.type in ("compare", "concept", "code") else "practical"
     return GENERIC_FOLLOW_UPS[kind][lang]
 
 

@@ -148,6 +148,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "qtype.compare": {"en": "compare", "zh": "对比"},
     "qtype.concept": {"en": "concept", "zh": "概念"},
     "qtype.case": {"en": "case", "zh": "经历"},
+    "qtype.code": {"en": "code", "zh": "手写代码"},
     "question": {
         "en": "[{topic} / {subtopic} · {qtype} · difficulty {difficulty} · {qid}]{tag}\n{prompt}",
         "zh": "[{topic} / {subtopic} · {qtype} · 难度 {difficulty} · {qid}]{tag}\n{prompt}",

@@ -22,8 +22,8 @@ LEVEL_WORDS: dict[str, Level] = {
     "researcher": "researcher", "研究员": "researcher",
 }  # fmt: skip
 """A level as a user types it (lower case): its name, the name /settings shows in either language, or a common word."""
-QuestionType = Literal["open", "fault", "compare", "concept", "case"]
-QUESTION_TYPES: tuple[QuestionType, ...] = ("open", "fault", "compare", "concept", "case")
+QuestionType = Literal["open", "fault", "compare", "concept", "case", "code"]
+QUESTION_TYPES: tuple[QuestionType, ...] = ("open", "fault", "compare", "concept", "case", "code")
 TOPICS: tuple[str, ...] = ("stability", "pipeline")
 DIMENSIONS: tuple[str, ...] = ("coverage", "structure", "specificity", "evidence", "correctness")
 Verdict = Literal["hit", "partial", "missed"]
@@ -97,6 +97,18 @@ class Verification(Strict):
     changed: str = ""
 
 
+class CodeTask(Strict):
+    """What a `code` question asks for: to write a short function (`write`) or to fix the one its prompt shows
+    (`fix`); `entry` is the function or class the reference implementation defines, which the bank's tests call
+    (tests/test_code_questions.py). The code itself is in the texts, as a fenced block (bot/kernel/fences.py):
+    the reference answer's is the working implementation, a `fix` prompt's is the code to repair. It is never run
+    by the bot."""
+
+    task: Literal["write", "fix"]
+    entry: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    language: Literal["python"] = "python"
+
+
 class Question(Strict):
     """A bank question (from content/) or a personal one (from /review)."""
 
@@ -123,6 +135,7 @@ class Question(Strict):
     personal: bool = False
     generated_rubric: bool = False
     verified: Verification | None = None
+    code: CodeTask | None = None  # a `code` question's task (its type is "code" exactly when this is set)
 
 
 class KeyPointResult(Strict):

@@ -13,6 +13,8 @@ DEFAULT_WEIGHTS: dict[str, dict[str, float]] = {
     "compare": {"coverage": 0.40, "structure": 0.15, "specificity": 0.15, "evidence": 0.05, "correctness": 0.25},
     "concept": {"coverage": 0.45, "structure": 0.10, "specificity": 0.15, "evidence": 0.0, "correctness": 0.30},
     "case": {"coverage": 0.30, "structure": 0.15, "specificity": 0.15, "evidence": 0.25, "correctness": 0.15},
+    # code: what the implementation must do (coverage) and no classic bug (correctness); no story to tell
+    "code": {"coverage": 0.40, "structure": 0.10, "specificity": 0.15, "evidence": 0.0, "correctness": 0.35},
 }
 
 

@@ -13,6 +13,7 @@ from bot.features.jd import focus
 from bot.kernel import commands as c
 from bot.kernel import render, srs, verdicts
 from bot.kernel.deps import Deps
+from bot.kernel.fences import trimmed
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import MAX_NEW_PER_DAY, TOPICS, Attempt, Card, Question, Rating, User
 from bot.kernel.non_answer import is_non_answer
@@ -170,7 +171,7 @@ async def submit_answer(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Se
             user_id=user.id,
             card_id=card.id,
             question_id=q.id,
-            answer=cmd.text.strip(),
+            answer=trimmed(cmd.text),
             transcript=cmd.transcript,
             audio_ref=cmd.audio_ref,
             audio_seconds=cmd.audio_seconds,

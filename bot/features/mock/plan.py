@@ -15,9 +15,10 @@ from bot.kernel.deps import Deps
 from bot.kernel.models import LEVELS, Card, Level, Question, QuestionType, User
 
 # Seconds a spoken answer of each type takes in a real round (a follow-up: FOLLOW_UP_BUDGET).
-BUDGET: dict[QuestionType, int] = {"concept": 180, "compare": 180, "open": 240, "fault": 240, "case": 300}
+BUDGET: dict[QuestionType, int] = {"concept": 180, "compare": 180, "open": 240, "fault": 240, "case": 300, "code": 600}
 FOLLOW_UP_BUDGET = 120
-ORDER: dict[QuestionType, int] = {"concept": 0, "compare": 1, "open": 2, "fault": 3, "case": 4}  # warm-up first
+# warm-up first; the hand-written code last, as a coding round closes an interview
+ORDER: dict[QuestionType, int] = {"concept": 0, "compare": 1, "open": 2, "fault": 3, "case": 4, "code": 5}
 WEAKEST_SUBTOPICS = 3
 SUGGEST_COMPANY_WITHIN = timedelta(days=21)  # an interview this close makes its company the suggested focus
 MIN_GRADED_FOR_WEAKEST = 3

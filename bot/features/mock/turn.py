@@ -21,6 +21,7 @@ from bot.features.mock.plan import FOLLOW_UP_BUDGET
 from bot.kernel import commands as c
 from bot.kernel import llm_budget, render, srs, verdicts
 from bot.kernel.deps import Deps
+from bot.kernel.fences import trimmed
 from bot.kernel.i18n import t
 from bot.kernel.models import Attempt, Card, Grade, Question, User
 from bot.kernel.replies import Attachment, Reply
@@ -133,7 +134,7 @@ async def submit(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Session |
     fu = item.follow_ups[-1] if item.waiting_for() == "follow_up" else None
     attempt = await store.open_attempt(
         Attempt(
-            id=0, user_id=user.id, card_id=card.id, question_id=q.id, answer=cmd.text.strip(),
+            id=0, user_id=user.id, card_id=card.id, question_id=q.id, answer=trimmed(cmd.text),
             transcript=cmd.transcript, audio_ref=cmd.audio_ref, audio_seconds=cmd.audio_seconds,
             card_before=card.fsrs, is_follow_up=fu is not None, follow_up_question=fu.text if fu else None,
             source=f"mock:{mock.id}", created_at=now,
