@@ -46,7 +46,7 @@ async def _db_upgrade(settings: Settings) -> None:
 
 def _content(action: str, path: str | None, ids: list[str] | None = None) -> int:
     from bot.content.loader import DEFAULT_CONTENT_DIR, BankMissing, check_present, load_bank
-    from bot.content.stats import print_stats
+    from bot.content.stats import print_stats, print_summary
 
     root = Path(path) if path else (_settings().content_dir or DEFAULT_CONTENT_DIR)
     try:
@@ -75,6 +75,7 @@ def _content(action: str, path: str | None, ids: list[str] | None = None) -> int
         return 1
     verified = sum(1 for q in result.questions if q.verified is not None)
     print(f"{len(result.questions)} questions OK ({verified} with a verified: record)")
+    print_summary(result.questions)
     return 0
 
 

@@ -102,6 +102,51 @@ def test_check_cli_passes_on_the_shipped_bank() -> None:
     assert "by subtopic:" in stats.stdout and "by difficulty:" in stats.stdout
 
 
+def test_check_cli_reports_counts_by_topic_type_and_level(tmp_path: Path) -> None:
+    good = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
+    write(tmp_path, "stability", good["id"], good)  # stability, fault, engineer
+    compare = {
+        **good,
+        "id": "stab-cmp-001",
+        "type": "compare",
+        "level": "campus",
+        "prompt": {"zh": "RMSNorm 和 LayerNorm 有什么区别？", "en": "How do RMSNorm and LayerNorm differ?"},
+    }
+    write(tmp_path, "stability", "stab-cmp-001", compare)
+    concept = {
+        **good,
+        "id": "pipe-con-001",
+        "topic": "pipeline",
+        "type": "concept",
+        "level": "campus",
+        "prompt": {"zh": "什么是 BPE 分词？", "en": "What is byte-pair encoding?"},
+    }
+    write(tmp_path, "pipeline", "pipe-con-001", concept)
+    cli = subprocess.run([sys.executable, "-m", "bot", "content", "check", "--path", str(tmp_path)],
+                         capture_output=True, text=True, cwd=ROOT, env=bot_env())  # fmt: skip
+    assert cli.returncode == 0, cli.stdout
+    assert cli.stdout.splitlines()[-4:] == [
+        "3 questions OK (3 with a verified: record)",
+        "by topic: pipeline 1, stability 2",
+        "by type: compare 1, concept 1, fault 1",
+        "by level: campus 2, engineer 1",
+    ]
+
+
+def test_check_cli_counts_add_up_over_the_shipped_bank() -> None:
+    cli = subprocess.run(
+        [sys.executable, "-m", "bot", "content", "check"], capture_output=True, text=True, cwd=ROOT, env=bot_env()
+    )
+    n = len(load_bank().questions)
+    lines = {
+        line.split(": ", 1)[0]: line.split(": ", 1)[1] for line in cli.stdout.splitlines() if line.startswith("by ")
+    }
+    assert sorted(lines) == ["by level", "by topic", "by type"]
+    for counts in lines.values():
+        assert sum(int(part.rsplit(" ", 1)[1]) for part in counts.split(", ")) == n
+    assert {part.rsplit(" ", 1)[0] for part in lines["by level"].split(", ")} == {"campus", "engineer", "researcher"}
+
+
 def test_bank_size_and_mix_meet_the_content_bar() -> None:
     from collections import Counter
 

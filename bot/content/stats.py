@@ -1,4 +1,5 @@
-"""`python -m bot content stats`: counts by topic, subtopic, type, level and difficulty."""
+"""`python -m bot content stats`: counts by topic, subtopic, type, level and difficulty; `content check`
+ends with the counts by topic, type and level (`print_summary`)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,21 @@ def counts(questions: list[Question]) -> dict[str, Counter[str]]:
         "level": Counter(q.level for q in questions),
         "difficulty": Counter(str(q.difficulty) for q in questions),
     }
+
+
+SUMMARY = ("topic", "type", "level")
+"""The counts `content check` reports after its verdict."""
+
+
+def summary_lines(questions: list[Question]) -> list[str]:
+    """One line per dimension of SUMMARY: `by type: case 20, compare 30, ...` (keys sorted)."""
+    table = counts(questions)
+    return [f"by {name}: " + ", ".join(f"{key} {n}" for key, n in sorted(table[name].items())) for name in SUMMARY]
+
+
+def print_summary(questions: list[Question]) -> None:
+    for line in summary_lines(questions):
+        print(line)
 
 
 def print_stats(questions: list[Question]) -> None:
