@@ -31,6 +31,7 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 
 from bench.report import final_line, verdict_of
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
+from bot.features.routes import ROUTES
 from bot.grading.offline import OfflineGrader
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
@@ -79,7 +80,7 @@ async def main(reviews: int, noise: float, lang: str, days: int = 60, quick: boo
         store, clock = SqlStore(engines), Clock()
         deps = Deps(store=store, bank=bank, grader=OfflineGrader(), clock=clock,
                     limits=Limits(max_reviews_per_day=10**9, max_reviews=10**9))  # fmt: skip
-        service = Service(deps)
+        service = Service(deps, routes=ROUTES)
         uid = (await service.user_for("discord", "bench")).id
         started = time.perf_counter()
         for i in range(reviews):
@@ -103,7 +104,9 @@ async def main(reviews: int, noise: float, lang: str, days: int = 60, quick: boo
             figures[platform] = {"files": len(files), "largest_mb": round(max(len(f.data) for f in files) / 1e6, 2),
                                  "fits": fits, "seconds": round(took, 2)}  # fmt: skip
 
-        capped = Service(Deps(store=store, bank=bank, grader=OfflineGrader(), clock=clock, limits=Limits()))
+        capped = Service(
+            Deps(store=store, bank=bank, grader=OfflineGrader(), clock=clock, limits=Limits()), routes=ROUTES
+        )
         uid = (await capped.user_for("discord", "capped")).id
         day_one = [await capped.handle(c.LogReview(uid, "Acme", f"Question {i}?", "")) for i in range(60)]
         taken = sum(1 for r in day_one if r[0].kind != "error")

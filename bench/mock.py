@@ -34,6 +34,7 @@ from bench.report import final_line, verdict_of
 from bot.charts import MatplotlibMockChart
 from bot.content.loader import load_bank
 from bot.features.mock.chart_data import MockChartData
+from bot.features.routes import ROUTES
 from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
 from bot.kernel.bank import Bank
@@ -101,7 +102,7 @@ async def run(questions: int, llm_seconds: float, lang: Lang) -> dict[str, Any]:
             estimator=Timed(offline, marks),  # type: ignore[arg-type]
             mock_charts=TimedChart(marks), follow_up_chooser=follow_up_for_points,
         )  # fmt: skip
-        service = Service(deps)
+        service = Service(deps, routes=ROUTES)
         user = await service.user_for("console", "bench", lang)
         await service.handle_text(user.id, f"/mock stability engineer {questions}")
         per_answer, turns, replies = [], 0, []

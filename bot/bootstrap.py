@@ -22,6 +22,7 @@ from bot.dates import parse_natural
 from bot.delivery import NotifierRouter
 from bot.documents import read_document
 from bot.features.drill.regrade import regrade_pending
+from bot.features.routes import ROUTES
 from bot.grading.factory import llm_grader
 from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
@@ -279,7 +280,7 @@ async def build_app(
         log.info("voice answers transcribed by %s", transcriber.id)
     log.info("bank: %d questions; database: %s", len(bank), engines.writer.url.render_as_string(hide_password=True))
     user_locks = None if engines.is_sqlite else PgUserLocks(settings.database_url)  # order across replicas
-    return App(settings, engines, store, bank, Service(deps, user_locks), user_locks, workers, transcribe_pool)
+    return App(settings, engines, store, bank, Service(deps, user_locks, ROUTES), user_locks, workers, transcribe_pool)
 
 
 def build_scheduler(

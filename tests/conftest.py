@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import bot.features.routes  # noqa: F401  (registers the features with the kernel, as the composition root does)
 from bot.content.loader import load_file
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits

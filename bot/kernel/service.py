@@ -3,19 +3,9 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
-from typing import Any
 
-from bot.features.account import account
-from bot.features.career import router as career_router
-from bot.features.drill import drill, regrade
-from bot.features.mock import mock
-from bot.features.onboarding import onboarding
-from bot.features.review import company_merge, flows, interviews
-from bot.features.study_server import study_server
 from bot.kernel import commands as c
-from bot.kernel import voice
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t
 from bot.kernel.identity import identity
@@ -24,75 +14,28 @@ from bot.kernel.parsing import parse_action, parse_line
 from bot.kernel.ports import WriteFailed
 from bot.kernel.rate_limit import Admission, RateLimiter
 from bot.kernel.replies import Button, Reply
+from bot.kernel.routing import Routes, registered
 from bot.kernel.session import (
-    ConfirmingForget,
     Forgotten,
-    Grading,
     Idle,
-    InCareer,
     InFlow,
-    InMock,
     Menu,
     MenuButton,
-    Onboarding,
-    PickingReview,
     Session,
-    open_card_id,
 )
 from bot.kernel.store_ports import EventClaim
 from bot.kernel.text_input import clean_text as clean_text  # re-exported: tests and older callers import it here
 from bot.kernel.text_input import cleaned
 from bot.kernel.user_lock import LocalUserLocks, UserLock
-from bot.kernel.yes_no import DELETE, is_number, is_yes
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[Any, Deps, User], Awaitable[list[Reply]]]
-SessionHandler = Callable[[Any, Deps, User, Session], Awaitable[list[Reply]]]
-"""A handler that starts from the user's state: given the one `handle` read with the user, not read again."""
-
-HANDLERS: dict[type[c.Command], Handler] = {
-    c.StartUser: onboarding.start,
-    c.ShowHelp: onboarding.show_help,
-    c.ShowSettings: onboarding.show_settings,
-    c.ChangeSetting: onboarding.change_setting,
-    c.NextQuestion: drill.next_question,
-    c.OverrideRating: drill.override_rating,
-    c.StartFollowUp: drill.start_follow_up,
-    c.TickPoint: drill.tick_point,
-    c.Disagree: drill.disagree,
-    c.SecondLook: drill.second_look,
-    c.LogInterview: interviews.log_interview,
-    c.LogReview: interviews.log_review,
-    c.PickReview: interviews.pick_review,
-    c.StartFlow: flows.start_flow,
-    c.SetPaused: onboarding.set_paused,
-    c.ShowStats: account.show_stats,
-    c.ShowCompanies: company_merge.show_companies,
-    c.MergeCompanies: company_merge.merge_companies,
-    c.Forget: account.forget,
-    c.ExportData: account.export_data,
-    c.SetupServer: study_server.setup_server,
-    c.ShowLeaderboard: study_server.show_leaderboard,
-    c.AnswerServerQuestion: study_server.answer_server_question,
-    c.MockCommand: mock.mock_command,
-    c.CareerCommand: career_router.command,
-    c.CareerAction: career_router.action,
-    c.UploadDocument: career_router.upload,
-}
-
-WITH_SESSION: dict[type[c.Command], SessionHandler] = {
-    c.SubmitAnswer: mock.answer,  # the drill's, or the mock interview's while one runs
-    c.SubmitVoice: voice.submit_voice,
-    c.RevealReference: mock.reveal,  # the drill's; not during a mock interview
-    c.SkipQuestion: mock.skip,  # the drill's, or passing on the mock's open question
-    c.ConfirmForget: account.confirm_forget,
-}
-
 
 class Service:
-    def __init__(self, deps: Deps, user_lock: UserLock | None = None) -> None:
+    def __init__(self, deps: Deps, user_lock: UserLock | None = None, routes: Routes | None = None) -> None:
         self.deps = deps
+        self.routes = routes or registered()
+        """The features' handlers and states (bot/features/routes.py, registered by the composition root)."""
         self.user_lock: UserLock = user_lock or LocalUserLocks()
         """A user's commands one at a time: in this process, or across replicas (bot/storage/user_lock.py)."""
         self._rate = RateLimiter(deps.limits.rate_per_minute, deps.limits.rate_burst)
@@ -196,7 +139,7 @@ class Service:
 
     async def _dispatch(self, cmd: c.Command, user: User, before: Session) -> list[Reply]:
         if isinstance(before, Forgotten) and not isinstance(cmd, c.StartUser):  # after /forget: greet, onboard
-            return await onboarding.start(c.StartUser(user.id), self.deps, user)
+            return await self.routes.greet(self.deps, user)
         replies = await self._run(cmd, user, before)
         if any(r.waits_for for r in replies) or (isinstance(before, Idle) and before.menu is not None):
             await self._keep_menu(cmd, user, replies)
@@ -206,20 +149,20 @@ class Service:
         if isinstance(cmd, c.FreeText):
             return await self._free_text(cmd, user, before)
         if isinstance(cmd, c.FlowAction):
-            return await flows.flow_action(cmd, self.deps, user, before)
+            return await self.routes.flow_action(cmd, self.deps, user, before)
         if isinstance(cmd, c.SubmitAnswer | c.SubmitVoice) and isinstance(before, Idle):  # Discord's /answer
             waiting = await self._waiting(user, before)
             if waiting is not None:
                 return waiting
         if isinstance(cmd, c.Invalid):
             replies = self._invalid(cmd, user.language)
-        elif type(cmd) in WITH_SESSION:
-            replies = await WITH_SESSION[type(cmd)](cmd, self.deps, user, before)
+        elif type(cmd) in self.routes.with_session:
+            replies = await self.routes.with_session[type(cmd)](cmd, self.deps, user, before)
         else:
-            replies = await HANDLERS[type(cmd)](cmd, self.deps, user)
+            replies = await self.routes.handlers[type(cmd)](cmd, self.deps, user)
         if isinstance(before, InFlow):  # a /review or /interview was waiting: kept or dropped, the user is told
             restart = isinstance(cmd, c.StartFlow) and cmd.flow == before.flow
-            return await flows.after_command(before, replies, self.deps, user, restart)
+            return await self.routes.after_command(before, replies, self.deps, user, restart)
         return replies
 
     async def _keep_menu(self, cmd: c.Command, user: User, replies: list[Reply]) -> None:
@@ -246,7 +189,7 @@ class Service:
             rows = [[Button(b.label, b.action) for b in row] for row in session.menu.buttons]
             return [Reply(t(lang, session.menu.waits_for), rows, waits_for=session.menu.waits_for)]
         if session.last_attempt is not None:
-            rating = await drill.waiting_rating(self.deps, user, session.last_attempt)
+            rating = await self.routes.waiting_rating(self.deps, user, session.last_attempt)
             if rating is not None:
                 return [rating]
         return None
@@ -257,27 +200,9 @@ class Service:
         return [Reply(t(lang, "unknown_command", command=cmd.command[:40]), kind="error")]
 
     async def _free_text(self, cmd: c.FreeText, user: User, session: Session) -> list[Reply]:
-        if open_card_id(session) is not None:
-            return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), self.deps, user, session)
-        if isinstance(session, InMock):
-            return await mock.submit(c.SubmitAnswer(user.id, cmd.text), self.deps, user, session)
-        if isinstance(session, Onboarding):
-            return await onboarding.onboarding_text(cmd.text, self.deps, user, session.step)
-        if isinstance(session, Grading):  # graded now if the process grading it stopped (a replica that died)
-            interrupted = await regrade.interrupted_grading(self.deps, user, session.card_id)
-            return interrupted or [Reply(t(user.language, "already_grading"))]
-        if isinstance(session, InFlow):
-            return await flows.flow_text(cmd.text, self.deps, user, session)
-        if isinstance(session, InCareer):
-            return await career_router.text(cmd.text, self.deps, user, session)
-        if isinstance(session, PickingReview):  # "2": the second question offered; other text is told what waits
-            choice = int(cmd.text.strip()) - 1 if is_number(cmd.text.strip()) else -1
-            if 0 <= choice < len(session.candidates):
-                return await interviews.pick_review(c.PickReview(user.id, choice), self.deps, user)
-            return interviews.still_picking(self.deps, user, session)
-        if isinstance(session, ConfirmingForget):
-            confirmed = is_yes(cmd.text, DELETE)  # "yes", "y", "确认", "好" ...; anything else keeps the data
-            return await account.confirm_forget(c.ConfirmForget(user.id, confirmed), self.deps, user, session)
+        taken = await self.routes.free_text(cmd, self.deps, user, session)
+        if taken is not None:
+            return taken
         if not cmd.text.strip():
             return [Reply(t(user.language, "empty_answer"), kind="error")]
         if isinstance(session, Idle):

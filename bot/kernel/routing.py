@@ -1,0 +1,65 @@
+"""What the service dispatches to, declared by the features and handed over by the composition root.
+
+The kernel knows commands, sessions and replies, never a feature: `bot/features/routes.py` says which feature
+handles each command, what typed text means in each feature's state, and the few hooks the service calls around
+a command (a /review flow told what happened to it, an offline check waiting for its rating). It registers itself
+when imported (`register`), as aiogram's routers are included at the root: the composition root imports it, and so
+does the tests' conftest; a Service built with no routes uses the registered ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
+
+from bot.kernel import commands as c
+from bot.kernel.deps import Deps
+from bot.kernel.models import User
+from bot.kernel.replies import Reply
+from bot.kernel.session import InFlow, Session
+
+Handler = Callable[[Any, Deps, User], Awaitable[list[Reply]]]
+SessionHandler = Callable[[Any, Deps, User, Session], Awaitable[list[Reply]]]
+"""A handler that starts from the user's state: given the one `handle` read with the user, not read again."""
+
+
+class Routes(Protocol):
+    @property
+    def handlers(self) -> Mapping[type[c.Command], Handler]: ...
+
+    @property
+    def with_session(self) -> Mapping[type[c.Command], SessionHandler]: ...
+
+    async def greet(self, deps: Deps, user: User) -> list[Reply]:
+        """A user's first message after /forget, whatever it is: the welcome and onboarding."""
+        ...
+
+    async def flow_action(self, cmd: c.FlowAction, deps: Deps, user: User, before: Session) -> list[Reply]: ...
+
+    async def after_command(
+        self, before: InFlow, replies: list[Reply], deps: Deps, user: User, restart: bool
+    ) -> list[Reply]:
+        """A command that came while a step-by-step flow waited: the flow kept or dropped, the user told."""
+        ...
+
+    async def waiting_rating(self, deps: Deps, user: User, attempt_id: int) -> Reply | None:
+        """The rating prompt of an offline check still waiting for the user's rating, else None."""
+        ...
+
+    async def free_text(self, cmd: c.FreeText, deps: Deps, user: User, session: Session) -> list[Reply] | None:
+        """Typed text in a feature's state (an open question, onboarding, a flow ...); None when no state takes it."""
+        ...
+
+
+_registered: Routes | None = None
+
+
+def register(routes: Routes) -> None:
+    global _registered
+    _registered = routes
+
+
+def registered() -> Routes:
+    if _registered is None:
+        raise LookupError("no feature routes registered: import bot.features.routes (the composition root does)")
+    return _registered

@@ -1,0 +1,76 @@
+"""The kernel dispatches to the routes it is given (bot/kernel/routing.py); the features register theirs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pytest
+
+from bot.features.routes import ROUTES
+from bot.kernel import commands as c
+from bot.kernel import routing
+from bot.kernel.deps import Deps
+from bot.kernel.models import User
+from bot.kernel.replies import Reply
+from bot.kernel.routing import Handler, SessionHandler
+from bot.kernel.service import Service
+from bot.kernel.session import InFlow, Session
+
+
+class OneCommand:
+    """Routes of one command (/help) and typed text echoed back: a hand-written fake."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+        async def help_(cmd: c.ShowHelp, deps: Deps, user: User) -> list[Reply]:
+            self.seen.append("help")
+            return [Reply("only help here")]
+
+        self._handlers: dict[type[c.Command], Handler] = {c.ShowHelp: help_}
+
+    @property
+    def handlers(self) -> Mapping[type[c.Command], Handler]:
+        return self._handlers
+
+    @property
+    def with_session(self) -> Mapping[type[c.Command], SessionHandler]:
+        return {}
+
+    async def greet(self, deps: Deps, user: User) -> list[Reply]:
+        return [Reply("hello again")]
+
+    async def flow_action(self, cmd: c.FlowAction, deps: Deps, user: User, before: Session) -> list[Reply]:
+        return []
+
+    async def after_command(
+        self, before: InFlow, replies: list[Reply], deps: Deps, user: User, restart: bool
+    ) -> list[Reply]:
+        return replies
+
+    async def waiting_rating(self, deps: Deps, user: User, attempt_id: int) -> Reply | None:
+        return None
+
+    async def free_text(self, cmd: c.FreeText, deps: Deps, user: User, session: Session) -> list[Reply] | None:
+        return [Reply(f"echo: {cmd.text}")] if cmd.text.startswith("echo") else None
+
+
+async def test_the_service_dispatches_to_the_routes_it_was_given(deps: Deps) -> None:
+    routes = OneCommand()
+    service = Service(deps, routes=routes)
+    user = await service.user_for("test", "u1", "en")
+    assert [r.text for r in await service.handle_text(user.id, "/help")] == ["only help here"]
+    assert routes.seen == ["help"]
+    assert [r.text for r in await service.handle_text(user.id, "echo this")] == ["echo: echo this"]
+    # text no route takes gets the kernel's own answer, not a feature's
+    assert "/drill" in (await service.handle_text(user.id, "something else"))[-1].text
+
+
+async def test_a_service_without_routes_uses_the_registered_ones(deps: Deps) -> None:
+    assert Service(deps).routes is ROUTES
+
+
+def test_with_none_registered_the_error_says_what_to_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(routing, "_registered", None)
+    with pytest.raises(LookupError, match=r"bot\.features\.routes"):
+        routing.registered()
