@@ -342,7 +342,10 @@ async def test_a_second_look_over_the_llm_budget_is_refused(tmp_path: Path) -> N
     await app.service.handle_text(uid, "I check the data, then per-layer gradient norms.")
     (first,) = await app.store.list_attempts(uid)
     (refused,) = await app.service.handle_action(uid, f"look:{first.id}")
-    assert refused.text.startswith("You have used today's AI gradings, so the grade stays") and len(llm.calls) == 1
+    assert (
+        refused.text.startswith("You have used your AI gradings for the last 24 hours, so the grade stays")
+        and len(llm.calls) == 1
+    )
     (same,) = await app.store.list_attempts(uid)
     assert same == first  # nothing changed
     await app.close()

@@ -133,7 +133,7 @@ async def test_over_the_daily_limit_the_reader_is_not_called(
     for _ in range(2):
         await store.record_llm_call(uid, "grade", 10, clock.now())
     r = await say(llm, uid, "/jd " + EN_JD)
-    assert reader.calls == [] and "You have used today's AI calls, so I read it offline" in r.text
+    assert reader.calls == [] and "You have used your AI calls for the last 24 hours, so I read it offline" in r.text
     (jd,) = await store.list_jds(uid)
     assert jd.extractor == "offline" and jd.generated == []
 

@@ -23,7 +23,7 @@ from tests.fake_openai import FakeOpenAI
 from tests.fakes import FakeClock
 from tests.test_llm_grader import LONG, make_grader
 
-OVER_LIMIT = "used today's AI gradings"
+OVER_LIMIT = "used your AI gradings for the last 24 hours"
 OVER_BUDGET = "budget for everyone"
 
 

@@ -36,7 +36,7 @@ async def test_review_rubrics_count_in_the_same_daily_limit(server: FakeOpenAI) 
     assert "personal question (no close match" in r[0].text and len(server.chat_requests()) == 2
     await svc.handle_text(uid, "/drill")
     r = await svc.handle_text(uid, LONG)
-    assert "used today's AI gradings" in r[0].text and len(server.chat_requests()) == 2
+    assert "used your AI gradings for the last 24 hours" in r[0].text and len(server.chat_requests()) == 2
     assert [kind for _u, kind, _t, _at in store.llm_calls] == ["rubric", "rubric"]
 
 
@@ -50,7 +50,7 @@ async def test_a_failed_call_counts_too(server: FakeOpenAI) -> None:
     assert "not answering" in r[0].text
     await svc.handle_text(uid, "/drill")
     r = await svc.handle_text(uid, LONG)
-    assert "used today's AI gradings" in r[0].text and len(server.chat_requests()) == 1
+    assert "used your AI gradings for the last 24 hours" in r[0].text and len(server.chat_requests()) == 1
 
 
 async def test_the_global_token_budget_stops_llm_calls_for_everyone_until_the_next_utc_day(server: FakeOpenAI) -> None:

@@ -335,8 +335,8 @@ async def test_daily_limit_falls_back_to_offline_with_a_message(server: FakeOpen
     assert "offline estimate" not in r[0].text
     await svc.handle_text(uid, "/drill")
     r = await svc.handle_text(uid, LONG)
-    assert "used today's AI gradings" in r[0].text and len(server.chat_requests()) == 1
-    clock.advance(days=1)
+    assert "used your AI gradings for the last 24 hours" in r[0].text and len(server.chat_requests()) == 1
+    clock.advance(days=1, minutes=1)  # the first grading is over 24 hours old
     await svc.handle_text(uid, "/drill")
     r = await svc.handle_text(uid, LONG)
     assert "AI gradings" not in r[0].text and len(server.chat_requests()) == 2

@@ -123,7 +123,7 @@ async def test_star_is_for_case_questions_only_and_over_the_budget_nothing_is_ca
     assert no_star.kind == "error"
     await store.record_llm_call(uid, "grading", 10, deps.clock.now())  # the day's one AI call is used
     (over,) = await service.handle_action(uid, f"cr:notes:tight:{nid}")
-    assert "used today's AI calls" in over.text and deps.tightener.calls == []  # type: ignore[union-attr]
+    assert "used your AI calls for the last 24 hours" in over.text and deps.tightener.calls == []  # type: ignore[union-attr]
 
 
 async def test_a_failed_rewrite_says_so() -> None:

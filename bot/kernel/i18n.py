@@ -188,8 +188,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "zh": "暂时无法评分。你的回答已保存，稍后会尽快评分。",
     },
     "llm_limit": {
-        "en": "You have used today's AI gradings; this is the offline estimate. The limit resets tomorrow.",
-        "zh": "今天的 AI 评分次数已用完，以上为离线估算，明天恢复。",
+        "en": "You have used your AI gradings for the last 24 hours; this is the offline estimate. Each one "
+        "counts for 24 hours from when it was made.",
+        "zh": "最近 24 小时的 AI 评分次数已用完，以上为离线估算。每次评分从发生起计 24 小时，之后自动恢复。",
     },
     "llm_budget": {
         "en": "The AI grader has reached today's budget for everyone; this is the offline estimate. "

@@ -90,9 +90,9 @@ VERDICT_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "这个回答已经复核过一次了。",
     },
     "second.limit": {
-        "en": "You have used today's AI gradings, so the grade stays as it is; the limit resets tomorrow. "
-        "You can still pick your own rating.",
-        "zh": "今天的 AI 评分次数已用完，评分保持不变，明天恢复。你仍然可以选择自己的评级。",
+        "en": "You have used your AI gradings for the last 24 hours, so the grade stays as it is; each one counts "
+        "for 24 hours from when it was made. You can still pick your own rating.",
+        "zh": "最近 24 小时的 AI 评分次数已用完，评分保持不变；每次评分从发生起计 24 小时。你仍然可以选择自己的评级。",
     },
     "second.budget": {
         "en": "The AI grader has reached today's budget for everyone, so the grade stays as it is; it resets at "

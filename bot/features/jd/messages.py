@@ -79,9 +79,10 @@ JD_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "AI 暂时无法读取，已改为离线读取（只按题库的主题匹配，不会为这个职位出题）。",
     },
     "jd.llm_limit": {
-        "en": "You have used today's AI calls, so I read it offline (matching the bank's topics, no questions "
-        "written for this job). The limit resets tomorrow.",
-        "zh": "今天的 AI 调用次数已用完，已改为离线读取（只按题库的主题匹配，不会为这个职位出题），明天恢复。",
+        "en": "You have used your AI calls for the last 24 hours, so I read it offline (matching the bank's topics, "
+        "no questions written for this job). Each call counts for 24 hours from when it was made.",
+        "zh": "最近 24 小时的 AI 调用次数已用完，已改为离线读取（只按题库的主题匹配，不会为这个职位出题）。"
+        "每次调用从发生起计 24 小时。",
     },
     "jd.llm_budget": {
         "en": "The AI has reached today's budget for everyone, so I read it offline (matching the bank's topics, "

@@ -74,8 +74,8 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "（AI 评分暂时没有响应，这一题先用离线方式评分，恢复后会重新评分。面试继续。）",
     },
     "mock.llm_limit": {
-        "en": "(You have used today's AI gradings, so the rest of this round is graded offline.)",
-        "zh": "（今天的 AI 评分次数已用完，本轮剩下的回答改用离线评分。）",
+        "en": "(You have used your AI gradings for the last 24 hours, so the rest of this round is graded offline.)",
+        "zh": "（最近 24 小时的 AI 评分次数已用完，本轮剩下的回答改用离线评分。）",
     },
     "mock.not_graded": {
         "en": "(I could not grade this answer now; it is saved and will be graded later. The interview goes on.)",

@@ -179,8 +179,9 @@ NOTES_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "这种改写需要 AI，而这道题目前用不了。",
     },
     "notes.llm.limit": {
-        "en": "You have used today's AI calls; rewrites are available again tomorrow.",
-        "zh": "今天的 AI 次数已用完，明天可以再改写。",
+        "en": "You have used your AI calls for the last 24 hours; rewrites are available again as the earliest of "
+        "them pass 24 hours.",
+        "zh": "最近 24 小时的 AI 次数已用完；最早的一次满 24 小时后就可以再改写。",
     },
     "notes.llm.failed": {
         "en": "The AI could not write a rewrite just now. Try again later.",
