@@ -29,13 +29,6 @@ ALLOWED_INTERNAL = {
 THIRD_PARTY_BY_PART = {"kernel": THIRD_PARTY, "features": THIRD_PARTY, "text": set()}
 # (kernel module, feature module) arrows that predate the feature packages; the list only shrinks
 KERNEL_TO_FEATURE = {
-    ("i18n", "bot.features.apps.messages"),
-    ("i18n", "bot.features.career.messages"),
-    ("i18n", "bot.features.debrief.messages"),
-    ("i18n", "bot.features.jd.messages"),
-    ("i18n", "bot.features.mock.messages"),
-    ("i18n", "bot.features.notebook.messages"),
-    ("i18n", "bot.features.review.messages"),
     ("ports", "bot.features.apps.board"),
     ("ports", "bot.features.mock.chart_data"),
     ("ports", "bot.features.stats.progress"),

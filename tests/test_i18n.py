@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import string
 
+import pytest
+
 from bot.kernel.i18n import MESSAGES, listing, plural_form, t, tn
 from bot.kernel.i18n_counts import PLURALS
 from bot.kernel.models import DIMENSIONS, Grade, Rating
@@ -126,3 +128,19 @@ def test_a_grade_reads_with_full_width_colons_and_enumeration_commas_in_chinese(
     en = grade_text(grade, q, "en", Rating.GOOD, "tomorrow")
     assert "Dimensions: coverage 70, structure 70, specificity 70, evidence 70, correctness 70" in en
     assert "Feedback: " in en and "Follow-up: " in en
+
+
+def test_a_key_registered_twice_is_refused_and_nothing_of_it_is_added() -> None:
+    from bot.kernel.i18n import register
+
+    with pytest.raises(ValueError, match=r"help\.jd"):
+        register({"test.brand_new": {"en": "x", "zh": "x"}, "help.jd": {"en": "again", "zh": "again"}})
+    assert "test.brand_new" not in MESSAGES
+
+
+def test_each_tools_help_lines_end_the_help_in_their_order() -> None:
+    for lang in ("en", "zh"):
+        text = t(lang, "help")  # type: ignore[arg-type]
+        tails = [MESSAGES[k][lang] for k in ("help.mock", "help.jd", "help.notes", "help.apps", "help.debrief")]
+        assert text.endswith("".join(tails)), lang
+        assert text.index(tails[0]) < text.index(tails[1]) < text.index(tails[4])

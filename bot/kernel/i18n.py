@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from bot.features.apps.messages import APPS_MESSAGES
-from bot.features.career.messages import CAREER_MESSAGES
-from bot.features.debrief.messages import DEBRIEF_MESSAGES
-from bot.features.jd.messages import JD_MESSAGES
-from bot.features.mock.messages import MOCK_MESSAGES
-from bot.features.notebook.messages import NOTES_MESSAGES, NOTES_PLURALS
-from bot.features.review.messages import RECORD_MESSAGES
 from bot.kernel.i18n_counts import PLURALS
 from bot.kernel.i18n_features import CONSOLE_MESSAGES, FEATURE_MESSAGES
 from bot.kernel.i18n_guidance import GUIDANCE_MESSAGES
@@ -403,23 +396,30 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
-MESSAGES.update(NAMES)
-MESSAGES.update(RECORD_MESSAGES)
-MESSAGES.update(FEATURE_MESSAGES)
-MESSAGES.update(GUIDANCE_MESSAGES)
-MESSAGES.update(CONSOLE_MESSAGES)
-MESSAGES.update(MOCK_MESSAGES)
-MESSAGES.update(CAREER_MESSAGES)
-MESSAGES.update(JD_MESSAGES)
-MESSAGES.update(APPS_MESSAGES)
-MESSAGES.update(DEBRIEF_MESSAGES)
-MESSAGES.update(NOTES_MESSAGES)
-MESSAGES.update(VERDICT_MESSAGES)
-PLURALS.update(NOTES_PLURALS)
-for _lang in ("en", "zh"):  # each tool's lines at the end of /help, kept with the tool's messages
-    for _key in ("help.mock", "help.jd", "help.notes", "help.apps", "help.debrief"):
-        if _key in MESSAGES:
-            MESSAGES["help"][_lang] += MESSAGES[_key][_lang]
+HELP_TAILS = ("help.mock", "help.jd", "help.notes", "help.apps", "help.debrief")
+"""Each tool's lines at the end of /help, in this order, kept with the tool's messages."""
+_HELP_BASE = {lang: text for lang, text in MESSAGES["help"].items()}
+
+
+def register(
+    messages: Mapping[str, Mapping[str, str]], plurals: Mapping[str, Mapping[str, Mapping[str, str]]] | None = None
+) -> None:
+    """Add a catalogue (a feature's messages register themselves when its package is imported); a key that is
+    already there is a bug, so it raises."""
+    taken = sorted(set(messages) & set(MESSAGES)) + sorted(set(plurals or {}) & set(PLURALS))
+    if taken:
+        raise ValueError(f"message keys registered twice: {', '.join(taken[:10])}")
+    MESSAGES.update({key: dict(texts) for key, texts in messages.items()})
+    PLURALS.update(
+        {key: {lang: dict(forms) for lang, forms in by_lang.items()} for key, by_lang in (plurals or {}).items()}
+    )
+    if any(key in messages for key in HELP_TAILS):
+        for lang, base in _HELP_BASE.items():
+            MESSAGES["help"][lang] = base + "".join(MESSAGES[k][lang] for k in HELP_TAILS if k in MESSAGES)
+
+
+for _catalogue in (NAMES, FEATURE_MESSAGES, GUIDANCE_MESSAGES, CONSOLE_MESSAGES, VERDICT_MESSAGES):
+    register(_catalogue)
 LIST_SEPARATOR = {"en": ", ", "zh": "、"}
 
 
