@@ -37,10 +37,6 @@ KERNEL_TO_FEATURE = {
     ("push_rules", "bot.features.stats.report"),
     ("store_ports", "bot.features.career.models"),
     ("store_ports", "bot.features.mock.models"),
-    ("voice", "bot.features.career.router"),
-    ("voice", "bot.features.drill.drill"),
-    ("voice", "bot.features.drill.speaking"),
-    ("voice", "bot.features.mock.turn"),
 }
 
 

@@ -10,8 +10,9 @@ from bot.features.mock import mock
 from bot.features.onboarding import onboarding
 from bot.features.review import company_merge, flows, interviews
 from bot.features.study_server import study_server
+from bot.features.voice import voice
 from bot.kernel import commands as c
-from bot.kernel import routing, voice
+from bot.kernel import routing
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t
 from bot.kernel.models import User
