@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from bot.config import Settings
 from bot.dates import parse_natural
@@ -28,7 +29,7 @@ from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
 from bot.grading.pooled import PooledGrader, PooledWork, thread_tasks
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
+from bot.kernel.deps import DataFacts, Deps, Limits
 from bot.kernel.identity import USAGE_RETENTION
 from bot.kernel.ports import (
     ChartRenderer,
@@ -64,6 +65,7 @@ REGRADE_EVERY_S = 60.0
 # (https://core.telegram.org/bots/api#getting-updates) and Discord's interaction tokens last 15 minutes
 EVENT_RETENTION = timedelta(days=7)
 TRANSCRIBE_DEADLINE = 120.0  # seconds a transcription may take (a local one's worker is stopped past it)
+OPENAI_URL = "https://api.openai.com/v1"  # the openai SDK's endpoint when no base URL is set
 
 
 @dataclass
@@ -169,6 +171,22 @@ class LazyCharts:
         return self._renderer("MatplotlibAppsChart").render_board(data)  # type: ignore[no-any-return]
 
 
+def data_facts(settings: Settings) -> DataFacts:
+    """Where the users' data goes with these settings, as /privacy tells them: the LLM's host and model (when one
+    is configured), the transcriber's, and the database's kind."""
+    llm = settings.llm
+    host = urlsplit(llm.base_url or OPENAI_URL).hostname or ""
+    graded = f"{host}, model {llm.model}" if llm.model and (llm.base_url or llm.api_key) else ""
+    backend = settings.transcribe_backend
+    heard = ""
+    if backend == "local":
+        heard = "local"
+    elif backend == "openai":
+        heard = urlsplit(settings.transcribe_base_url or llm.base_url or OPENAI_URL).hostname or ""
+    kind = "PostgreSQL" if settings.database_url.startswith("postgresql") else "SQLite"
+    return DataFacts(llm=graded, transcriber=heard, database=kind, event_days=EVENT_RETENTION.days)
+
+
 def llm_helpers(llm: Any) -> dict[str, Any]:
     """The LLM's writers and readers for `Deps` (none without an LLM), imported only when one is configured."""
     if llm is None:
@@ -247,6 +265,7 @@ async def build_app(
         upload_limits=UPLOAD_LIMITS,
         transcribe_deadline=TRANSCRIBE_DEADLINE,
     )
+    facts = data_facts(settings)
     llm = llm_grader(settings.llm) if grader is None else None
     offline = OfflineGrader()
     workers: ProcessPool | ThreadPool
@@ -263,6 +282,7 @@ async def build_app(
         grader=grader or llm or offline_grader,
         clock=clock or SystemClock(),
         limits=limits,
+        data_facts=facts,
         estimator=estimator or (offline_grader if llm else None),
         cpu=PooledWork(workers, bank),
         **llm_helpers(llm),

@@ -50,7 +50,7 @@ async def test_chinese_command_names_work_in_the_terminal(app: App, tmp_path: Pa
 
 def test_every_command_has_a_chinese_name_that_help_lists() -> None:
     english = ["start", "help", "drill", "skip", "reveal", "stats", "forget", "export", "pause", "resume", "mock",
-               "review", "interview", "debrief", "jd", "notes", "apps", "company", "settings", "lang"]  # fmt: skip
+               "review", "interview", "debrief", "jd", "notes", "apps", "company", "settings", "lang", "privacy"]  # fmt: skip
     zh_help = t("zh", "help")
     for name in english:
         chinese = [k for k, v in CHINESE_NAMES.items() if v == name]

@@ -52,6 +52,7 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.MergeCompanies: company_merge.merge_companies,
     c.Forget: account.forget,
     c.ExportData: account.export_data,
+    c.ShowPrivacy: account.privacy,
     c.SetupServer: study_server.setup_server,
     c.ShowLeaderboard: study_server.show_leaderboard,
     c.AnswerServerQuestion: study_server.answer_server_question,

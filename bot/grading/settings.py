@@ -20,7 +20,7 @@ class LLMSettings(BaseModel):
     """How the provider takes structured output (bot/grading/providers.py); `auto` knows OpenAI, DeepSeek and
     DashScope by their hosts and otherwise learns from the first refusal."""
     daily_limit: int = Field(default=50, ge=0)
-    """LLM calls per user per local day: gradings, rubrics for /review, second checks."""
+    """LLM calls per platform account over the last 24 hours: gradings, rubrics for /review, second checks."""
     daily_token_budget: int = Field(default=0, ge=0)
     """Tokens per UTC day over all users (0: no budget); past it everyone gets the offline grade."""
     samples: int = Field(default=1, ge=1, le=5)

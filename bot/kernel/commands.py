@@ -178,6 +178,11 @@ class ExportData(Command):
 
 
 @dataclass(frozen=True)
+class ShowPrivacy(Command):
+    """/privacy: what is stored, for how long, where it goes, how to export and delete it."""
+
+
+@dataclass(frozen=True)
 class MockCommand(Command):
     """/mock and its words: none (suggest one), a focus, level and length, "go", "stop" or "history"."""
 

@@ -56,6 +56,20 @@ class Limits:
     """The largest file each platform takes from a bot, in bytes, by platform name (none: no limit)."""
 
 
+@dataclass(frozen=True)
+class DataFacts:
+    """Where a user's data goes, for /privacy: read from the settings by the composition root."""
+
+    llm: str = ""
+    """The LLM that grades: its host and model ("api.deepseek.com, model deepseek-chat"); "" without one."""
+    transcriber: str = ""
+    """Where voice answers are transcribed: a host, "local" (on this server), or "" (voice is off)."""
+    database: str = "SQLite"
+    """"SQLite" (a file on this server) or "PostgreSQL"."""
+    event_days: int = 7
+    """How long the ids of handled platform events are kept (so a redelivery is not handled twice)."""
+
+
 @dataclass
 class Deps:
     store: Store
@@ -63,6 +77,7 @@ class Deps:
     grader: Grader
     clock: Clock
     limits: Limits = field(default_factory=Limits)
+    data_facts: DataFacts = field(default_factory=DataFacts)
     transcriber: Transcriber | None = None
     estimator: Grader | None = None
     """The offline grader: used when `grader` (the LLM) fails or a user is over the daily limit."""

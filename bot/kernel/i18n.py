@@ -121,6 +121,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "/settings - view or change settings\n/lang zh|en - language\n"
         "/pause, /resume - stop or restart the daily pushes\n"
         "/export - all your data as JSON, and your answers as Markdown\n/forget - delete all your data\n"
+        "/privacy - what I store, for how long, where it goes\n"
         "/start - set up again (language, level, topics, timezone, daily time)\n/help - this list\n"
         "Any other text while a question is open is your answer. Every command has a Chinese name too "
         "(/帮助 is /help, /练习 is /drill): /lang zh, then /help lists them.",
@@ -133,6 +134,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "/settings（/设置）- 查看或修改设置\n/lang（/语言）zh|en - 切换语言\n"
         "/pause（/暂停）、/resume（/恢复）- 暂停或恢复每日推送\n"
         "/export（/导出）- 导出你的全部数据（JSON）和作答记录（Markdown）\n/forget（/删除数据）- 删除你的全部数据\n"
+        "/privacy（/隐私）- 我保存什么、保存多久、发往哪里\n"
         "/start（/开始）- 重新设置（语言、级别、主题、时区、每日时间）\n/help（/帮助）- 本帮助\n"
         "有题目未作答时，发送的其他文字即为你的回答。",
     },
@@ -235,6 +237,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "btn.other": {"en": "Other (type it)", "zh": "其他（手动输入）"},
     "btn.save": {"en": "Save", "zh": "保存"},
     "progress": {"en": "Working on it...", "zh": "正在处理，请稍候…"},
+    "progress.grading": {"en": "Reading your answer…", "zh": "正在看你的回答……"},
     "slow_down": {
         "en": "That is more messages than I can read at once, so I did not read this one. "
         "Please send it again in {seconds} s.",

@@ -47,7 +47,7 @@ CHINESE_NAMES: dict[str, str] = {
     "模拟面试": "mock", "模拟": "mock", "记题": "review", "面试题": "review", "面试": "interview",
     "复盘": "debrief", "面经": "debrief", "职位": "jd", "职位描述": "jd", "岗位": "jd",
     "笔记": "notes", "答案本": "notes", "投递": "apps", "投递看板": "apps", "公司": "company",
-    "设置": "settings", "语言": "lang",
+    "设置": "settings", "语言": "lang", "隐私": "privacy",
 }  # fmt: skip
 """Every typed command's Chinese names (the first of each is the one /help lists): `/帮助` is `/help`. Discord's
 Chinese slash-command names are among them, except 复盘, which typed is /debrief (Discord's /review is named 复盘)."""
@@ -80,6 +80,7 @@ def parse_line(user_id: int, line: str) -> c.Command:
         "stats": c.ShowStats,
         "forget": c.Forget,
         "export": c.ExportData,
+        "privacy": c.ShowPrivacy,
     }
     if name in simple:
         return simple[name](user_id)

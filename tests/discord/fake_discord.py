@@ -100,6 +100,7 @@ class FakeDiscord:
         self.url = ""
         self._ids = itertools.count(5_000_000)
         self._dm_owner: dict[str, str] = {}  # DM channel id -> user id
+        self.deferred_flags: dict[str, int] = {}  # interaction token -> the flags it was deferred with
         self._runner: web.AppRunner | None = None
         self._changed = asyncio.Condition()
         self.gateway: web.WebSocketResponse | None = None
@@ -210,7 +211,13 @@ class FakeDiscord:
         if method == "POST" and path.endswith("/callback"):
             if path.split("/")[2] in self.expired:
                 return _json({"code": 10062, "message": "Unknown interaction"}, status=404)
+            self.deferred_flags[path.split("/")[3]] = int(((recorded.json or {}).get("data") or {}).get("flags") or 0)
             return _json({"interaction": {"id": path.split("/")[2], "type": 2}})
+        if method == "PATCH" and path.startswith("/webhooks/") and path.endswith("/messages/@original"):
+            token = path.split("/")[3]  # the edited original keeps the flags it was deferred with (ephemeral)
+            if recorded.json is not None and token in self.deferred_flags:
+                recorded.json.setdefault("flags", self.deferred_flags[token])
+            return _json(self._message(recorded, channel_id="1"))
         if method == "POST" and path.startswith("/webhooks/"):
             return _json(self._message(recorded, channel_id="1"))
         if method == "POST" and path == "/users/@me/channels":

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from bot.grading.offline import OfflineGrader
 from tests.discord import payloads as p
 from tests.discord.conftest import Harness
+from tests.discord.test_commands import EPHEMERAL
+from tests.telegram.test_promises_kept import PRIVACY, llm_facts
 
 
 def sent(requests: list) -> list[str]:  # type: ignore[type-arg]
@@ -50,3 +53,30 @@ async def test_an_answer_at_the_mock_menu_is_told_what_the_menu_waits_for(bot: H
     assert told and told[-1].custom_ids() == menu[-1].custom_ids()  # what it waits for, and its buttons again
     (dm, *_) = sent(await bot.message(p.dm_message("and lower the learning rate", user_id=7)))
     assert says in dm  # typed in direct messages: the same
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("en-US", "en"), ("zh-CN", "zh")])
+async def test_privacy_on_discord_as_a_slash_command_and_typed_in_direct_messages(
+    bot: Harness, locale: str, lang: str
+) -> None:
+    bot.service.deps.data_facts = llm_facts()
+    (said,) = [r for r in await bot.interact(p.command("privacy", user_id=8, locale=locale)) if "/webhooks/" in r.path]
+    assert all(part in said.content for part in PRIVACY[lang]) and said.flags == EPHEMERAL  # private in a server
+    (typed, *_) = sent(await bot.message(p.dm_message("/隐私", user_id=8)))
+    assert all(part in typed for part in PRIVACY[lang])
+
+
+@pytest.mark.parametrize(("locale", "says"), [("en-US", "Score: 70/100 (Good)"), ("zh-CN", "得分：70/100")])
+async def test_an_llm_grading_on_discord_is_the_deferred_response_edited_into_the_grade(
+    bot: Harness, locale: str, says: str
+) -> None:
+    """The interaction is deferred at once ("thinking…" while the LLM grades); the grade edits that response, so the
+    user never waits on nothing and the grade lands where the wait was shown."""
+    bot.service.deps.estimator = OfflineGrader()  # an LLM grades (the fake), the estimate its fallback
+    await bot.interact(p.command("drill", user_id=9, locale=locale))
+    requests = await bot.interact(p.command("answer", user_id=9, locale=locale, text="I clip the norm at 1.0."))
+    callback, *rest = [r for r in requests if r.path.endswith("/callback") or "/webhooks/" in r.path]
+    assert callback.path.endswith("/callback") and callback.json["type"] == 5  # deferred, first of all
+    edited = rest[0]
+    assert edited.method == "PATCH" and edited.path.endswith("/messages/@original") and says in edited.content
+    assert edited.flags == EPHEMERAL

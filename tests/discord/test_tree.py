@@ -30,6 +30,7 @@ COMMANDS = {
     "leaderboard",
     "forget",
     "export",
+    "privacy",
     "help",
     "setup",
     "pause",

@@ -2,7 +2,7 @@
 over HTTP through its configurable base URL, so the whole library runs unmodified.
 
 It serves getMe, getUpdates (long polling), sendMessage, editMessageText, deleteMessage,
-answerCallbackQuery, sendChatAction, sendPhoto, sendDocument, getFile and file downloads,
+answerCallbackQuery, sendChatAction, sendMessageDraft, sendPhoto, sendDocument, getFile and file downloads,
 setMyCommands, setWebhook / deleteWebhook. It checks what Telegram checks that matters here
 (HTML entities, 4,096 characters, 64-byte callback data) and can be told to answer 429 (with
 retry_after) or 400, and to answer 403 for a chat whose user blocked the bot.
@@ -349,6 +349,13 @@ class FakeBotApi:
         msg = self._message(int(params["chat_id"]), document={"file_id": "d1", "file_unique_id": "d1"})
         self._record("sendDocument", params, caption, msg["message_id"])
         return msg
+
+    async def _m_sendMessageDraft(self, params: dict[str, Any]) -> Any:
+        if not int(params.get("draft_id") or 0):
+            raise ApiError(400, "Bad Request: draft_id must be non-zero")
+        text = self._text(params, "text", 4096)
+        self._record("sendMessageDraft", params, text, 0)
+        return True
 
     async def _m_sendChatAction(self, params: dict[str, Any]) -> Any:
         self._record("sendChatAction", params, str(params.get("action")), 0)

@@ -3,9 +3,18 @@ names, the timezone a user meant, and the other items of the issue as Telegram u
 
 from __future__ import annotations
 
-import pytest
+import asyncio
 
-from tests.telegram.conftest import Harness
+import pytest
+from pydantic import SecretStr
+
+from bot.bootstrap import data_facts
+from bot.config import Settings
+from bot.grading.offline import OfflineGrader
+from bot.grading.settings import LLMSettings
+from bot.kernel.deps import DataFacts
+from tests.telegram import updates
+from tests.telegram.conftest import Harness, MakeHarness
 
 CHAT = 612
 
@@ -77,3 +86,60 @@ async def test_a_typed_answer_at_the_mock_menu_is_told_what_the_menu_waits_for(
     (started, *_) = await tg.press(CHAT, "mk:go")
     assert "Mock interview" in started.text or "模拟面试" in started.text
     assert await tg.app.store.list_attempts(await tg.user_id(CHAT)) == []  # the typed text was never an answer
+
+
+PRIVACY = {
+    "en": ("Your data and privacy\nWhat I store:", "api.deepseek.com, model deepseek-chat", "/export", "/forget"),
+    "zh": ("你的数据与隐私\n我保存的内容：", "api.deepseek.com, model deepseek-chat", "/export", "/forget"),
+}
+
+
+def llm_facts() -> DataFacts:
+    """What /privacy reads from settings with an LLM configured (the app under test grades with a fake)."""
+    llm = LLMSettings(base_url="https://api.deepseek.com/v1", model="deepseek-chat", api_key=SecretStr("k"))
+    return data_facts(Settings(llm=llm, _env_file=None))  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(("code", "lang", "name"), [("en", "en", "/privacy"), ("zh-hans", "zh", "/隐私")])
+async def test_privacy_says_what_is_stored_where_the_llm_is_and_how_to_export_and_delete(
+    tg: Harness, code: str, lang: str, name: str
+) -> None:
+    tg.app.service.deps.data_facts = llm_facts()
+    (said,) = await tg.say(CHAT, name, language_code=code)
+    assert all(part in said.text for part in PRIVACY[lang])
+    (helped,) = await tg.say(CHAT, "/help", language_code=code)
+    assert ("/privacy - what I store" if lang == "en" else "/privacy（/隐私）- 我保存什么") in helped.text
+
+
+async def test_the_command_menu_is_set_per_language_with_privacy_in_each(tg: Harness) -> None:
+    menus = {code: {c["command"]: c["description"] for c in commands} for code, commands in tg.server.commands.items()}
+    assert set(menus) == {"", "zh"}  # the default (English) menu and the Chinese one
+    assert menus[""]["privacy"] == "What is stored, how long, where it goes"
+    assert menus["zh"]["privacy"] == "保存什么、保存多久、发往哪里" and menus["zh"]["drill"] != menus[""]["drill"]
+
+
+@pytest.mark.parametrize(("code", "shows"), [("en", "Reading your answer…"), ("zh-hans", "正在看你的回答……")])
+@pytest.mark.parametrize("drafts", [True, False])
+async def test_an_llm_grading_shows_progress_at_once_and_the_grade_replaces_it(
+    make_telegram: MakeHarness, code: str, shows: str, drafts: bool
+) -> None:
+    """The harness shows "typing" after 30 s and a progress message after 60: what shows at once is the core's
+    word that an LLM grading started. With drafts, a message draft (sendMessageDraft, which the installed
+    python-telegram-bot has); without, one message that the grade is edited into."""
+    tg = await make_telegram(drafts=drafts)
+    tg.app.service.deps.estimator = OfflineGrader()  # an LLM grades (the gate grader), the estimate its fallback
+    await tg.say(CHAT, "/drill", language_code=code)
+    before = len(tg.server.sent)
+    (update_id,) = tg.server.push(updates.text(CHAT, "a slow answer about clipping", code))
+    await asyncio.wait_for(tg.grader.started.wait(), 10)
+    method = "sendMessageDraft" if drafts else "sendMessage"
+    shown = await tg.server.wait_for(lambda: [s for s in tg.server.sent[before:] if s.method == method])
+    assert shown[0].text == shows and not tg.done.get(update_id, asyncio.Event()).is_set()  # while it grades
+    tg.grader.gate.set()
+    await asyncio.wait_for(tg._event(update_id).wait(), 10)
+    after = [s for s in tg.server.sent[before:] if s.method in ("sendMessage", "editMessageText")]
+    graded = next(s for s in after if "70/100" in s.text)
+    if drafts:  # the reply is sent after the draft, which it replaces
+        assert graded.method == "sendMessage" and shown[0].params["draft_id"]
+    else:  # the progress message becomes the grade
+        assert graded.method == "editMessageText" and graded.message_id == shown[0].message_id

@@ -73,6 +73,20 @@ async def _what_is_kept(deps: Deps, user: User) -> list[str]:
     return [tn(lang, key, n) for key, n in counts if n]
 
 
+async def privacy(cmd: c.ShowPrivacy, deps: Deps, user: User) -> list[Reply]:
+    """/privacy (Telegram's clients offer it to every bot): what is stored, for how long, where the answers go
+    (the LLM's host and model and the transcriber's, from the settings), and how to export and delete it all."""
+    lang, facts = user.language, deps.data_facts
+    llm = t(lang, "privacy.llm", llm=facts.llm) if facts.llm else t(lang, "privacy.no_llm")
+    if facts.transcriber in ("", "local"):
+        voice = t(lang, "privacy.voice." + (facts.transcriber or "none"))
+    else:
+        voice = t(lang, "privacy.voice.host", host=facts.transcriber)
+    database = t(lang, f"privacy.db.{facts.database}")
+    text = t(lang, "privacy", database=database, days=tn(lang, "count.day", facts.event_days), llm=llm, voice=voice)
+    return [Reply(text)]
+
+
 async def export_data(cmd: c.ExportData, deps: Deps, user: User) -> list[Reply]:
     """All the user's data as JSON; zipped, or split into zips, when it is over their platform's upload limit."""
     store = deps.store

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.kernel import llm_budget
+from bot.kernel import llm_budget, progress
 from bot.kernel.deps import Deps
 from bot.kernel.models import Grade, KeyPoint, Question, Rubric, Text, TextList, User
 
@@ -46,7 +46,8 @@ def suspicious(llm: Grade, estimate: Grade) -> bool:
 
 
 async def _llm_grade(deps: Deps, q: Question, text: str, user: User, now: datetime) -> tuple[Grade, int]:
-    """One LLM grading, counted in the budget whether it succeeds or not."""
+    """One LLM grading, counted in the budget whether it succeeds or not; the user's platform shows it at once."""
+    progress.started("grading")
     try:
         grade, ms = await _timed(deps.grader, q, text, user)
     except Exception:

@@ -128,5 +128,52 @@ RECORD_MESSAGES: dict[str, dict[str, str]] = {
         "zh": "这是你的全部数据（共 {answers}）：JSON 有 {mb} MB，压缩后仍超过 {limit} MB 的上传上限，"
         "所以分成 {parts} 个 zip 文件发送。每个文件都是完整的 JSON，包含一部分记录；这是第 1 部分。",
     },
+    "privacy": {
+        "en": "Your data and privacy\n"
+        "What I store: your settings (language, level, topics, timezone, daily time), your deck and its review "
+        "history, every answer you send with its grade, the transcript of each voice answer (not the audio), "
+        "your interviews and the questions you log with /review or /debrief, mock interviews, job descriptions "
+        "(/jd), your answer notebook (/notes) and applications (/apps). They are kept in {database}.\n"
+        "For how long: until you delete them; nothing expires on its own. (The ids of the messages I handled "
+        "are kept {days}, so a message delivered twice is handled once.)\n"
+        "Where your answers go: {llm} {voice}\n"
+        "A copy: /export sends all of it as JSON, and your answers as Markdown.\n"
+        "Delete: /forget deletes all of it, at once and for good.",
+        "zh": "你的数据与隐私\n"
+        "我保存的内容：你的设置（语言、级别、主题、时区、每日时间）、题组及复习记录、你发来的每个回答及其评分、"
+        "语音回答的转写文字（不保存音频本身）、面试记录和你用 /review 或 /debrief 记下的题目、模拟面试、"
+        "职位描述（/jd）、答案本（/notes）和投递记录（/apps）。这些都存放在{database}。\n"
+        "保存多久：直到你删除为止，不会自动过期。（我处理过的消息编号会保留 {days}，"
+        "避免同一条消息被重复处理。）\n"
+        "回答会发到哪里：{llm}{voice}\n"
+        "导出副本：/export 会把全部数据导出为 JSON，并把你的回答导出为 Markdown。\n"
+        "删除：/forget 会立即、彻底删除全部数据。",
+    },
+    "privacy.db.SQLite": {
+        "en": "a SQLite file on the server that runs this bot",
+        "zh": "运行这个机器人的服务器上的一个 SQLite 文件里",
+    },
+    "privacy.db.PostgreSQL": {
+        "en": "the PostgreSQL database of the servers that run this bot",
+        "zh": "运行这个机器人的服务器的 PostgreSQL 数据库里",
+    },
+    "privacy.llm": {
+        "en": "each answer is graded by the LLM at {llm}: it is sent there with its question and rubric, and that "
+        "provider's own data policy applies.",
+        "zh": "每个回答由 {llm} 上的大模型评分：回答会连同题目和评分要点一起发送过去，适用该服务商自己的数据政策。",
+    },
+    "privacy.no_llm": {
+        "en": "answers are graded on this server (the offline checklist); none is sent to an LLM.",
+        "zh": "回答在本服务器上评分（离线要点核对），不会发给任何大模型。",
+    },
+    "privacy.voice.local": {
+        "en": "Voice answers are transcribed on this server.",
+        "zh": "语音回答在本服务器上转写。",
+    },
+    "privacy.voice.none": {"en": "Voice answers are turned off.", "zh": "语音回答未开启。"},
+    "privacy.voice.host": {
+        "en": "Voice answers are sent to {host} to be transcribed.",
+        "zh": "语音回答会发送到 {host} 转写。",
+    },
     "export.part": {"en": "Your data, part {part} of {parts}.", "zh": "你的数据，第 {part} 部分，共 {parts} 部分。"},
 }

@@ -78,9 +78,19 @@ class Bridge:
         await self.follow_up(interaction, replies, ephemeral)
 
     async def follow_up(self, interaction: discord.Interaction, replies: Sequence[Reply], ephemeral: bool) -> None:
-        for reply in replies:
-            for message in messages(reply):
-                await interaction.followup.send(**message, ephemeral=ephemeral)
+        """The first message edits the deferred response (the "thinking…" the user saw at once, whatever the work
+        took: an LLM grading included) into the result; the rest follow it."""
+        parts = [message for reply in replies for message in messages(reply)]
+        if parts:
+            first = dict(parts[0])
+            files = first.pop("files", None)
+            try:
+                await interaction.edit_original_response(**first, attachments=files or [])
+                parts = parts[1:]
+            except discord.HTTPException as exc:  # the deferred response is gone (deleted): send it as a follow-up
+                log.info("discord interaction %s: original response not edited: %s", interaction.id, exc)
+        for message in parts:
+            await interaction.followup.send(**message, ephemeral=ephemeral)
 
     async def in_server(self, interaction: discord.Interaction, work: Work, *, private: bool = True) -> None:
         """Like respond, for commands that only make sense in a server."""

@@ -78,6 +78,7 @@ def register(tree: app_commands.CommandTree[discord.Client]) -> None:
     simple("stats", c.ShowStats)
     simple("forget", c.Forget)
     simple("export", c.ExportData)
+    simple("privacy", c.ShowPrivacy)
     simple("pause", lambda uid: c.SetPaused(uid, True))
     simple("resume", lambda uid: c.SetPaused(uid, False))
 

@@ -5,13 +5,16 @@ was handled is dropped, one another replica is handling is left for Telegram to 
 webhook answers 503), and one whose replica died is taken over; then a private
 chat's text goes to `Service.handle_text` (commands included: the core parses them), a button to
 `handle_action`, a voice note to `SubmitVoice`. While the core works, the chat shows "typing",
-and after `progress_after` seconds a progress message that the first reply is edited into.
+and after `progress_after` seconds a progress message that the first reply is edited into. When the core says an
+LLM grading started (bot/kernel/progress.py), that shows at once: as a message draft (sendMessageDraft) kept up
+until the reply replaces it, or, without drafts, the progress message placed at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import warnings
 from collections.abc import Awaitable
@@ -23,6 +26,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 from telegram.warnings import PTBDeprecationWarning
 
+from bot.kernel import progress
 from bot.kernel.commands import SubmitVoice, UploadDocument
 from bot.kernel.i18n import t
 from bot.kernel.models import Lang, User
@@ -35,6 +39,8 @@ from bot.platforms.telegram.settings import TelegramSettings
 log = logging.getLogger(__name__)
 PLATFORM = "telegram"
 TYPING_EVERY_S = 4.5  # Telegram shows a chat action for about 5 seconds
+DRAFT_EVERY_S = 20.0  # a message draft is a preview of about 30 seconds: shown again well before it lapses
+DRAFT_IDS = itertools.count(1)  # a draft's id: any non-zero number, one per draft
 
 
 def language_hint(code: str | None) -> Lang | None:
@@ -51,27 +57,58 @@ class Indicator:
     Nothing runs until `typing_after` has passed (a timer, not a task: most commands are answered
     before it), and each later wait is a timer on one future, not a task per wait."""
 
-    def __init__(self, sender: TelegramSender, chat_id: int, text: str, typing_after: float, progress_after: float):
-        self.sender, self.chat_id, self.text = sender, chat_id, text
+    def __init__(
+        self,
+        sender: TelegramSender,
+        chat_id: int,
+        text: str,
+        typing_after: float,
+        progress_after: float,
+        grading: str = "",
+    ):
+        self.sender, self.chat_id, self.text, self.grading = sender, chat_id, text, grading or text
         self.typing_after, self.progress_after = typing_after, progress_after
         self.message_id: int | None = None
         self._finished = False
-        self._wake: asyncio.Future[None] | None = None
+        self._shown_now = False  # a slow step was shown at once: no second progress message later
+        self._wakes: list[asyncio.Future[None]] = []
         self._timer: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
+        self._now: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self._timer = asyncio.get_running_loop().call_later(max(self.typing_after, 0), self._begin)
+
+    def started(self, step: progress.Step) -> None:
+        """The core started a slow step (an LLM grading): show it now, not after `progress_after` (a listener of
+        bot/kernel/progress.py, called from the update's own task: it only schedules)."""
+        if self._finished or self._now is not None:
+            return
+        self._shown_now = True
+        self._now = asyncio.get_running_loop().create_task(self._at_once())
+
+    async def _at_once(self) -> None:
+        if self.sender.drafts:
+            draft = next(DRAFT_IDS)
+            while await self.sender.draft(self.chat_id, draft, self.grading):
+                if await self._finished_within(DRAFT_EVERY_S):
+                    return
+            if self._finished:
+                return
+        if self.message_id is None:  # no drafts: one message now, which the reply is edited into
+            self.message_id = await self.sender.progress(self.chat_id, self.grading)
 
     async def stop(self) -> None:
         """The work is done: nothing more is shown; waits for a send under way (its message id is kept)."""
         self._finished = True
         if self._timer is not None:
             self._timer.cancel()
-        if self._wake is not None and not self._wake.done():
-            self._wake.set_result(None)
-        if self._task is not None:
-            await self._task
+        for wake in self._wakes:
+            if not wake.done():
+                wake.set_result(None)
+        for task in (self._task, self._now):
+            if task is not None:
+                await task
 
     def _begin(self) -> None:
         self._timer = None
@@ -81,13 +118,14 @@ class Indicator:
     async def _finished_within(self, seconds: float) -> bool:
         if not self._finished:
             loop = asyncio.get_running_loop()
-            wake = self._wake = loop.create_future()
+            wake = loop.create_future()
+            self._wakes.append(wake)
             timer = loop.call_later(max(seconds, 0), _set_once, wake)
             try:
                 await wake
             finally:
                 timer.cancel()
-                self._wake = None
+                self._wakes.remove(wake)
         return self._finished
 
     async def _show(self) -> None:
@@ -98,7 +136,8 @@ class Indicator:
         while True:
             if not placed and elapsed >= self.progress_after:
                 placed = True
-                self.message_id = await self.sender.progress(self.chat_id, self.text)
+                if not self._shown_now:
+                    self.message_id = await self.sender.progress(self.chat_id, self.text)
             wait = TYPING_EVERY_S if placed else min(TYPING_EVERY_S, self.progress_after - elapsed)
             if await self._finished_within(wait):
                 return
@@ -262,10 +301,12 @@ class TelegramHandlers:
             t(user.language, "progress"),
             self.settings.typing_after,
             self.settings.progress_after,
+            t(user.language, "progress.grading"),
         )
         indicator.start()
         try:
-            replies = await work
+            with progress.listening(indicator.started):
+                replies = await work
         finally:
             await indicator.stop()
         await self.sender.deliver(chat_id, user.id, replies, indicator.message_id)

@@ -48,6 +48,7 @@ MENU = (
     "help",
     "forget",
     "export",
+    "privacy",
 )
 POOL_HEADROOM = 16  # connections beyond one per active update: pushes, chat actions, callback answers
 
@@ -90,7 +91,7 @@ class TelegramRuntime:
     def __init__(self, service: Service, settings: TelegramSettings) -> None:
         self.settings = settings
         self.application = build_application(settings)
-        self.sender = TelegramSender(self.application.bot, service)
+        self.sender = TelegramSender(self.application.bot, service, settings.drafts)
         self.handlers = TelegramHandlers(service, self.sender, settings)
         self.notifier = TelegramNotifier(self.sender)
         self.channels = None  # private chats only: no study-server channels

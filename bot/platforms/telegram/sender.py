@@ -32,10 +32,11 @@ def _entity_error(err: BadRequest) -> bool:
 
 
 class TelegramSender:
-    def __init__(self, bot: Bot, service: Service) -> None:
+    def __init__(self, bot: Bot, service: Service, drafts: bool = True) -> None:
         self.bot = bot
         self.service = service
         self.blocked: set[int] = set()
+        self.drafts = drafts and hasattr(bot, "send_message_draft")  # Bot API 9.3's sendMessageDraft
 
     # --- what the handlers and the notifier call
 
@@ -83,6 +84,16 @@ class TelegramSender:
     async def typing(self, chat_id: int) -> None:
         with contextlib.suppress(TelegramError):
             await self.bot.send_chat_action(chat_id, ChatAction.TYPING)
+
+    async def draft(self, chat_id: int, draft_id: int, text: str) -> bool:
+        """Show `text` as the chat's message draft (a preview Telegram keeps about 30 seconds; the reply sent
+        after it replaces it); False when the Bot API refused it."""
+        try:
+            await self.bot.send_message_draft(chat_id, draft_id, text)
+        except TelegramError as err:
+            log.info("telegram: no message draft in chat %s: %s", chat_id, err)
+            return False
+        return True
 
     async def progress(self, chat_id: int, text: str) -> int | None:
         """A placeholder message to be edited into the result; None when it could not be sent."""

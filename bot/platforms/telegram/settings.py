@@ -32,3 +32,6 @@ class TelegramSettings(BaseModel):
     typing_after: float = Field(default=0.5, ge=0)
     progress_after: float = Field(default=4.0, ge=0)
     """Seconds before 'typing' is shown, and before a progress message that becomes the reply."""
+    drafts: bool = True
+    """While an LLM grades, show it at once as a message draft (sendMessageDraft, Bot API 9.3, in the installed
+    python-telegram-bot from 22.6); off, or where the library lacks it, a progress message edited into the result."""
