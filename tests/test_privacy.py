@@ -30,6 +30,8 @@ SAYS = {
         "db": "a SQLite file on the server that runs this bot",
         "ways": "/export sends all of it as JSON",
         "help": "/privacy - what I store, for how long, where it goes",
+        "forget": "it keeps only how many AI calls and seconds of voice transcription the account used (no "
+        "content, the account under a one-way key), erased within two days",
     },
     "zh": {
         "head": "你的数据与隐私\n我保存的内容：你的设置",
@@ -41,6 +43,7 @@ SAYS = {
         "db": "运行这个机器人的服务器上的一个 SQLite 文件里",
         "ways": "/export 会把全部数据导出为 JSON",
         "help": "/privacy（/隐私）- 我保存什么、保存多久、发往哪里",
+        "forget": "只保留这个账号用过多少次 AI 调用和多少秒语音转写（不含任何内容，账号只以单向哈希保存），两天内自动清除",
     },
 }
 

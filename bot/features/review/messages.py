@@ -138,7 +138,9 @@ RECORD_MESSAGES: dict[str, dict[str, str]] = {
         "are kept {days}, so a message delivered twice is handled once.)\n"
         "Where your answers go: {llm} {voice}\n"
         "A copy: /export sends all of it as JSON, and your answers as Markdown.\n"
-        "Delete: /forget deletes all of it, at once and for good.",
+        "Delete: /forget deletes all of it, at once and for good; so that the daily limits still hold, it keeps "
+        "only how many AI calls and seconds of voice transcription the account used (no content, the account "
+        "under a one-way key), erased within two days.",
         "zh": "你的数据与隐私\n"
         "我保存的内容：你的设置（语言、级别、主题、时区、每日时间）、题组及复习记录、你发来的每个回答及其评分、"
         "语音回答的转写文字（不保存音频本身）、面试记录和你用 /review 或 /debrief 记下的题目、模拟面试、"
@@ -147,7 +149,8 @@ RECORD_MESSAGES: dict[str, dict[str, str]] = {
         "避免同一条消息被重复处理。）\n"
         "回答会发到哪里：{llm}{voice}\n"
         "导出副本：/export 会把全部数据导出为 JSON，并把你的回答导出为 Markdown。\n"
-        "删除：/forget 会立即、彻底删除全部数据。",
+        "删除：/forget 会立即、彻底删除全部数据；为了让每日限额继续有效，只保留这个账号用过多少次 AI 调用和多少秒"
+        "语音转写（不含任何内容，账号只以单向哈希保存），两天内自动清除。",
     },
     "privacy.db.SQLite": {
         "en": "a SQLite file on the server that runs this bot",
