@@ -283,8 +283,11 @@ def _best(pattern: re.Pattern[str], text: str, budget: float, runs: int = 3) -> 
     return min(times)
 
 
-def scan(pattern: re.Pattern[str], size: int = SIZE, budget: float = BUDGET_S) -> list[Finding]:
-    """The attacks on which `pattern` is super-linear or past the budget (empty: it looks linear)."""
+def scan(
+    pattern: re.Pattern[str], size: int = SIZE, budget: float = BUDGET_S, first_only: bool = False
+) -> list[Finding]:
+    """The attacks on which `pattern` is super-linear or past the budget (empty: it looks linear); with
+    `first_only`, the first one found."""
     findings = []
     for lead, pump, suffix in attacks(pattern):
         k = max(1, size // len(pump))
@@ -297,4 +300,6 @@ def scan(pattern: re.Pattern[str], size: int = SIZE, budget: float = BUDGET_S) -
             large = _best(pattern, large_text, budget)
         if large is None or small is None or (large >= MEASURABLE_S and large > GROWTH * max(small, 1e-6)):
             findings.append(Finding(lead, pump, suffix, small, large))
+            if first_only:
+                break
     return findings
