@@ -101,14 +101,13 @@ async def _run_probe(probe: dict[str, Any], offline: Any, llm: Any, quick: bool,
         await service.handle_text(uid, "1. How do you debug a NaN loss?\n2. What does ZeRO-3 shard?")
     elif path == "jd_file":
         await service.handle_text(uid, "/jd")
+    data, name = probe_file(probe["file"], quick) if path == "jd_file" else (b"", "")  # built before the ticker
     lag = LoopLag(0.005).start()
     await asyncio.sleep(0.02)
     start = time.perf_counter()
     if path == "jd_text":
         replies = await service.handle_text(uid, "/jd " + text)
     elif path == "jd_file":
-        data, name = probe_file(probe["file"], quick)
-        start = time.perf_counter()
         replies = await service.handle(c.UploadDocument(uid, data, name))
     else:
         replies = await service.handle_text(uid, text)
