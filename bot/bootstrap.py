@@ -79,12 +79,16 @@ class App:
     workers: ProcessPool | ThreadPool | None = None
     transcribe_workers: ProcessPool | None = None
     """The local transcriber's worker processes (`serve` with TRANSCRIBE_BACKEND=local)."""
+    documents: ProcessPool | None = None
+    """Reads sent files when `workers` are threads (a process can be stopped at its deadline); started on use."""
 
     async def close(self) -> None:
         if self.workers is not None:
             await self.workers.close()
         if self.transcribe_workers is not None:
             await self.transcribe_workers.close()
+        if self.documents is not None:
+            await self.documents.close()
         if self.user_locks is not None:
             await self.user_locks.close()
         await self.engines.dispose()
@@ -275,6 +279,8 @@ async def build_app(
     else:
         workers = ThreadPool(thread_tasks(offline, bank), settings.workers or None, settings.worker_timeout_seconds)
         offline_grader = offline  # graded in a thread (OfflineGrader.grade)
+    # sent files are read in a worker process whatever the mode: one that runs past its deadline is stopped
+    documents = workers if isinstance(workers, ProcessPool) else ProcessPool(1, settings.worker_timeout_seconds)
     lazy_charts = LazyCharts()
     deps = Deps(
         store=store,
@@ -284,7 +290,7 @@ async def build_app(
         limits=limits,
         data_facts=facts,
         estimator=estimator or (offline_grader if llm else None),
-        cpu=PooledWork(workers, bank),
+        cpu=PooledWork(workers, bank, documents),
         **llm_helpers(llm),
         natural_dates=parse_natural,
         read_document=read_document,
@@ -300,7 +306,9 @@ async def build_app(
         log.info("voice answers transcribed by %s", transcriber.id)
     log.info("bank: %d questions; database: %s", len(bank), engines.writer.url.render_as_string(hide_password=True))
     user_locks = None if engines.is_sqlite else PgUserLocks(settings.database_url)  # order across replicas
-    return App(settings, engines, store, bank, Service(deps, user_locks, ROUTES), user_locks, workers, transcribe_pool)
+    own_documents = documents if documents is not workers else None
+    service = Service(deps, user_locks, ROUTES)
+    return App(settings, engines, store, bank, service, user_locks, workers, transcribe_pool, own_documents)
 
 
 def build_scheduler(

@@ -72,6 +72,18 @@ def warm() -> None:
         matcher.warm()
 
 
+def document(data: bytes, filename: str, max_chars: int) -> tuple[bool, str]:
+    """(True, the file's text) or (False, why there is none: DocumentError's reason), read in this worker so a
+    file that costs minutes of CPU costs a worker the pool stops at its deadline (bot/documents.py)."""
+    from bot.documents import read_document
+    from bot.kernel.ports import DocumentError
+
+    try:
+        return True, read_document(data, filename, max_chars)
+    except DocumentError as err:
+        return False, err.reason
+
+
 def echo(value: Any) -> tuple[int, Any]:
     """The worker's process id and the value (the pool's own tests)."""
     import os
@@ -91,6 +103,6 @@ def fail(message: str) -> None:
 
 
 TASKS: dict[str, Any] = {
-    "grade": grade, "candidates": candidates, "warm": warm, "echo": echo, "hang": hang, "fail": fail,
-    "transcribe": transcribe,
+    "grade": grade, "candidates": candidates, "document": document, "warm": warm, "echo": echo, "hang": hang,
+    "fail": fail, "transcribe": transcribe,
 }  # fmt: skip

@@ -35,7 +35,9 @@ def _name(tag: str) -> str:
 def _tag_pattern(tag: str) -> re.Pattern[str]:
     names = (_name(tag), _name(GENERIC_TAG), _name(TAG_PREFIX) + rf"[a-z0-9]{{{TAG_RANDOM_CHARS}}}")
     return re.compile(
-        r"(?P<open><)?\s*[/\\]?\s*"  # "<", "< /", "</", or no bracket before the name
+        # "<", "< /", "</", or no bracket before the name; blanks taken whole and from the start of their run, so
+        # `finditer` never rescans a run (`\s*[/\\]?\s*` did, at every position: cubic time, issue #34)
+        r"(?P<open><)?(?:(?<!\s)\s++)?+(?:[/\\]\s*+)?+"
         rf"(?:{'|'.join(names)})(?![a-z0-9])"
         r"(?:(?:\s[^<>\n]{0,40})?(?P<close>>))?"  # attributes, then ">"
     )

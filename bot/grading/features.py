@@ -181,17 +181,22 @@ class Sentence:
         return frozenset().union(*(c.terms for c in self.clauses)) if self.clauses else frozenset()
 
 
+# Blanks and a comma before a break word, linear (issue #34): a run of blanks is taken whole and only from its
+# start, so `split` and `finditer`, which try every position, never rescan it (`\s*,?\s*` did: cubic time).
+_LEAD = r"(?:(?<!\s)\s++)?+(?:,\s*+)?+"
 _EN_BREAK_RE = re.compile(
-    r"\s*,?\s*\b(?:" + "|".join(_EN_BREAKS) + r")\b\s*|,\s+and\s+(?=it\b|they\b|this\b|that\b|we\b|i\b|the\b)"
+    _LEAD + r"\b(?:" + "|".join(_EN_BREAKS) + r")\b\s*+|,\s++and\s++(?=it\b|they\b|this\b|that\b|we\b|i\b|the\b)"
 )
-_EN_NEG_BREAK_RE = re.compile(r"\s*,?\s*\b(?=(?:" + "|".join(_EN_NEGATED_BREAKS) + r")\b)")
+_EN_NEG_BREAK_RE = re.compile(_LEAD + r"\b(?=(?:" + "|".join(_EN_NEGATED_BREAKS) + r")\b)")
 _ZH_BREAK_RE = re.compile(  # 冷却 (cooling), 忘却, 退却, 了却 are words, not the contrast word 却
     "(?:" + "|".join(_ZH_NEGATED_BREAKS) + ")|(?:" + "|".join(_ZH_BREAKS).replace("|却|", "|(?<![冷忘退了])却|") + ")"
 )
 _PROBE = re.compile(
-    r"^\s*(?:(?:first|then|next|finally|also|i|we|i'd|we'd|i would|we would|i will|we will|you)\s*,?\s*)*"
+    # possessive, each lead word whole and the longest first: "i i i … x" fails at once (it backtracked
+    # exponentially, issue #34)
+    r"^\s*+(?:(?:i would|we would|i will|we will|i'd|we'd|first|then|next|finally|also|i|we|you)\b\s*+,?+\s*+)*+"
     r"(?:check|verify|inspect|examine|look at|look for|see whether|see if|test whether|rule out|confirm|make sure)\b"
-    r"|^\s*(?:首先|然后|接着|再|最后|我会|我们会|先)*\s*(?:检查|查看|排查|排除|确认|看看|看一下|核对|检验)"
+    r"|^\s*+(?:首先|然后|接着|再|最后|我会|我们会|先)*+\s*+(?:检查|查看|排查|排除|确认|看看|看一下|核对|检验)"
 )
 _EN_NEG_START = re.compile(r"^\s*(?:" + "|".join(_EN_NEGATED_BREAKS) + r")\b")
 _ASIDE = re.compile(r"[()\[\]]|:(?!\d)| - ")

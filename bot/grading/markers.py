@@ -17,7 +17,7 @@ _EN_ORDINALS = re.compile(
 _ZH_ORDINALS = re.compile(
     r"首先|其次|然后|接着|随后|再次|最后|最终|此外|另外|第[一二三四五六七八九十\d]+(?:步|点|个|层|阶段)?|[一二三四]是"
 )
-_LIST_LINE = re.compile(r"^\s*(?:\d+[.)、]|[-*•·]|[(（]?[一二三四五六七八九十]+[)）、.])\s*\S", re.M)
+_LIST_LINE = re.compile(r"^[^\S\n]*+(?:\d++[.)、]|[-*•·]|[(（]?[一二三四五六七八九十]++[)）、.])\s*+\S", re.M)
 # Inline enumerations: "诊断 1)… 2)… 3)…", "（1）…（2）…", "① ②", "step 1 … step 2", arrows between steps.
 _INLINE_ENUM = re.compile(r"(?:^|[\s:：，,。;；])(?:[(（]\d{1,2}[)）]|\d{1,2}[)）]|[①②③④⑤⑥⑦⑧⑨])")
 _ARROWS = re.compile(r"->|→|=>|⇒")
@@ -26,18 +26,20 @@ _CONNECTIVES = re.compile(
     r"\b(?:because|so that|therefore|thus|which means|otherwise|as a result|if\b.{1,60}?\bthen|in order to)\b"
     r"|因为|所以|因此|如果|否则|说明|导致|从而|为了"
 )
-_SENTENCE = re.compile(r"[.!?。！？；;\n]+(?:\s|$)|[。！？；\n]")
+# A run of ends taken whole, from its start (linear, issue #34): with a blank or the end after it, or up to its
+# last line break; else one full stop of its own.
+_SENTENCE = re.compile(r"(?<![.!?。！？；;\n])(?:[.!?。！？；;\n]++(?:\s|$)|(?:[.!?。！？；;]*+\n)++)|[。！？；\n]")
 
 _NUMBER = re.compile(
-    r"(?<![a-z_])(?:\d+(?:\.\d+)?e[-+]?\d+"  # 3e-4
-    r"|\d+(?:\.\d+)?\s?(?:%|x\b|×|k\b|m\b|b\b|ms\b|gb\b|tb\b|s\b|h\b|"
+    r"(?<![a-z_\d])(?:\d++(?:\.\d+)?e[-+]?\d+"  # 3e-4 (from a run's first digit, taken whole: linear)
+    r"|\d++(?:\.\d+)?\s?(?:%|x\b|×|k\b|m\b|b\b|ms\b|gb\b|tb\b|s\b|h\b|"
     r"steps?|tokens?|epochs?|layers?|gpus?|nodes?|seeds?|iterations?|samples?|batches|percent|times|"
     r"步|张卡|块卡|个|倍|层|秒|分钟|小时|天|次|轮|条)"  # 5%, 2k steps, 8 张卡
     r"|\d+\.\d+"  # 1.0, 0.9
-    r"|\d+(?:\s*[-~到至]\s*\d+)+)"  # 3-5, 1~5
+    r"|\d++(?:\s*+[-~到至]\s*+\d++)++)"  # 3-5, 1~5
 )
 _TECH = re.compile(
-    r"\b[a-z]+_[a-z0-9_]+\b|\b[a-z]{2,}\.[a-z_]{2,}(?:\.[a-z_]+)*|\b(?:fp|bf|int)\d+\b|\b[A-Z]{2,}[A-Z0-9]*\b"
+    r"\b[a-z]++_[a-z0-9_]++\b|\b[a-z]{2,}\.[a-z_]{2,}(?:\.[a-z_]+)*|\b(?:fp|bf|int)\d+\b|\b[A-Z]{2}[A-Z0-9]*+\b"
 )
 
 _EN_FIRST_PERSON = re.compile(r"\b(?:i|we|my|our|us)\b")

@@ -32,7 +32,7 @@ _OMISSION = re.compile(
     re.I,
 )
 _TAIL = re.compile(
-    r"\s*(?:,?\s*\b(?:without|so that|which|because|instead of|rather than|even though)\b"
+    r"(?:(?<!\s)\s++)?+(?:(?:,\s*+)?+\b(?:without|so that|which|because|instead of|rather than|even though)\b"
     r"|而不|却不|但不|但没有|而没有|却没有|因为|以为|而非).*$",
     re.S | re.I,
 )
@@ -50,7 +50,7 @@ class PreparedMistake:
     cjk: bool  # written in Chinese: matched against Chinese sentences only (the other version covers English)
 
 
-_ABSENCE = re.compile(r"^\s*,?\s*(?:without\b|而不|却不|但不|但没有|而没有|却没有|不加|没有)", re.I)
+_ABSENCE = re.compile(r"^\s*+(?:,\s*+)?+(?:without\b|而不|却不|但不|但没有|而没有|却没有|不加|没有)", re.I)
 
 
 def mistake_core(text: str) -> tuple[str, bool, str] | None:

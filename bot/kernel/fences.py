@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_OPEN = re.compile(r"^ {0,3}(`{3,})[ \t]*([A-Za-z0-9_+.#-]*)[ \t]*$")
-_CLOSE = re.compile(r"^ {0,3}(`{3,})[ \t]*$")
+_OPEN = re.compile(r"^ {0,3}(`{3,})[ \t]*+([A-Za-z0-9_+.#-]*+)[ \t]*+$")  # possessive: linear on any line
+_CLOSE = re.compile(r"^ {0,3}(`{3,})[ \t]*+$")
 
 
 @dataclass(frozen=True)

@@ -154,6 +154,11 @@ class CpuWork(Protocol):
 
     async def candidates(self, text: str, limit: int) -> list[tuple[Question, float]]: ...
 
+    async def read_document(self, data: bytes, filename: str, max_chars: int) -> str:
+        """A sent file's text (bot/documents.py) in a worker process under a deadline; DocumentError when it has
+        none, or when reading it ran past the deadline (its worker was stopped)."""
+        ...
+
 
 class GraderUnavailable(Exception):
     """The grader could not produce a valid grade now (timeout, 429/5xx after retries, invalid output)."""

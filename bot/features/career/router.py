@@ -60,10 +60,14 @@ async def upload(cmd: c.UploadDocument, deps: Deps, user: User) -> list[Reply]:
     if len(cmd.data) > lim.max_document_bytes:
         size, limit = f"{len(cmd.data) / 1e6:.1f}", f"{lim.max_document_bytes / 1e6:.0f}"
         return [Reply(t(lang, "career.file_too_big", size=size, limit=limit), kind="error")]
-    if deps.read_document is None:
+    if deps.read_document is None and deps.cpu is None:
         return [Reply(t(lang, "career.file_unreadable"), kind="error")]
     try:
-        body = await asyncio.to_thread(deps.read_document, cmd.data, cmd.filename)
+        if deps.cpu is not None:  # in a worker process, under a deadline (issue #34)
+            body = await deps.cpu.read_document(cmd.data, cmd.filename, lim.max_document_chars)
+        else:
+            assert deps.read_document is not None
+            body = await asyncio.to_thread(deps.read_document, cmd.data, cmd.filename)
     except DocumentError as err:
         key = {"type": "career.file_type", "empty": "career.file_empty"}.get(err.reason, "career.file_unreadable")
         return [Reply(t(lang, key), kind="error")]

@@ -35,11 +35,12 @@ RECENT_INTERVIEWS = 5  # buttons offered at "which interview?"
 DROP_BUTTONS = 15  # questions with a Drop button (Discord shows 25 buttons at most); past them: typed
 MAX_DATA_CHARS = 60_000  # the list kept in the session while the user checks it
 LOG_WORDS = YES | {"log", "log all", "all", "记录", "全部记录"}
-_NUMBERS = r"\s*((?:\d+[\s,，、]*)+)$"
+_NUMBERS = r"\s*+((?:\d++[\s,，、]*+)++)$"  # possessive: "drop 111…1x" fails at once (issue #34)
 _DROP = re.compile(r"^(?:drop|remove|delete|删除?|去掉|不要)" + _NUMBERS, re.I)
 _OWN = re.compile(r"^(?:own|mine|自己|个人)" + _NUMBERS, re.I)
 _BANK = re.compile(r"^(?:bank|题库)" + _NUMBERS, re.I)
 _SHOWN_QUESTION, _SHOWN_TITLE = 160, 60
+MAX_EDIT_CHARS = 200  # "drop 1 2 … 30" is under 100 characters: longer text at the list is never an edit
 
 
 @dataclass
@@ -289,7 +290,7 @@ async def _confirm_text(deps: Deps, user: User, state: InCareer, value: str) -> 
     """Typed at the list: "drop 2 5", "log" (or yes), more notes (several lines, a question, or long)."""
     typed = normalise(value)
     for pattern, change in ((_DROP, {"x": True}), (_OWN, {"o": True}), (_BANK, {"o": False})):
-        if m := pattern.match(typed):
+        if len(typed) <= MAX_EDIT_CHARS and (m := pattern.match(typed)):
             return await _change(deps, user, state, re.findall(r"\d+", m.group(1)), change)
     if is_yes(value, LOG_WORDS):
         return await _log(deps, user, state)

@@ -41,7 +41,7 @@ class Split:
 
 _ASK_LABEL = r"(?:interviewer|面试官|考官|q|question|问题|问|提问|追问|follow[- ]?up)(?:问我|问|说)?"
 _REPLY_LABEL = r"(?:me|a|answer|my answer|candidate|interviewee|我|答|回答|我的回答|我答|我说|我回答|候选人)"
-_WHO = r"\s*(?:[(（][^)）\n]{0,30}[)）])?\s*"  # "Interviewer (Alice):", "面试官（张）："
+_WHO = r"\s*+(?:[(（][^)）\n]{0,30}[)）]\s*+)?+"  # "Interviewer (Alice):", "面试官（张）："; blanks taken whole
 ASK_TURN = re.compile(rf"^{_ASK_LABEL}{_WHO}[:：]\s*", re.I)
 REPLY_TURN = re.compile(rf"^{_REPLY_LABEL}{_WHO}[:：]\s*", re.I)
 _CN_NUM = "一二三四五六七八九十"

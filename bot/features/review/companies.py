@@ -56,7 +56,7 @@ KNOWN: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 
 _SUFFIX = re.compile(
-    r"(?:[\s,.]+(?:inc|ltd|llc|corp|corporation|limited|co\.?,?\s*ltd|gmbh|plc)\.?|有限责任公司|有限公司|公司|集团)$"
+    r"(?:(?<![\s,.])[\s,.]++(?:inc|ltd|llc|corp|corporation|limited|co\.?,?\s*+ltd|gmbh|plc)\.?|有限责任公司|有限公司|公司|集团)$"
 )
 _NOISE = re.compile(r"[\s.\-_·•,，。、'’&()（）]+")
 
