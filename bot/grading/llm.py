@@ -31,7 +31,7 @@ from bot.grading.llm_reply import (
     token_bound,
     validated,
 )
-from bot.grading.llm_verdicts import combine
+from bot.grading.llm_verdicts import combine, point_terms
 from bot.grading.prompts import PromptSet, fill, load_prompts
 from bot.grading.providers import (
     Format,
@@ -44,6 +44,7 @@ from bot.grading.providers import (
     schema_hint,
     token_field,
 )
+from bot.grading.term_weights import bank_weights
 from bot.kernel.models import DIMENSIONS, Grade, KeyPoint, KeyPointResult, Lang, Level, Question, Text
 from bot.kernel.ports import GraderUnavailable
 from bot.kernel.premise import askable_indexes
@@ -316,7 +317,8 @@ class LLMGrader:
     def to_grade(
         self, replies: list[Reply], q: Question, answer: str, lang: Lang, injection: str | None, tokens: int
     ) -> Grade:
-        derived, shown = combine(replies, answer, q.rubric.key_points)
+        terms = point_terms(q.rubric.key_points, q, bank_weights())  # each hit's quote must state its point
+        derived, shown = combine(replies, answer, q.rubric.key_points, terms)
         reply = replies[shown]
         dims = {d: int(derived.dimensions[d]) for d in DIMENSIONS}
         mistakes = [m.claim[:300] for m in reply.mistakes]
