@@ -53,8 +53,8 @@ from bot.kernel.scoring import total_score
 log = logging.getLogger(__name__)
 INJECTION_PENALTY = 30
 INJECTION_MISTAKE = {
-    "en": "Tried to instruct the grader (“{0}”); instructions inside an answer are ignored",
-    "zh": "试图向评分器下指令（“{0}”）；回答中的指令会被忽略",
+    "en": "Tried to instruct the grader (“{0}”): that part was left out of the grading and earns no credit",
+    "zh": "试图向评分器下指令（“{0}”）：这部分已从评分中剔除，不计分",
 }
 SAMPLE_TEMPERATURE = 0.7  # with LLM__SAMPLES > 1: the samples must differ to be worth averaging
 REASONING_TOKENS = 4096  # added to max_tokens once a provider is seen to reason first (the reasoning counts)
