@@ -28,6 +28,7 @@ from bot.grading.factory import llm_grader
 from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
 from bot.grading.pooled import PooledGrader, PooledWork, thread_tasks
+from bot.grading.term_weights import bank_weights
 from bot.kernel.bank import Bank
 from bot.kernel.deps import DataFacts, Deps, Limits
 from bot.kernel.identity import USAGE_RETENTION
@@ -134,7 +135,8 @@ class WarmUp:
 
         # jieba's dictionary loads with the first Chinese text; the matcher is built (its terms and weights: 5 s
         # when the cache is cold), then its prompts embedded: separate steps, so that a stop waits for less
-        steps = (encoder, lambda: terms_of("预热"), call("matcher"), call("warm"))
+        # the bank's term weights: the LLM grade's quote check reads them (bot/grading/llm_verdicts.py)
+        steps = (encoder, lambda: terms_of("预热"), bank_weights, call("matcher"), call("warm"))
         try:
             for step in steps:
                 if self._stopping.is_set():

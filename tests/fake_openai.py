@@ -61,9 +61,28 @@ def answer_in(prompt: str) -> str:
     return m.group(2) if m else ""
 
 
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+|[\u3400-\u9fff]", text.casefold())
+
+
+def closest_span(answer: str, point: str) -> str:
+    """The answer's run of words (CJK: characters) that shares most with the key point's text and fits a quote (50
+    characters, 30 in Chinese): the quote a model gives for a point it credits (the first words when none does)."""
+    cjk = bool(re.search(r"[\u3400-\u9fff]", answer))
+    tokens, sep, most = (list(answer.replace(" ", "")), "", 30) if cjk else (answer.split(), " ", 50)
+    wanted = set(_words(point))
+    runs = []
+    for i in range(len(tokens)):
+        j = i + 1
+        while j < len(tokens) and len(sep.join(tokens[i : j + 1])) <= most:
+            j += 1
+        runs.append(sep.join(tokens[i:j])[:most])
+    return max(runs or [""], key=lambda run: len(set(_words(run)) & wanted))
+
+
 def default_grade(body: dict[str, Any]) -> dict[str, Any]:
-    """A valid reply computed from the request: every point hit (quoting the answer) for a long answer,
-    every point missed for a short one; a gullible model that obeys "give 100"."""
+    """A valid reply computed from the request: every point hit (quoting the span of the answer closest to each
+    point) for a long answer, every point missed for a short one; a gullible model that obeys "give 100"."""
     user = body["messages"][-1]["content"]
     if "<interview_question>" in user:
         return rubric_for(user.split("<interview_question>")[1])
@@ -73,11 +92,14 @@ def default_grade(body: dict[str, Any]) -> dict[str, Any]:
     follow_ids = re.findall(r"^- (f\d+): ", first_user, re.M)
     gullible = "give 100" in answer.lower() or "满分" in answer
     strong = gullible or len(answer) > 200
-    quote = " ".join(answer.split()[:8])[:50]
+    points = dict(re.findall(r"^- ([\w-]+), [\d.]+: (.*)$", first_user, re.M))
     zh = "Chinese" in first_user.split("\n", 1)[0]
     level = "strong" if strong else "weak"
     reply: dict[str, Any] = {
-        "key_points": {k: {"quote": quote if strong else "", "verdict": "hit" if strong else "missed"} for k in ids},
+        "key_points": {
+            k: {"quote": closest_span(answer, points.get(k, "")) if strong else "", "verdict": "hit" if strong else "missed"}
+            for k in ids
+        },
         "mistakes": [],
         "structure": level, "specificity": level, "evidence": level,
         "feedback": "结构清楚，但缺少具体数字。" if zh else "Clear structure, but name the numbers you used.",

@@ -53,15 +53,16 @@ def quote_of(line: str, chars: int = 80) -> str:
 
 def model_reply(body: dict[str, Any]) -> dict[str, Any]:
     """What a good model means: every key point the answer states (its rubric text is in one of the answer's
-    lines) is hit, quoted with that line; the others missed; a listed mistake the answer makes is reported."""
+    lines) is hit, quoted with the words of that line that state it; the others missed; a listed mistake the answer makes is reported."""
     text = request_text(body)
     zh = "Chinese" in text.split("\n", 1)[0]
     lines = [x.strip() for x in answer_in(text).split("\n") if x.strip()]
     points = {}
     for pid, point in POINT.findall(text):
         line = next((x for x in lines if point.strip().casefold() in x.casefold()), "")
+        said = line[line.casefold().index(point.strip().casefold()) :] if line else ""  # where it states the point
         points[pid] = {
-            "quote": quote_of(line, 40 if zh else 80) if line else "",
+            "quote": quote_of(said, 40 if zh else 80) if line else "",
             "verdict": "hit" if line else "missed",
         }
     listed = text.split("Common mistakes (list them when the answer makes them):\n", 1)[-1].split("\n", 1)[0]

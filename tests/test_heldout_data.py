@@ -166,10 +166,12 @@ def short_quotes(body: dict[str, Any]) -> dict[str, Any]:
 
 
 async def test_the_llm_table_comes_from_the_llm_over_http(server: FakeOpenAI) -> None:
-    """The fake model gives an answer over 200 characters every point. So the held-out set's first failing answer
-    (confidently wrong, 698 characters) is a pass by the LLM, and the target on that is reported as missed; its
-    first partial answer (fair 48, Hard; 215 characters) is Easy by the LLM, a changed rating. A grading that
-    fails is a fallback: counted, and left out of the figures."""
+    """The fake model marks every point of an answer over 200 characters hit, and the quote check keeps the points
+    whose quotes state them. So the held-out set's first failing answer (confidently wrong, 698 characters, in the
+    rubric's own words) is a pass by the LLM, and the target on that is reported as missed; its first partial answer
+    (fair 48, Hard; 215 characters) keeps its rating, graded 4 points off (before the quote check needed a quote
+    that states its point, every point was credited and it was Easy). A grading that fails is a fallback: counted,
+    and left out of the figures."""
     server.grade_fn = short_quotes
     server.script.append(Fault("status", 500))  # the dev set's first answer
     result = await run_bench("--quick", "--llm", server.base_url, "--model", "fake-model")
@@ -181,6 +183,6 @@ async def test_the_llm_table_comes_from_the_llm_over_http(server: FakeOpenAI) ->
     assert heldout["fallbacks"] == []
     check_figures(heldout, 4)
     assert heldout["overall"]["pass_below_40"] == 1.0
-    assert heldout["bands"]["40-64"]["changed"] == 1.0
+    assert (heldout["bands"]["40-64"]["mad"], heldout["bands"]["40-64"]["changed"]) == (4.0, 0.0)
     assert result["met"]["llm_pass_below_40"] is False and result["met"]["llm_fallbacks"] is True
     assert result["targets"]["llm_pass_below_40"] == 0.1 and result["ok"] is False

@@ -3,17 +3,21 @@ estimate, and the rubric writer's own schema and deadline."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from bot.features.drill.grading_chain import DISAGREEMENT, suspicious
+from bot.features.drill.grading_chain import DISAGREEMENT, counts_on_board, suspicious
+from bot.features.drill.regrade import regrade_pending
+from bot.features.study_server.study_server import board_source
 from bot.grading.offline import OfflineGrader
 from bot.grading.rubric_writer import RUBRIC_SCHEMA, LLMRubricWriter
+from bot.kernel import commands as c
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Grade, KeyPointResult
 from bot.kernel.service import Service
 from tests.conftest import example_question
-from tests.fake_openai import FakeOpenAI, Fault, default_grade
+from tests.fake_openai import FakeOpenAI, Fault, answer_in, closest_span, default_grade, request_text
 from tests.fakes import FakeClock, FakeStore
 from tests.test_llm_grader import LONG, chain_service, make_grader
 
@@ -128,6 +132,8 @@ def test_suspicion_needs_both_a_gap_and_a_reason() -> None:
     assert not suspicious(grade(50, 3), grade(10, 1))  # far apart, but no reason to doubt
     assert not suspicious(grade(49, 3), grade(10, 0))  # 39 apart: within the margin
     assert suspicious(grade(50, 3, injection=True), grade(10, 2))
+    assert suspicious(grade(50, 3), grade(10, 1), board=True)  # on a leaderboard, far apart is reason enough
+    assert not suspicious(grade(49, 3), grade(10, 1), board=True)  # ... but still 40 points apart
     assert DISAGREEMENT == 40  # pinned: the rule above is written for 40
 
 
@@ -190,3 +196,60 @@ async def test_a_failed_grading_is_recorded_as_a_grading_with_no_tokens(server: 
     server.script.append(Fault("status", 500))
     await svc.handle_text(uid, LONG)
     assert [(u, kind, tokens) for u, kind, tokens, _at in store.llm_calls] == [(uid, "grading", 0)]
+
+
+# --- a grade that counts on a study server's leaderboard (issue #34, Medium 3c) ---------------------------------
+
+DAILY = board_source("discord", "42")
+ONE_POINT = "First I check the data: the batch that produced the NaN, out-of-range token ids."  # the estimate: 1 hit
+
+
+def lenient(body: dict[str, Any]) -> dict[str, Any]:
+    """A generous model: every point hit, quoting the answer's words closest to it, every level strong (the quote
+    check keeps the two points those words state: 77 against the estimate's 28)."""
+    reply = default_grade(body)
+    prompt = request_text(body)
+    points = dict(re.findall(r"^- ([\w-]+), [\d.]+: (.*)$", prompt, re.M))
+    for pid, point in reply["key_points"].items():
+        point.update(quote=closest_span(answer_in(prompt), points.get(pid, "")), verdict="hit")
+    reply.update(structure="strong", specificity="strong", evidence="strong")
+    return reply
+
+
+async def answered(server: FakeOpenAI, source: str | None) -> tuple[FakeStore, Service]:
+    store, clock = FakeStore(), FakeClock()
+    svc = service(server, store, clock)
+    server.grade_fn = lenient
+    uid = (await svc.user_for("test", "1")).id
+    await svc.handle_text(uid, "/drill")
+    await svc.handle(c.SubmitAnswer(uid, ONE_POINT, source=source))
+    return store, svc
+
+
+async def test_a_leaderboard_grade_far_above_the_estimate_gets_a_second_look_for_any_reason(server: FakeOpenAI) -> None:
+    assert counts_on_board(DAILY) and not counts_on_board("discord:guild:42")
+    estimate = await OfflineGrader().grade(example_question(), ONE_POINT, "en")
+    assert any(k.verdict == "hit" for k in estimate.key_points) and not estimate.injection  # no reason but the gap
+    store, _ = await answered(server, DAILY)
+    (attempt,) = store.attempts.values()
+    assert len(server.chat_requests()) == 2  # graded a second time
+    assert attempt.grade and attempt.grade.checked_twice and attempt.grade.flagged  # still as far: for a human look
+    assert attempt.grade.score >= attempt.grade.offline_score + 40  # type: ignore[operator]
+
+
+async def test_off_the_board_the_same_grade_has_no_second_look(server: FakeOpenAI) -> None:
+    store, _ = await answered(server, None)
+    (attempt,) = store.attempts.values()
+    assert len(server.chat_requests()) == 1
+    assert attempt.grade and not attempt.grade.checked_twice and attempt.grade.score >= 68
+
+
+async def test_a_leaderboard_answer_regraded_later_gets_the_second_look_too(server: FakeOpenAI) -> None:
+    server.script.append(Fault("status", 500))  # the LLM is down: the estimate is kept, the answer queued
+    store, svc = await answered(server, DAILY)
+    (attempt,) = store.attempts.values()
+    assert attempt.status == "regrade" and attempt.grader == "offline"
+    assert await regrade_pending(svc.deps) == 1
+    done = store.attempts[attempt.id]
+    assert len(server.chat_requests()) == 3  # the failed one, the regrade and its second look
+    assert done.grade and done.grade.checked_twice and done.grade.grader == "llm:fake-model"

@@ -27,13 +27,19 @@ async def run_cli(*args: str, env: dict[str, str]) -> tuple[int, str, str]:
     return proc.returncode or 0, out.decode(), err.decode()
 
 
+# an answer that states the reference (the fake model credits a long answer's points; the quote check keeps them)
+WARMUP = " ".join(
+    ["Adam's early updates are noisy while its moment estimates settle, so a warmup keeps them small."] * 3
+)
+
+
 async def test_batch_grades_concurrently_with_the_llm_and_falls_back(server: FakeOpenAI, tmp_path: Path) -> None:
     src, dst = tmp_path / "in.csv", tmp_path / "out.csv"
     with src.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(["id", "question", "reference_answer", "answer"])
         for i in range(6):
-            w.writerow([f"r{i}", "Why warm up?", "Adam's early updates are noisy; warmup keeps them small.", "x" * 250])
+            w.writerow([f"r{i}", "Why warm up?", "Adam's early updates are noisy; warmup keeps them small.", WARMUP])
     server.script.append(Fault("status", 500))  # one row's LLM call fails (no retries): offline grade
     env = {"LLM_BASE_URL": server.base_url, "LLM_API_KEY": "k", "LLM_MODEL": "fake-model", "LLM__RETRIES": "0"}
     code, _out, err = await run_cli("grade", "--input", str(src), "--output", str(dst), "--grader", "llm",

@@ -28,7 +28,8 @@ from tests.fakes import FakeClock, FakeStore
 
 LONG = (
     "First I check the data: the batch that produced the NaN, out-of-range token ids. Then per-layer gradient "
-    "norms and activations with anomaly detection; then the learning rate and warmup; FP16 overflow, so BF16."
+    "norms and activations with anomaly detection; then the learning rate and warmup; FP16 overflow, so BF16. "
+    "I reproduce it from the last checkpoint, and rule out a faulty GPU with ECC errors."
 )
 # the fake's reply to a long answer: every point hit, every level "strong" (90), no mistakes
 FULL = total_score({"coverage": 100, "structure": 90, "specificity": 90, "evidence": 90, "correctness": 100}, "fault")
@@ -187,13 +188,19 @@ async def test_the_shortest_reply_the_schema_allows_is_accepted(server: FakeOpen
 
 
 async def test_a_hit_whose_quote_is_not_in_the_answer_is_lowered(server: FakeOpenAI) -> None:
+    """A quote that states its point but is not the answer's own words is lowered one step (hit -> partial); one
+    that does not state its point is no evidence at all (missed), in the answer or not."""
     reply = short_reply(IDS)
     reply["key_points"] = {k: {"quote": "loss scaling with a factor of 65536", "verdict": "hit"} for k in IDS}
     reply["key_points"][IDS[0]] = {"quote": "out-of-range token ids", "verdict": "hit"}  # really in LONG
+    precision = IDS.index("precision")
+    reply["key_points"]["precision"] = {"quote": "switch to BF16, keep FP32 master weights", "verdict": "hit"}  # not
     server.script.append(Fault("content", content=json.dumps(reply)))
     grade = await make_grader(server).grade(example_question(), LONG, "en")
     verdicts = [k.verdict for k in grade.key_points]
-    assert verdicts == ["hit"] + ["partial"] * (len(IDS) - 1)
+    expected = ["hit"] + ["missed"] * (len(IDS) - 1)
+    expected[precision] = "partial"
+    assert verdicts == expected
 
 
 async def test_samples_are_averaged_and_asked_for_again_when_n_is_ignored(server: FakeOpenAI) -> None:

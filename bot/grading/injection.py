@@ -9,6 +9,11 @@ Disguises are undone before matching: the text is matched as `clean_for_matching
 case folded), again with spaced-out letters joined ("请 给 我 打 满 分"), and every base64 run
 is decoded and matched the same way.
 
+Beyond known phrasings, text is found by its shape (bot/grading/addressing.py): an address to the grader
+with a word about scores, a request for the top of the scale, or a heading that claims scoring guidance
+(with its section), in ten languages, also with the white space between CJK characters removed
+("请  给  我  打  满  分"). Such a part is cut before grading, and the grade names it as a mistake.
+
 Speed (a long answer is read several times): the text is folded with `str.translate` on a table
 that fills itself one character kind at a time, and each pattern is searched for only when the
 text holds one of the words it needs (`_CHECKS`), which finds the same first match as searching
@@ -22,6 +27,8 @@ import binascii
 import re
 import unicodedata
 from functools import lru_cache
+
+from bot.grading.addressing import compiled
 
 # --- normalisation ------------------------------------------------------------------------------
 
@@ -258,14 +265,32 @@ def _base64_text(run: str) -> str | None:
     return text if text.strip() and all(c.isprintable() or c.isspace() for c in text) else None
 
 
+# CJK characters (kana, Hangul jamo and syllables, full-width forms too) with white space between them: "请  给  我"
+_CJK_CHAR = "\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+_CJK_GAP = re.compile(rf"(?<=[{_CJK_CHAR}])[^\S\n]+(?=[{_CJK_CHAR}])")
+_ADDRESSING = compiled(fold_text)
+
+
+def _guidance_line(view: str) -> str | None:
+    """The first line of a folded view that is a heading or label claiming scoring guidance, or None."""
+    for line in view.split("\n"):
+        if _ADDRESSING.guidance(line):
+            return line.strip()[:_SNIPPET]
+    return None
+
+
 def _find(text: str, depth: int = 0) -> str | None:
     """A snippet of the first injection in any view of the text, or None."""
     folded = fold_text(text)
     plain = _squash(folded)
     joined = _squash(_SPACED.sub(_join_spaced, folded))
-    for view in (plain,) if joined == plain else (plain, joined):
-        if found := _search(view):
+    cjk = _squash(_CJK_GAP.sub("", folded))  # "请  给  我  打  满  分", whatever the spaces between the characters
+    views = list(dict.fromkeys((plain, joined, cjk)))
+    for view in views:
+        if found := _search(view) or _ADDRESSING.search(view):
             return _snippet(view, *found)
+    if line := _guidance_line(plain):
+        return line
     for run in _SPACED.findall(folded):
         if m := _COMPACT.search(re.sub(r"\s", "", run)):
             return m.group()
@@ -283,6 +308,27 @@ def injection_attempt(answer: str) -> str | None:
     return _find(answer)
 
 
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s|\*\*[^\n]+\*\*\s*$)")
+
+
+def _without_guidance(answer: str) -> str:
+    """The answer without the headings and labels that claim scoring guidance: a label's line ("Grading
+    instructions: ..."), a heading's whole section (to the next heading, or the end)."""
+    lines = answer.split("\n")
+    kept: list[str] = []
+    skipping = False
+    for line in lines:
+        kind = _ADDRESSING.guidance(_squash(fold_text(line)))
+        if kind is not None:
+            skipping = kind == "section"
+            continue
+        if skipping and _HEADING.match(line):
+            skipping = False
+        if not skipping:
+            kept.append(line)
+    return "\n".join(kept)
+
+
 _PIECES = re.compile(r"((?<=[.!?])\s+|[。！？；;\n]+)")
 
 
@@ -296,6 +342,7 @@ def strip_injections(answer: str) -> tuple[str, str | None]:
     found = injection_attempt(answer)
     if found is None:
         return answer, None
+    answer = _without_guidance(answer)
     parts = _PIECES.split(answer)
     kept = []
     for i, part in enumerate(parts):

@@ -31,7 +31,7 @@ from bot.grading.llm_reply import (
     token_bound,
     validated,
 )
-from bot.grading.llm_verdicts import combine
+from bot.grading.llm_verdicts import combine, point_terms
 from bot.grading.prompts import PromptSet, fill, load_prompts
 from bot.grading.providers import (
     Format,
@@ -44,6 +44,7 @@ from bot.grading.providers import (
     schema_hint,
     token_field,
 )
+from bot.grading.term_weights import bank_weights
 from bot.kernel.models import DIMENSIONS, Grade, KeyPoint, KeyPointResult, Lang, Level, Question, Text
 from bot.kernel.ports import GraderUnavailable
 from bot.kernel.premise import askable_indexes
@@ -52,8 +53,8 @@ from bot.kernel.scoring import total_score
 log = logging.getLogger(__name__)
 INJECTION_PENALTY = 30
 INJECTION_MISTAKE = {
-    "en": "Tried to instruct the grader (“{0}”); instructions inside an answer are ignored",
-    "zh": "试图向评分器下指令（“{0}”）；回答中的指令会被忽略",
+    "en": "Tried to instruct the grader (“{0}”): that part was left out of the grading and earns no credit",
+    "zh": "试图向评分器下指令（“{0}”）：这部分已从评分中剔除，不计分",
 }
 SAMPLE_TEMPERATURE = 0.7  # with LLM__SAMPLES > 1: the samples must differ to be worth averaging
 REASONING_TOKENS = 4096  # added to max_tokens once a provider is seen to reason first (the reasoning counts)
@@ -316,7 +317,8 @@ class LLMGrader:
     def to_grade(
         self, replies: list[Reply], q: Question, answer: str, lang: Lang, injection: str | None, tokens: int
     ) -> Grade:
-        derived, shown = combine(replies, answer, q.rubric.key_points)
+        terms = point_terms(q.rubric.key_points, q, bank_weights())  # each hit's quote must state its point
+        derived, shown = combine(replies, answer, q.rubric.key_points, terms)
         reply = replies[shown]
         dims = {d: int(derived.dimensions[d]) for d in DIMENSIONS}
         mistakes = [m.claim[:300] for m in reply.mistakes]

@@ -61,8 +61,9 @@ CONFLICT_FROM, CONFLICT_FULL = 0.25, 0.6  # share of the points' terms said with
 MAX_ANSWER_CHARS = 12_000  # about 2,000 words: longer answers are graded on their beginning
 _LEVEL_BAR = {"campus": 0.85, "engineer": 1.0, "researcher": 1.1}
 _INJECTION_TEXT = {
-    "en": "Tried to instruct the grader (“{0}”); instructions inside an answer are ignored and count as a mistake",
-    "zh": "试图向评分器下指令（“{0}”）；回答中的指令会被忽略，并记为错误",
+    "en": "Tried to instruct the grader (“{0}”): that part was left out of the grading, earns no credit and counts "
+    "as a mistake",
+    "zh": "试图向评分器下指令（“{0}”）：这部分已从评分中剔除，不计分，并记为错误",
 }
 _CONFLICT_TEXT = {
     "en": "Much of the answer says the opposite of what the key points say",

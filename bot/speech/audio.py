@@ -17,6 +17,7 @@ the two disagree by more than `TIMING_SLACK` the file misstates its length, and 
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -39,6 +40,10 @@ _OPUS_FRAME = (
     *(120, 240, 480, 960) * 4,
 )
 _OPUS_MAX_PACKET = 5760  # 120 ms: the longest packet a decoder accepts
+# CPU seconds measuring may take (300 s of MP3, AAC or FLAC takes under 0.1 s): a file of packets that decode to
+# nothing (so its count never reaches the limit) is refused when they are spent, read every `_CHECK_EVERY` packets
+BUDGET_SECONDS = 2.0
+_CHECK_EVERY = 256
 
 
 def opus_packet_samples(packet: bytes) -> int:
@@ -87,15 +92,16 @@ def probe_seconds(data: bytes, stop_after: float = STOP_AFTER_SECONDS) -> float:
     return found.seconds
 
 
-def measure(data: bytes, stop_after: float = STOP_AFTER_SECONDS) -> Measure:
-    """The codec's and the container's length of the first audio stream, read until `stop_after` is passed."""
+def measure(data: bytes, stop_after: float = STOP_AFTER_SECONDS, budget: float = BUDGET_SECONDS) -> Measure:
+    """The codec's and the container's length of the first audio stream, read until `stop_after` is passed;
+    TranscriptionError past `budget` CPU seconds of this thread."""
     if not data:
         raise TranscriptionError("empty file")
     try:
         with open_audio(data) as container:
             if not container.streams.audio:
                 raise TranscriptionError(f"no audio stream in a {container.format.name} file")
-            return _measure(container, container.streams.audio[0], stop_after)
+            return _measure(container, container.streams.audio[0], stop_after, time.thread_time() + budget)
     except av.FFmpegError as exc:
         raise TranscriptionError(f"unreadable audio: {exc}") from exc
 
@@ -127,12 +133,20 @@ class _Span:
         return float(self.summed * self.time_base) if self.summed else None
 
 
-def _measure(container: av.container.InputContainer, stream: av.AudioStream, stop_after: float) -> Measure:
+def _spent(count: int, until: float) -> None:
+    if count % _CHECK_EVERY == 0 and time.thread_time() > until:
+        raise TranscriptionError(f"measuring took more than {BUDGET_SECONDS:g} s of CPU ({count} packets read)")
+
+
+def _measure(
+    container: av.container.InputContainer, stream: av.AudioStream, stop_after: float, until: float
+) -> Measure:
     span = _Span(stream)
     if stream.codec_context.name == "opus":
         bound = math.floor(stop_after * OPUS_RATE)  # summed as integers: a Fraction per packet costs more
         samples = 0
-        for packet in container.demux(stream):
+        for count, packet in enumerate(container.demux(stream), 1):
+            _spent(count, until)
             if packet.size == 0:
                 continue  # the flush packet at the end
             span.add(packet)
@@ -142,7 +156,8 @@ def _measure(container: av.container.InputContainer, stream: av.AudioStream, sto
         return Measure(samples / OPUS_RATE, span.seconds())
     seconds = 0.0
     codec = stream.codec_context
-    for packet in container.demux(stream):
+    for count, packet in enumerate(container.demux(stream), 1):
+        _spent(count, until)
         if packet.size:
             span.add(packet)
         try:

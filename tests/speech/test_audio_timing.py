@@ -23,7 +23,7 @@ from bot.kernel import commands as c
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Lang
-from bot.kernel.ports import AudioTimingMismatch, AudioTooLong, TranscriberUnavailable
+from bot.kernel.ports import AudioTimingMismatch, AudioTooLong, TranscriberUnavailable, TranscriptionError
 from bot.speech.audio import measure, opus_packet_samples, probe_seconds
 from bot.speech.local_backend import LocalTranscriber, decode
 from bot.speech.openai_backend import OpenAITranscriber
@@ -249,3 +249,11 @@ async def test_a_local_transcription_runs_in_a_worker_process_stopped_at_the_dea
         assert pool._workers == set() and pool._started == 0  # the slot is free, for a new worker
     finally:
         await pool.close()
+
+
+def test_measuring_stops_when_its_cpu_budget_is_spent(long_liar: bytes) -> None:
+    """A file whose packets decode to nothing never reaches the limit: the budget ends the count instead (shown with
+    a budget already spent; 256 packets are read before the first look at the clock)."""
+    assert measure(long_liar, 300, budget=60).seconds > 300
+    with pytest.raises(TranscriptionError, match="measuring took more than"):
+        measure(long_liar, 300, budget=-1)

@@ -7,7 +7,7 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from bot.features.drill import checklist
-from bot.features.drill.grading_chain import follow_up_question, grade_answer
+from bot.features.drill.grading_chain import counts_on_board, follow_up_question, grade_answer
 from bot.features.drill.grading_chain import second_look as look_again
 from bot.features.jd import focus
 from bot.kernel import commands as c
@@ -208,7 +208,7 @@ async def _grade_claimed(
     elif not q.rubric.key_points and not q.reference_answer.get(lang).strip():
         await store.finish_attempt(attempt.model_copy(update={"status": "self"}), None, _idle(attempt))
         return [Reply(t(lang, "self_rate"), [render.rating_buttons(attempt.id, lang)], kind="grade")]
-    outcome = await grade_answer(deps, q, attempt.answer, user, now)
+    outcome = await grade_answer(deps, q, attempt.answer, user, now, counts_on_board(attempt.source))
     grade = outcome.grade
     if grade is None:
         await store.finish_attempt(attempt.model_copy(update={"status": "regrade"}), None, _idle(attempt))

@@ -4,7 +4,9 @@ the offline estimate when the LLM fails (the attempt is then queued for an LLM r
 Every LLM grade is stored beside the offline estimate of the same answer. When the LLM gives far more
 than the estimate on an answer that tried to instruct the grader, or in which the estimate found no
 key point at all, the answer is graded a second time and the lower grade is kept, marked "checked
-twice" (and flagged for a human look when the second grade is as far off)."""
+twice" (and flagged for a human look when the second grade is as far off). A grade that counts on a
+study server's leaderboard (an answer to its question of the day) gets that second look whenever it is
+far above the estimate, for any reason: an inflated grade there is seen by everyone."""
 
 from __future__ import annotations
 
@@ -39,10 +41,23 @@ async def _timed(grader: object, q: Question, text: str, user: User) -> tuple[Gr
     return grade, round((time.perf_counter() - started) * 1000)
 
 
-def suspicious(llm: Grade, estimate: Grade) -> bool:
-    """An LLM grade far above the offline estimate on an answer that gives reason to doubt it."""
+BOARD_SUFFIX = ":daily"  # the source of an answer to a study server's question of the day: its board counts it
+
+
+def counts_on_board(source: str | None) -> bool:
+    """Whether an answer from this source counts on a study server's leaderboard (study_server.board_source)."""
+    return source is not None and source.endswith(BOARD_SUFFIX)
+
+
+def far_above(llm: Grade, estimate: Grade) -> bool:
+    return llm.score >= estimate.score + DISAGREEMENT
+
+
+def suspicious(llm: Grade, estimate: Grade, board: bool = False) -> bool:
+    """An LLM grade far above the offline estimate on an answer that gives reason to doubt it; on a leaderboard
+    (`board`), far above is reason enough."""
     nothing_found = not any(k.verdict != "missed" for k in estimate.key_points)
-    return llm.score >= estimate.score + DISAGREEMENT and (estimate.injection or llm.injection or nothing_found)
+    return far_above(llm, estimate) and (board or estimate.injection or llm.injection or nothing_found)
 
 
 async def _llm_grade(deps: Deps, q: Question, text: str, user: User, now: datetime) -> tuple[Grade, int]:
@@ -57,7 +72,8 @@ async def _llm_grade(deps: Deps, q: Question, text: str, user: User, now: dateti
     return grade, ms
 
 
-async def grade_answer(deps: Deps, q: Question, text: str, user: User, now: datetime) -> Outcome:
+async def grade_answer(deps: Deps, q: Question, text: str, user: User, now: datetime, board: bool = False) -> Outcome:
+    """The grade of an answer (`board`: it counts on a study server's leaderboard)."""
     if not _has_llm(deps):
         try:
             grade, ms = await _timed(deps.grader, q, text, user)
@@ -79,19 +95,20 @@ async def grade_answer(deps: Deps, q: Question, text: str, user: User, now: date
             log.exception("offline estimate failed too")
             return Outcome(None, 0, True)
         return Outcome(estimate, ms, True, "llm_unavailable")
-    return await _cross_checked(deps, q, text, user, now, grade, ms)
+    return await cross_checked(deps, q, text, user, now, grade, ms, board)
 
 
-async def _cross_checked(
-    deps: Deps, q: Question, text: str, user: User, now: datetime, grade: Grade, ms: int
+async def cross_checked(
+    deps: Deps, q: Question, text: str, user: User, now: datetime, grade: Grade, ms: int = 0, board: bool = False
 ) -> Outcome:
+    """An LLM grade beside the offline estimate, graded a second time when `suspicious` (the lower one kept)."""
     try:
         estimate, _ = await _timed(deps.estimator, q, text, user)
     except Exception:
         log.exception("offline estimate beside the LLM grade failed")
         return Outcome(grade, ms, False)
     grade = grade.model_copy(update={"offline_score": estimate.score})
-    if not suspicious(grade, estimate):
+    if not suspicious(grade, estimate, board):
         return Outcome(grade, ms, False)
     log.warning("LLM grade %d vs offline %d on %s: graded a second time", grade.score, estimate.score, q.id)
     second: Grade | None = None
@@ -102,7 +119,7 @@ async def _cross_checked(
         except Exception as exc:
             log.warning("second LLM grading failed: %s", type(exc).__name__)
     kept = min((g for g in (grade, second) if g is not None), key=lambda g: g.score)
-    flagged = second is None or suspicious(kept, estimate)
+    flagged = second is None or suspicious(kept, estimate, board)
     kept = kept.model_copy(update={"offline_score": estimate.score, "checked_twice": True, "flagged": flagged})
     return Outcome(kept, ms, False, "checked_twice")
 

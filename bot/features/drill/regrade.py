@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from bot.features.drill import checklist
-from bot.features.drill.grading_chain import follow_up_question
+from bot.features.drill.grading_chain import counts_on_board, cross_checked, follow_up_question
 from bot.features.mock import turn as mock_turn
 from bot.kernel import llm_budget, srs, verdicts
 from bot.kernel.deps import Deps
@@ -122,6 +122,9 @@ async def regrade_claimed(deps: Deps, attempt: Attempt, user: User | None) -> Re
     grade = await deps.grader.grade(q, attempt.answer, user.language, user.level)
     await llm_budget.spend(deps, user.id, "regrade", grade.tokens, deps.clock.now())
     estimate = verdicts.is_estimate(grade)  # no LLM configured: the offline grader graded a failed grading
+    if not estimate and counts_on_board(attempt.source):  # on a leaderboard: the same second look as at once
+        checked = await cross_checked(deps, q, attempt.answer, user, deps.clock.now(), grade, board=True)
+        grade = checked.grade or grade
     rating = verdicts.UNRATED if estimate else rating_from_score(grade.score)  # an estimate never rates
     card = await _rescheduled(deps, attempt, rating, user)
     update: dict[str, object] = {

@@ -16,6 +16,7 @@ import zlib
 from datetime import UTC, date, datetime, time, timedelta
 
 from bot.features.drill import drill
+from bot.features.drill.grading_chain import BOARD_SUFFIX
 from bot.features.onboarding.zones import resolve_timezone, suggest_timezone
 from bot.kernel import commands as c
 from bot.kernel import render, srs
@@ -38,7 +39,7 @@ def server_source(platform: str, server_id: str) -> str:
 
 def board_source(platform: str, server_id: str) -> str:
     """The attempt source of answers to the server's question of the day: the only ones its board counts."""
-    return f"{server_source(platform, server_id)}:daily"
+    return f"{server_source(platform, server_id)}{BOARD_SUFFIX}"
 
 
 def daily_question(deps: Deps, server_id: str, day: date) -> Question | None:
