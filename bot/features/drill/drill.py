@@ -28,7 +28,8 @@ FAR_FUTURE = datetime(9999, 1, 1, tzinfo=UTC)
 
 def show_question(q: Question, card: Card, user: User, tag: str) -> list[Reply]:
     lang = user.language
-    text = render.question_text(q, lang, tag) + "\n\n" + t(lang, "answer_hint")
+    hint = "answer_hint.code" if q.type == "code" else "answer_hint"  # how to send code, on every platform
+    text = render.question_text(q, lang, tag) + "\n\n" + t(lang, hint)
     buttons = [[Button(t(lang, "btn.skip"), "skip"), Button(t(lang, "btn.reference"), "ref")]]
     return [Reply(text, buttons, kind="question", ask_text=True)]
 
