@@ -161,3 +161,22 @@ def prose_level(text: str) -> float:
 
 def _ramp_to(x: float, start: float, full: float) -> float:
     return max(0.0, min(1.0, (x - start) / (full - start)))
+
+
+_STATEMENT = re.compile(
+    r"^\s*(?:def |class |return\b|import |from \S+ import |for |while |if |elif |else:|with |assert |raise |"
+    r"[\w.\[\]()]+(?:\s*,\s*[\w.\[\]()]+)*\s*(?:[-+*/@]|//)?=(?!=)|[\w.]+\(.*\)\s*(?:#.*)?$)"
+)
+_FENCE_LINE = re.compile(r"^\s*`{3,}[\w+-]*\s*$")
+
+
+def code_level(text: str) -> float:
+    """0 to 1: how much of the text is code, as the share of its lines that are statements (a `def`, an assignment,
+    a call, a `return`...), from three statements up. A code answer has few sentences and few function words, so
+    `prose_level` reads it as a list of terms; its statements are its sentences. A keyword list, even one term a
+    line, has no statements."""
+    lines = [line for line in text.split("\n") if line.strip() and not _FENCE_LINE.match(line)]
+    statements = sum(1 for line in lines if _STATEMENT.match(line))
+    if statements < 3:
+        return 0.0
+    return statements / len(lines)

@@ -32,7 +32,7 @@ import numpy as np
 from bot.grading.features import is_cjk
 from bot.grading.feedback import feedback, follow_up, label, pressed_key_point, related_follow_up
 from bot.grading.injection import strip_injections
-from bot.grading.markers import evidence_level, prose_level, specificity_level, structure_level
+from bot.grading.markers import code_level, evidence_level, prose_level, specificity_level, structure_level
 from bot.grading.mistakes import PreparedMistake, claimed_mistakes, only_mistakes
 from bot.grading.rubric_match import (
     AnswerView,
@@ -176,7 +176,8 @@ class OfflineGrader:
         matches = [match_key_point(pk, view, v, wrong) for pk, v in zip(pq.key_points, kp_vectors, strict=True)]
         ref_sim = 0.0 if empty else reference_similarity(pq, view, ref_vectors, wrong)
         coverage, kp_cov = (0.0, 0.0) if empty else _coverage(pq, matches, ref_sim)
-        coherence = 0.0 if empty else _ramp(prose_level(text), 0.1, 0.6)
+        prose = prose_level(text) if question.type != "code" else max(prose_level(text), code_level(text))
+        coherence = 0.0 if empty else _ramp(prose, 0.1, 0.6)  # a code answer's statements are its sentences
         total_w = sum(m.key_point.weight for m in matches) or 1.0
         conflict = sum(m.key_point.weight * m.conflict for m in matches) / total_w
         stance = 1.0 - _ramp(conflict, CONFLICT_FROM, CONFLICT_FULL)  # 0 when the answer denies what the points say

@@ -159,6 +159,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Answer in your own words (text or voice). /skip to skip, /reveal for the reference answer.",
         "zh": "用你自己的话回答（文字或语音）。/skip 跳过，/reveal 查看参考答案。",
     },
+    "answer_hint.code": {
+        "en": "Write the code, then a line or two on what it must get right. Send it as a code block "
+        '(in the terminal, between two lines of """). /skip to skip, /reveal for the reference answer.',
+        "zh": '写出代码，再用一两句话说明它必须做对的地方。用代码块发送（终端里把代码放在两行 """ 之间）。'
+        "/skip 跳过，/reveal 查看参考答案。",
+    },
     "nothing_due": {
         "en": "Nothing is due and you have had today's {new}. Next review: {next}. "
         "Log a real interview question with /review, or raise the limit with /settings new {suggest}.",

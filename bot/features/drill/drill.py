@@ -30,7 +30,8 @@ def show_question(q: Question, card: Card, user: User, tag: str, asked: str | No
     """The question as asked: `asked` is the user's own wording of a bank question they logged with /review
     (shown, with the bank question whose rubric grades it named beside it)."""
     lang = user.language
-    text = render.question_text(q, lang, tag, asked) + "\n\n" + t(lang, "answer_hint")
+    hint = "answer_hint.code" if q.type == "code" else "answer_hint"  # how to send code, on every platform
+    text = render.question_text(q, lang, tag, asked) + "\n\n" + t(lang, hint)
     buttons = [[Button(t(lang, "btn.skip"), "skip"), Button(t(lang, "btn.reference"), "ref")]]
     return [Reply(text, buttons, kind="question", ask_text=True)]
 

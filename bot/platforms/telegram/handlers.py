@@ -33,6 +33,7 @@ from bot.kernel.models import Lang, User
 from bot.kernel.replies import Reply
 from bot.kernel.service import Service
 from bot.kernel.store_ports import EventClaim
+from bot.platforms.telegram.render import fenced
 from bot.platforms.telegram.sender import TelegramSender
 from bot.platforms.telegram.settings import TelegramSettings
 
@@ -247,8 +248,9 @@ class TelegramHandlers:
         await self._reply(chat_id, user, self.service.handle_action(user.id, query.data or ""))
 
     async def _message(self, message: Message, chat_id: int, user: User) -> None:
-        if message.text is not None:
-            await self._reply(chat_id, user, self.service.handle_text(user.id, message.text))
+        if message.text is not None:  # code sent as a code block comes in fenced (render.fenced)
+            text = fenced(message.text, message.entities)
+            await self._reply(chat_id, user, self.service.handle_text(user.id, text))
             return
         if message.document is not None:
             await self._reply(chat_id, user, self._document(user, message.document.file_id, message.document))

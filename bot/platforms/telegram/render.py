@@ -2,20 +2,26 @@
 
 The core's text is plain text, and some of it comes from an LLM, so every character that means
 something to Telegram's HTML parse mode (`<`, `>`, `&`) is escaped; `*`, `_` and backticks mean
-nothing in HTML mode. Telegram counts a message's length (4,096) and a caption's (1,024) in UTF-16
-code units after entity parsing, so text is split on that measure, at a line break or a space
-where one is near.
+nothing in HTML mode. Code is the exception: a fenced block (bot/kernel/fences.py) becomes
+`<pre><code class="language-…">`, shown in a monospace font with its indentation (a backtick inside a
+line stays a backtick: an LLM's text is shown exactly as written). Telegram counts a message's length (4,096) and a
+caption's (1,024) in UTF-16 code units after entity parsing, so text is split on that measure, at a
+line break or a space where one is near, and a block cut by a split is closed and reopened.
+
+An incoming message's `pre` entities (code the user sent as a code block) come back as fences, with
+their language, so the answer stored and graded is code as the user wrote it.
 """
 
 from __future__ import annotations
 
 import html
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from telegram import InlineKeyboardButton, TelegramObject
+from telegram import InlineKeyboardButton, MessageEntity, TelegramObject
 
+from bot.kernel.fences import balance, fence, segments
 from bot.kernel.replies import Button
 
 log = logging.getLogger(__name__)
@@ -51,15 +57,51 @@ def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
         if at < hard // 2:
             at = hard
         chunks.append(rest[:at].rstrip("\n"))
-        rest = rest[at:].lstrip("\n ") if at < hard else rest[at:]
+        # the line break or the spaces the cut replaces; after a line break the next line keeps its indentation
+        gap = 1 if rest[at] == "\n" else len(rest[at:]) - len(rest[at:].lstrip(" "))
+        rest = rest[at + gap :] if at < hard else rest[at:]
     if rest or not chunks:
         chunks.append(rest)
-    return [c for c in chunks if c] or [""]
+    return balance([c for c in chunks if c]) or [""]
 
 
 def escape(text: str) -> str:
     """Text safe for parse_mode=HTML: shown exactly as written."""
     return html.escape(text, quote=False)
+
+
+def to_html(text: str) -> str:
+    """Text for parse_mode=HTML: prose escaped, fenced blocks as `<pre><code>` with their language, so code
+    keeps its indentation and a monospace font."""
+    out = []
+    for seg in segments(text):
+        if seg.code:
+            lang = f' class="language-{escape(seg.language)}"' if seg.language else ""
+            out.append(f"<pre><code{lang}>{escape(seg.text)}</code></pre>")
+        else:
+            out.append(escape(seg.text))
+    return "\n".join(out)
+
+
+def fenced(text: str, entities: Sequence[MessageEntity]) -> str:
+    """A message's text with its `pre` entities (code blocks) written as fences, with their language; other
+    formatting is left as plain text. Entity offsets count UTF-16 code units, as Telegram does."""
+    blocks = sorted((e for e in entities if e.type == MessageEntity.PRE), key=lambda e: e.offset)
+    if not blocks:
+        return text
+    units = text.encode("utf-16-le")
+    out, at = [], 0
+    for e in blocks:
+        start, end = 2 * e.offset, 2 * (e.offset + e.length)
+        if start < at:
+            continue  # overlapping entities: keep the first
+        before = units[at:start].decode("utf-16-le")
+        code = units[start:end].decode("utf-16-le")
+        out.append(before if not before or before.endswith("\n") else before + "\n")
+        out.append(fence(code.strip("\n"), e.language or "") + "\n")
+        at = end
+    out.append(units[at:].decode("utf-16-le").lstrip("\n"))
+    return "".join(out).rstrip("\n")
 
 
 def _rows(rows: list[list[Button]]) -> Iterator[tuple[tuple[str, str], ...]]:

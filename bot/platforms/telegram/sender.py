@@ -17,7 +17,7 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from bot.kernel.ports import Delivery
 from bot.kernel.replies import Attachment, Reply
 from bot.kernel.service import Service
-from bot.platforms.telegram.render import CAPTION_LIMIT, TextKeyboard, escape, keyboard, split_text, utf16_len
+from bot.platforms.telegram.render import CAPTION_LIMIT, TextKeyboard, keyboard, split_text, to_html, utf16_len
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +129,7 @@ class TelegramSender:
         try:
             try:
                 return await self.bot.send_message(
-                    chat_id, escape(text), parse_mode=ParseMode.HTML, reply_markup=markup
+                    chat_id, to_html(text), parse_mode=ParseMode.HTML, reply_markup=markup
                 )
             except BadRequest as err:
                 if not _entity_error(err):
@@ -143,7 +143,11 @@ class TelegramSender:
         try:
             try:
                 await self.bot.edit_message_text(
-                    escape(text), chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML, reply_markup=markup
+                    to_html(text),
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup,
                 )
             except BadRequest as err:
                 if not _entity_error(err):
@@ -161,7 +165,7 @@ class TelegramSender:
         self, chat_id: int, att: Attachment, is_image: bool, caption: str, markup: TextKeyboard | None
     ) -> None:
         data = InputFile(att.data, filename=att.filename)
-        text = escape(caption) if caption else None
+        text = to_html(caption) if caption else None
         try:
             if is_image:
                 await self.bot.send_photo(chat_id, data, caption=text, parse_mode=ParseMode.HTML, reply_markup=markup)
