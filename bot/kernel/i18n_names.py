@@ -36,6 +36,13 @@ NAMES: dict[str, dict[str, str]] = {
         "zh": "训练阶段（预训练/SFT/RLHF）",
     },
     "subtopic.training-debugging": {"en": "Debugging training runs", "zh": "训练排错"},
+    # issue #35: the 2025-26 subtopics (reasoning RL, distillation, merging, MTP, multimodal, synthetic data)
+    "subtopic.reasoning-rl": {"en": "Reasoning-model training", "zh": "推理模型训练"},
+    "subtopic.distillation": {"en": "Distillation", "zh": "知识蒸馏"},
+    "subtopic.model-merging": {"en": "Model merging and weight averaging", "zh": "模型合并与权重平均"},
+    "subtopic.multi-token-prediction": {"en": "Multi-token prediction", "zh": "多 token 预测"},
+    "subtopic.multimodal": {"en": "Multimodal training", "zh": "多模态训练"},
+    "subtopic.synthetic-data": {"en": "Synthetic data", "zh": "合成数据"},
     "subtopic.gradient-accumulation": {"en": "Gradient accumulation", "zh": "梯度累积"},
     "subtopic.grpo": {"en": "GRPO", "zh": "GRPO"},
     "subtopic.kernels": {"en": "Kernels", "zh": "算子优化"},
