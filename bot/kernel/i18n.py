@@ -387,6 +387,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "/settings 里把 daily_dm 设为 True，每天就会私信推送练习。在学习服务器里，管理员用 /setup "
         "设置每日一题的频道和时间，/leaderboard 查看本周和本月的积分。",
     },
+    "discord.private_here": {
+        "en": "Only you can see this: you can't send messages in this channel.",
+        "zh": "这条只有你能看到：你在这个频道没有发言权限。",
+    },
     "lang.zh": {"en": "Chinese (中文)", "zh": "中文"},
     "lang.en": {"en": "English", "zh": "英文 (English)"},
     "error": {

@@ -71,8 +71,7 @@ class Engines:
         store's own writer, after the writes queued before it; on PostgreSQL through the async engine."""
         if self.batcher is not None:
             await self.batcher.close()  # what was queued goes first; nothing else runs on this thread meanwhile
-            with self.batcher.engine.begin() as conn:
-                return fn(conn, *args)
+            return _without_foreign_keys(self.batcher.engine, fn, *args)
         async with self.writer.begin() as conn:
             return await conn.run_sync(fn, *args)
 
@@ -86,6 +85,32 @@ class Engines:
         await self.writer.dispose()
         if self.reader is not self.writer:
             await self.reader.dispose()
+
+
+def _without_foreign_keys(engine: Engine, fn: Callable[..., T], *args: Any) -> T:
+    """`fn(connection, *args)` in one write transaction with SQLite's foreign keys off, as a migration that
+    rebuilds a table needs: dropping the old table would otherwise delete its rows and cascade to their children
+    (SQLite runs ON DELETE for a dropped table's rows). The pragma has no effect inside a transaction, so it is
+    set on the driver's connection before BEGIN; when rows were written, every reference is checked before the
+    commit (a dangling one rolls the whole transaction back); the keys are back on before the connection returns
+    to the pool."""
+    with engine.connect() as conn:
+        driver = conn.connection.dbapi_connection
+        assert driver is not None
+        driver.execute("PRAGMA foreign_keys=OFF")  # autocommit at the driver: outside any transaction
+        try:
+            with conn.begin():
+                changes = driver.total_changes
+                result = fn(conn, *args)
+                # a scan of every reference: only when rows were written (not at each start at the latest revision)
+                changed = driver.total_changes != changes
+                dangling = conn.exec_driver_sql("PRAGMA foreign_key_check").all() if changed else []
+                if dangling:
+                    tables = sorted({str(row[0]) for row in dangling})
+                    raise RuntimeError(f"rows referring to missing rows in {', '.join(tables)}: nothing was changed")
+            return result
+        finally:
+            driver.execute("PRAGMA foreign_keys=ON")
 
 
 def _configure(engine: Engine, immediate: bool, guard: FileGuard | None) -> None:

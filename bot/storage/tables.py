@@ -30,6 +30,10 @@ class UTCDateTime(sa.types.TypeDecorator[datetime]):
 
 metadata = sa.MetaData()
 ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+# Ids leave the process (buttons, pushes, a regrade that reads its user again after the LLM call) and must never
+# name another row later: SQLite hands out max(id) + 1 again once the highest rows are deleted (a /forget) unless
+# the table is AUTOINCREMENT; PostgreSQL's sequences never go back. Every table with a surrogate id has it.
+NEVER_REUSED = {"sqlite_autoincrement": True}
 
 users = sa.Table(
     "users",
@@ -49,6 +53,7 @@ users = sa.Table(
     sa.Column("quiet_end", sa.String(5), nullable=True),
     sa.Column("weekly_day", sa.Integer, nullable=True),
     sa.Column("dm_opt_in", sa.Boolean, nullable=False, server_default=sa.true()),
+    **NEVER_REUSED,
 )
 
 identities = sa.Table(
@@ -81,6 +86,7 @@ cards = sa.Table(
     sa.UniqueConstraint("user_id", "question_id", name="uq_cards_user_question"),
     sa.Index("ix_cards_user_due", "user_id", "suspended", "due"),
     sa.Index("ix_cards_user_created", "user_id", "created_at"),
+    **NEVER_REUSED,
 )
 
 attempts = sa.Table(
@@ -116,6 +122,7 @@ attempts = sa.Table(
     sa.Index("ix_attempts_card", "card_id", "id"),
     sa.Index("ix_attempts_status", "status"),
     sa.Index("ix_attempts_source_created", "source", "created_at"),
+    **NEVER_REUSED,
 )
 
 personal_questions = sa.Table(
@@ -125,6 +132,7 @@ personal_questions = sa.Table(
     sa.Column("user_id", ID, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
     sa.Column("data", sa.JSON, nullable=False),
     sa.Column("created_at", UTCDateTime, nullable=False),
+    **NEVER_REUSED,
 )
 
 interviews = sa.Table(
@@ -138,6 +146,7 @@ interviews = sa.Table(
     sa.Column("stage", sa.String(100), nullable=False),
     sa.Column("notes", sa.Text, nullable=False),
     sa.Column("created_at", UTCDateTime, nullable=False),
+    **NEVER_REUSED,
 )
 
 review_items = sa.Table(
@@ -153,6 +162,7 @@ review_items = sa.Table(
     sa.Column("topic", sa.String(40), nullable=False),
     sa.Column("subtopic", sa.String(80), nullable=False),
     sa.Column("created_at", UTCDateTime, nullable=False),
+    **NEVER_REUSED,
 )
 
 reminders = sa.Table(
@@ -167,6 +177,7 @@ reminders = sa.Table(
     sa.Column("attempts", sa.Integer, nullable=False, default=0),
     sa.Column("claimed_at", UTCDateTime, nullable=True),
     sa.Index("ix_reminders_state_due", "state", "due_at"),
+    **NEVER_REUSED,
 )
 
 pushes = sa.Table(
@@ -184,6 +195,7 @@ pushes = sa.Table(
     sa.Column("claimed_at", UTCDateTime, nullable=True),
     sa.Column("sent_at", UTCDateTime, nullable=True),
     sa.Index("ix_pushes_state_claimed", "state", "claimed_at"),
+    **NEVER_REUSED,
 )
 
 guilds = sa.Table(
@@ -213,6 +225,7 @@ llm_calls = sa.Table(
     sa.Index("ix_llm_calls_user_created", "user_id", "created_at"),
     sa.Index("ix_llm_calls_created", "created_at"),
     sa.Index("ix_llm_calls_identity_created", "identity", "created_at"),
+    **NEVER_REUSED,
 )
 
 transcriptions = sa.Table(
@@ -226,6 +239,7 @@ transcriptions = sa.Table(
     sa.Index("ix_transcriptions_user", "user_id"),
     sa.Index("ix_transcriptions_created", "created_at"),
     sa.Index("ix_transcriptions_identity_created", "identity", "created_at"),
+    **NEVER_REUSED,
 )
 
 mock_sessions = sa.Table(
@@ -246,6 +260,7 @@ mock_sessions = sa.Table(
         sqlite_where=sa.text("state = 'running'"),
         postgresql_where=sa.text("state = 'running'"),
     ),
+    **NEVER_REUSED,
 )
 
 processed_events = sa.Table(
@@ -266,6 +281,7 @@ job_descriptions = sa.Table(
     sa.Column("data", sa.JSON, nullable=False),
     sa.Column("active_until", UTCDateTime, nullable=True),
     sa.Column("created_at", UTCDateTime, nullable=False),
+    **NEVER_REUSED,
 )
 
 notebook_entries = sa.Table(
@@ -279,6 +295,7 @@ notebook_entries = sa.Table(
     sa.Column("data", sa.JSON, nullable=False),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Index("ux_notebook_version", "user_id", "question_id", "version", unique=True),
+    **NEVER_REUSED,
 )
 
 applications = sa.Table(
@@ -291,6 +308,7 @@ applications = sa.Table(
     sa.Column("data", sa.JSON, nullable=False),
     sa.Column("created_at", UTCDateTime, nullable=False),
     sa.Column("updated_at", UTCDateTime, nullable=False),
+    **NEVER_REUSED,
 )
 
 USER_TABLES = (  # deleted with the user; the usage ledgers are kept anonymised instead (USAGE_TABLES)

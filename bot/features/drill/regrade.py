@@ -83,6 +83,17 @@ async def _rescheduled(deps: Deps, attempt: Attempt, rating: Rating, user: User)
     return card.model_copy(update={"fsrs": state, "due": due, "is_new": False})
 
 
+async def _still_there(deps: Deps, user: User, attempt: Attempt) -> User | None:
+    """The user read again after a long wait (the LLM call), None when they or the answer are gone (/forget):
+    a grade or a push made from what was read before the wait must then be dropped. Ids never repeat (the
+    store's tables never hand one out again), and a user row created since, under any id, is another user."""
+    current = await deps.store.get_user(user.id)
+    if current is None or current.created_at != user.created_at or await deps.store.get_attempt(attempt.id) is None:
+        log.info("regrade of attempt %d dropped: its user is gone", attempt.id)
+        return None
+    return current
+
+
 async def regrade_pending(deps: Deps, notify: Notify | None = None, limit: int = 20) -> int:
     """Grade up to `limit` queued attempts with the LLM; returns how many were regraded."""
     store, done = deps.store, 0
@@ -103,10 +114,14 @@ async def regrade_pending(deps: Deps, notify: Notify | None = None, limit: int =
             continue
         done += 1
         mock = await mock_turn.mock_of(deps, attempt)
-        if notify is not None and (mock is None or mock.state != "running"):  # a running mock stays quiet
-            sent = await notify(user.id, [reply])
-            if sent is Delivery.UNREACHABLE and not user.paused:  # blocked the bot: no pushes until they are back
-                await store.save_user(user.model_copy(update={"paused": True}))
+        if notify is None or (mock is not None and mock.state == "running"):  # a running mock stays quiet
+            continue
+        target = await _still_there(deps, user, attempt)  # read again: the LLM call took seconds
+        if target is None:
+            continue
+        sent = await notify(target.id, [reply])
+        if sent is Delivery.UNREACHABLE and not target.paused:  # blocked the bot: no pushes until they are back
+            await store.save_user(target.model_copy(update={"paused": True}))
     return done
 
 
@@ -121,6 +136,8 @@ async def regrade_claimed(deps: Deps, attempt: Attempt, user: User | None) -> Re
         return None
     grade = await deps.grader.grade(q, attempt.answer, user.language, user.level)
     await llm_budget.spend(deps, user.id, "regrade", grade.tokens, deps.clock.now())
+    if await _still_there(deps, user, attempt) is None:  # /forget during the call: nothing of theirs is left
+        return None
     estimate = verdicts.is_estimate(grade)  # no LLM configured: the offline grader graded a failed grading
     if not estimate and counts_on_board(attempt.source):  # on a leaderboard: the same second look as at once
         checked = await cross_checked(deps, q, attempt.answer, user, deps.clock.now(), grade, board=True)

@@ -249,6 +249,7 @@ MOCK_MESSAGES: dict[str, dict[str, str]] = {
         "en": "Mock interview: {focus} · {answered}/{n} answered · {score}/100 ({verdict})",
         "zh": "模拟面试：{focus} · 答了 {answered}/{n} 题 · {score}/100（{verdict}）",
     },
+    "mock.share.a_company": {"en": "a company", "zh": "某家公司"},
     "mock.share_none": {
         "en": "There is no finished mock interview to share yet. Start one with /mock.",
         "zh": "还没有可以分享的模拟面试结果。发送 /mock 开始一场。",

@@ -12,6 +12,7 @@ from bot.features.mock.models import DEFAULT_LENGTH, MAX_LENGTH, MIN_LENGTH, Foc
 from bot.features.mock.plan import BUDGET, Setup
 from bot.features.mock.report import focus_name
 from bot.features.mock.turn import ask_current, finish, submit
+from bot.features.review.companies import public_company
 from bot.kernel import commands as c
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
@@ -176,7 +177,11 @@ async def share(deps: Deps, user: User) -> list[Reply]:
         return [Reply(t(lang, "mock.share_none"))]
     m = done[-1]
     assert m.summary is not None
-    text = t(lang, "mock.share", focus=focus_name(m, lang), answered=m.summary.answered, n=len(m.items),
+    focus = focus_name(m, lang)
+    if m.focus == "company":  # the name as typed is the member's text under the bot's name: a plain one only
+        company = public_company(m.company, lang) or t(lang, "mock.share.a_company")
+        focus = t(lang, "mock.focus.company", company=company)
+    text = t(lang, "mock.share", focus=focus, answered=m.summary.answered, n=len(m.items),
              score=m.summary.score, verdict=t(lang, f"mock.verdict.{m.summary.verdict}"))  # fmt: skip
     return [Reply(text, kind="share")]
 

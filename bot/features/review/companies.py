@@ -2,7 +2,8 @@
 
 `company_key` folds a typed name to one key (a known company's id, else the name without case, spaces,
 punctuation or a legal suffix such as "Inc." or "有限公司"), so /stats counts each company once;
-`company_name` shows a known company by its name in the user's language and any other as typed.
+`company_name` shows a known company by its name in the user's language and any other as typed;
+`public_company` is the name fit for a post others read (a study server's channel).
 """
 
 from __future__ import annotations
@@ -59,6 +60,9 @@ _SUFFIX = re.compile(
     r"(?:(?<![\s,.])[\s,.]++(?:inc|ltd|llc|corp|corporation|limited|co\.?,?\s*+ltd|gmbh|plc)\.?|有限责任公司|有限公司|公司|集团)$"
 )
 _NOISE = re.compile(r"[\s.\-_·•,，。、'’&()（）]+")
+_NOT_PLAIN = re.compile(r"[^\w\s&'’+\-]|_")  # what could make a link, a mention or markup: dots and slashes too
+_BLANKS = re.compile(r"\s++")
+PUBLIC_NAME_CHARS = 40
 
 
 def _fold(name: str) -> str:
@@ -84,3 +88,18 @@ def company_name(name: str, lang: Lang) -> str:
         return name.strip()
     en, zh, _others = KNOWN[index]
     return zh if lang == "zh" else en
+
+
+def public_company(name: str, lang: Lang) -> str | None:
+    """A company name for a post others read, under the bot's name: a known company's name in `lang`; any other
+    reduced to plain words (letters, digits, spaces and & ' + -, at most 40 characters), so no link (not even a
+    bare domain), mention, masked link or markup a member typed survives; None when nothing plain is left."""
+    index = _ALIASES.get(_fold(name))
+    if index is not None:
+        en, zh, _others = KNOWN[index]
+        return zh if lang == "zh" else en
+    plain = _BLANKS.sub(" ", _NOT_PLAIN.sub(" ", name[: PUBLIC_NAME_CHARS * 4])).strip()
+    if len(plain) > PUBLIC_NAME_CHARS:  # cut at a word's end where there is one
+        cut = plain[: PUBLIC_NAME_CHARS + 1]
+        plain = cut[: cut.rfind(" ")] if " " in cut else cut[:PUBLIC_NAME_CHARS]
+    return plain.strip() or None

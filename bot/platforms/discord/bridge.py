@@ -41,6 +41,26 @@ def source_of(interaction: discord.Interaction) -> str | None:
     return server_source(PLATFORM, str(interaction.guild_id)) if interaction.guild_id else None
 
 
+THREADS = (discord.ChannelType.public_thread, discord.ChannelType.private_thread, discord.ChannelType.news_thread)
+
+
+def may_post(interaction: discord.Interaction) -> bool:
+    """Whether the member may send messages in the interaction's channel, as Discord resolved their permissions
+    there (roles and overwrites) for this interaction: a post the bot makes for them is public only then."""
+    if interaction.guild_id is None:
+        return False
+    permissions = interaction.permissions
+    if getattr(interaction.channel, "type", None) in THREADS:
+        return permissions.send_messages_in_threads
+    return permissions.send_messages
+
+
+def public_text(text: str) -> str:
+    """Text posted for everyone under the bot's name: its Markdown (a masked link's brackets included) and its
+    mentions escaped, so it reads as typed and pings no one."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
 class Bridge:
     def __init__(self, service: Service) -> None:
         self.service = service

@@ -17,7 +17,7 @@ from bot.kernel import commands as c
 from bot.kernel.i18n import t
 from bot.kernel.models import LEVELS
 from bot.kernel.replies import Reply
-from bot.platforms.discord.bridge import PLATFORM, source_of
+from bot.platforms.discord.bridge import PLATFORM, may_post, public_text, source_of
 from bot.platforms.discord.translator import loc
 from bot.platforms.discord.views import bridge_of
 
@@ -118,13 +118,17 @@ def register(tree: app_commands.CommandTree[discord.Client]) -> None:
         words = [focus.value if focus else "", company or "", level.value if level else "", str(questions or "")]
         if focus is not None and focus.value in ("go", "stop", "history", "share"):
             words = [focus.value]  # an action: the other options do not apply
-        shared = words == ["share"] and interaction.guild_id is not None  # posted in the channel, by choice
+        share = words == ["share"] and interaction.guild_id is not None  # posted in the channel, by choice
+        shared = share and may_post(interaction)  # a member who may not post there sees it alone
 
         async def work(user: User) -> list[Reply]:
             replies = await bridge.service.handle(c.MockCommand(user.id, " ".join(w for w in words if w)))
-            if shared:  # who it is: the score and focus only, never an answer
+            if shared:  # who it is: the score and focus only, never an answer, and nothing that links or pings
                 who = MENTION.format(id=interaction.user.id)
-                replies = [replace(r, text=f"{who} {r.text}") if r.kind == "share" else r for r in replies]
+                replies = [replace(r, text=f"{who} {public_text(r.text)}") if r.kind == "share" else r
+                           for r in replies]  # fmt: skip
+            elif share and any(r.kind == "share" for r in replies):
+                replies = [*replies, Reply(t(user.language, "discord.private_here"))]
             return replies
 
         await bridge.respond(interaction, work, private=not shared)
@@ -316,11 +320,16 @@ def register(tree: app_commands.CommandTree[discord.Client]) -> None:
     async def leaderboard(interaction: discord.Interaction) -> None:
         bridge = bridge_of(interaction)
 
+        public = may_post(interaction)  # a member who may not post in the channel sees it alone
+
         async def work(user: User) -> list[Reply]:
             board = c.ShowLeaderboard(user.id, PLATFORM, str(interaction.guild_id), mention=MENTION)
-            return await bridge.service.handle(board)
+            replies = await bridge.service.handle(board)
+            if public or interaction.guild_id is None:
+                return replies
+            return [*replies, Reply(t(user.language, "discord.private_here"))]
 
-        await bridge.in_server(interaction, work, private=False)
+        await bridge.in_server(interaction, work, private=not public)
 
     @tree.command(name=loc("cmd.setup"), description=loc("cmd.setup.desc"))
     @app_commands.guild_only()
