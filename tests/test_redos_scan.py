@@ -12,10 +12,6 @@ import pytest
 
 from tests import redos
 
-# Patterns owned by another slice of issue #34 (Medium 3 rewrites the injection defence, bot/grading/injection.py):
-# scanned and listed by test_patterns_left_to_other_slices_are_still_listed, not fixed here.
-ELSEWHERE = ("bot.grading.injection", "bot/grading/injection.py")
-
 
 def _built_at_run_time() -> list[redos.Found]:
     """Patterns built from data when the bot runs: the delimiter tag, a phrase of a job description, a premise."""
@@ -34,12 +30,13 @@ def _built_at_run_time() -> list[redos.Found]:
 
 
 def _ours() -> list[redos.Found]:
-    return [f for f in redos.patterns() if not f.where.startswith(ELSEWHERE)] + _built_at_run_time()
+    return [*redos.patterns(), *_built_at_run_time()]
 
 
 def test_the_scan_finds_the_patterns_of_every_part_of_bot() -> None:
     where = [f.where for f in redos.patterns()]
     assert len(where) >= 150
+    assert any(w.startswith("bot.grading.injection._ANY") for w in where)  # the injection defence is scanned too
     split = Path(redos.__file__).resolve().parents[1] / "bot" / "features" / "debrief" / "split.py"
     inline = next(n for n, line in enumerate(split.read_text().splitlines(), 1) if 're.sub(r"[\\u200b' in line)
     for expected in (
@@ -75,12 +72,8 @@ def test_every_pattern_in_bot_is_linear() -> None:
     slow = {}
     for found in _ours():
         findings = redos.scan(found.pattern, first_only=True)
+        if findings:  # a busy machine can slow one timing: super-linear only if two more scans agree
+            findings = redos.scan(found.pattern, first_only=True) and redos.scan(found.pattern, first_only=True)
         if findings:
             slow[found.where] = f"{found.pattern.pattern[:80]!r}: {findings[0]}"
     assert slow == {}
-
-
-def test_patterns_left_to_other_slices_are_still_listed() -> None:
-    """The injection defence's patterns are another slice's (issue #34 Medium 3): this lists them so the
-    exception is visible, and fails when none is left (then ELSEWHERE goes)."""
-    assert [f for f in redos.patterns() if f.where.startswith(ELSEWHERE)]

@@ -86,7 +86,7 @@ def fold_text(text: str) -> str:
 
 def _squash(text: str) -> str:
     """One space for each run of spaces, one newline for each line break (so `^` still finds a line)."""
-    return re.sub(r"[ \t\r\f\v]*\n\s*", "\n", re.sub(r"[^\S\n]+", " ", text)).strip()
+    return re.sub(r"(?<![ \t\r\f\v])[ \t\r\f\v]*+\n\s*+", "\n", re.sub(r"[^\S\n]+", " ", text)).strip()
 
 
 def clean_for_matching(text: str) -> str:
@@ -111,7 +111,7 @@ _SCORE = (
     r"(?:score|grade|mark) of 100|100(?:\s*/\s*100| points| percent|%)?|10\s*/\s*10|a\+?(?=\s*[.!,;]|$))"
 )
 _GRADER = r"(?:grader|evaluator|examiner|marker|scorer)"
-_START = r"(?:^|(?<=[.!?。！？] )|(?<=[。！？]))\s*"  # the start of a line or of a sentence
+_START = r"(?:^|(?<=[.!?。！？] )|(?<=[。！？]))[^\S\n]*+"  # the start of a line or of a sentence (linear: no newline)
 _EN_PATTERNS = (
     # ignore / disregard / forget the (previous) instructions or the rubric
     r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:the\s+|these\s+|those\s+)?"
@@ -128,7 +128,7 @@ _EN_PATTERNS = (
     r"(?:answer|response|submission)\b",
     r"\byou(?:'ve|\s+have)?\s+already\s+(?:scored|graded|rated|approved)\s+(?:this|it|me|my)\b",
     # give me / this answer full marks
-    rf"\b(?:give|award|assign|grant)\s+(?:me|us|this(?: answer)?|my answer|the answer|it)?\s*{_SCORE}"
+    rf"\b(?:give|award|assign|grant)\s++(?:(?:me|us|this(?: answer)?|my answer|the answer|it)\s*+)?{_SCORE}"
     r"(?![\w-]*\s*(?:steps?|tokens?|iterations?|epochs?|gpus?|samples?|layers?|warmup|seeds?)\b)",
     rf"\b(?:score|grade|rate|mark)\s+(?:this(?: answer)?|me|my answer|the answer|it)\s+(?:as\s+|with\s+|at\s+)?{_SCORE}",
     rf"\b(?:this answer|my answer|i)\s+(?:deserves?|should (?:get|receive))\s+{_SCORE}",
@@ -145,10 +145,10 @@ _EN_PATTERNS = (
     r"[\"']verdict[\"']\s*:\s*[\"'](?:hit|partial|missed)\b",
     # a fake role header: system:, [SYSTEM], <system>, <<SYS>>, ### System:, <|im_start|>system
     rf"{_START}(?:system|assistant)\s*:",
-    r"\[\s*/?\s*(?:system|sys|admin|developer)(?:\s+(?:message|prompt|note|override))?\s*\]",
-    r"<\s*/?\s*(?:system|admin|developer)\s*>|<<\s*/?\s*sys\s*>>",
+    r"\[\s*+(?:/\s*+)?(?:system|sys|admin|developer)(?:\s++(?:message|prompt|note|override))?\s*+\]",
+    r"<\s*+(?:/\s*+)?(?:system|admin|developer)\s*+>|<<\s*+(?:/\s*+)?sys\s*+>>",
     r"<\|\s*(?:im_start|start_header_id)\s*\|>\s*(?:system|assistant)|<\|\s*(?:system|assistant)\s*\|>",
-    rf"{_START}#{{1,6}}\s*(?:system|assistant|admin)(?:\s+(?:prompt|message|note))?\s*(?::|$)",
+    rf"{_START}#{{1,6}}+\s*+(?:system|assistant|admin)(?:\s++(?:prompt|message|note))?\s*+(?::|$)",
 )
 _FULL = r"(?:满分|一百分|100\s*分)"
 _ZH_GRADER = r"(?:评分员|评分者|评分人|阅卷人|阅卷老师|考官|评委|评估者|打分者)"
