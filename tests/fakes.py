@@ -450,7 +450,10 @@ class FakeStore:
             counted = a.source == source and a.created_at >= since and not a.is_follow_up
             if counted and a.grade is not None and a.question_id not in self.personal:
                 key = (a.user_id, a.question_id)
-                best[key] = max(best.get(key, a.grade.score), a.grade.score)
+                g = a.grade
+                score = g.offline_score if g.flagged and g.offline_score is not None else g.score
+                score = min(score, g.score)
+                best[key] = max(best.get(key, score), score)
         totals: dict[int, list[int]] = {}
         for (uid, _qid), score in best.items():
             entry = totals.setdefault(uid, [0, 0])

@@ -47,11 +47,16 @@ class SqlGuilds(SqlBase):
 
     async def leaderboard(self, source: str, since: datetime, limit: int = 10) -> list[tuple[int, int, int]]:
         """Points are each member's best grade score per question, counted once; attempts without a
-        score (self-rated, revealed, ungraded), follow-ups and personal questions do not count."""
+        score (self-rated, revealed, ungraded), follow-ups and personal questions do not count. A grade
+        still flagged after its second look (or that could not have one) counts no more than its offline
+        estimate: an inflated grade never reaches the board."""
         a = T.attempts.c
         score = a.grade["score"].as_integer()
+        estimate = a.grade["offline_score"].as_integer()
+        doubted = sa.and_(a.grade["flagged"].as_boolean() == sa.true(), estimate.is_not(None), estimate < score)
+        counted = sa.case((doubted, estimate), else_=score)
         best = (
-            sa.select(a.user_id, sa.func.max(score).label("best"))
+            sa.select(a.user_id, sa.func.max(counted).label("best"))
             .where(a.source == source, a.created_at >= since, a.is_follow_up.is_(False), score.is_not(None))
             .where(a.question_id.not_like(f"{PERSONAL_PREFIX}%"))
             .group_by(a.user_id, a.question_id)

@@ -94,3 +94,14 @@ async def test_the_leaderboard_counts_each_members_best_answer_per_question_once
     await add(store, a, 100, NOW - 3 * DAY, question_id="stab-nan-debug-001")  # before this window
     assert await store.leaderboard(SOURCE, NOW - DAY) == [(b, 145, 2), (a, 100, 1)]
     assert await store.leaderboard(SOURCE, NOW - 7 * DAY) == [(a, 200, 2), (b, 145, 2)]
+
+
+async def test_a_grade_still_doubted_after_its_second_look_counts_its_offline_estimate(store: Store) -> None:
+    a, b, c = await members(store, 3)
+    flagged = graded(95).model_copy(update={"offline_score": 30, "checked_twice": True, "flagged": True})
+    cleared = graded(95).model_copy(update={"offline_score": 30, "checked_twice": True, "flagged": False})
+    low = graded(20).model_copy(update={"offline_score": 60, "flagged": True})  # the estimate is higher: the grade
+    await store.add_attempt(attempt(a, "q-flag", grade=flagged, source=SOURCE, created_at=NOW))
+    await store.add_attempt(attempt(b, "q-flag", grade=cleared, source=SOURCE, created_at=NOW))
+    await store.add_attempt(attempt(c, "q-flag", grade=low, source=SOURCE, created_at=NOW))
+    assert await store.leaderboard(SOURCE, NOW - DAY) == [(b, 95, 1), (a, 30, 1), (c, 20, 1)]
