@@ -103,6 +103,14 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ["tests/test_verdict_rules.py", "tests/test_honest_verdicts.py", "tests/test_export_markdown.py",
          "tests/test_study_server.py"],
     ),
+    # the limits kept per platform account (issue #34): the identity key and the rolling 24 hours
+    "limits": (
+        ["bot/kernel/identity.py", "bot/kernel/llm_budget.py"],
+        ["tests/test_limits_survive_forget.py", "tests/test_llm_chain.py", "tests/test_rate_limit.py"],
+    ),
+    # (bot/grading/addressing.py has no group: its patterns are compiled when bot/grading/injection.py is imported,
+    # before mutmut's switch, and in mutmut's copy the detector finds nothing even unmutated, so a score there
+    # would measure mutmut, not the tests; tests/test_injection_structural.py pins its rules on held-out probes.)
     # which grader grades an answer, with hand-written graders
     "grading_chain": (
         ["bot/features/drill/grading_chain.py"],

@@ -88,3 +88,11 @@ async def test_the_limit_is_the_accounts_so_a_forget_does_not_refill_it(service:
     assert fresh.id != user.id  # a new user for the same account...
     assert service.admit(fresh, "telegram", "42") is not None  # ...with the account's empty bucket
     assert service.admit(fresh, "discord", "42") is None  # the same number on another platform: another account
+
+
+def test_the_stored_key_of_an_account_is_32_hex_digits_of_its_sha256() -> None:
+    from bot.kernel.identity import identity, identity_key
+
+    key = identity_key("telegram", "123")
+    assert key == "d6c557eaae88843e4efb99e4a9844700" and len(key) == 32
+    assert identity_key("discord", "123") != key and identity("telegram", "123") == "telegram:123"
