@@ -32,8 +32,11 @@ def _name(tag: str) -> str:
     return r"[\s_-]*".join(re.escape(part) for part in fold(tag).split("_"))
 
 
-def _tag_pattern(tag: str) -> re.Pattern[str]:
-    names = (_name(tag), _name(GENERIC_TAG), _name(TAG_PREFIX) + rf"[a-z0-9]{{{TAG_RANDOM_CHARS}}}")
+def _tag_pattern(tag: str, answer_tags: bool = True) -> re.Pattern[str]:
+    """Look-alikes of `<tag>` and `</tag>`; with `answer_tags`, also of the generic and of any random answer tag."""
+    names = [_name(tag)]
+    if answer_tags:
+        names += [_name(GENERIC_TAG), _name(TAG_PREFIX) + rf"[a-z0-9]{{{TAG_RANDOM_CHARS}}}"]
     return re.compile(
         # "<", "< /", "</", or no bracket before the name; blanks taken whole and from the start of their run, so
         # `finditer` never rescans a run (`\s*[/\\]?\s*` did, at every position: cubic time, issue #34)
@@ -45,14 +48,25 @@ def _tag_pattern(tag: str) -> re.Pattern[str]:
 
 def escape_answer(answer: str, tag: str) -> str:
     """The answer with every look-alike of `<tag>`, `</tag>` (and of the generic tag) made harmless."""
+    return _neutralise(answer, _tag_pattern(tag))
+
+
+def escape_block(text: str, tag: str) -> str:
+    """Text put inside `<tag>...</tag>` in a prompt (a question the user typed, a bank question) with every
+    look-alike of that tag made harmless, as `escape_answer` does: upper case, spaces, full-width brackets and
+    Cyrillic letters included. The one escape for every prompt block."""
+    return _neutralise(text, _tag_pattern(tag, answer_tags=False))
+
+
+def _neutralise(text: str, pattern: re.Pattern[str]) -> str:
     folded: list[str] = []
-    owner: list[int] = []  # the index in `answer` of each folded character
-    for i, ch in enumerate(answer):
+    owner: list[int] = []  # the index in `text` of each folded character
+    for i, ch in enumerate(text):
         for f in fold(ch):
             folded.append(f)
             owner.append(i)
-    out = list(answer)
-    for m in _tag_pattern(tag).finditer("".join(folded)):
+    out = list(text)
+    for m in pattern.finditer("".join(folded)):
         for group, mark in (("open", _LEFT), ("close", _RIGHT)):
             if m.start(group) != -1:
                 out[owner[m.start(group)]] = mark

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from bot.grading.delimiters import escape_block
 from bot.grading.prompts import LANGUAGE_NAMES, fill
 from bot.kernel.models import QUESTION_TYPES, KeyPoint, Lang, Level, Question, Rubric, Text, TextList
 
@@ -51,7 +52,7 @@ class LLMRubricWriter:
     async def write(self, question_text: str, lang: Lang, level: Level) -> tuple[Question | None, int]:
         """(a personal question with a generated rubric, or None when the LLM cannot give one now; tokens)"""
         prompt = fill(self.grader.prompts.review_rubric, language_name=LANGUAGE_NAMES[lang])
-        prompt = prompt.replace("{question}", question_text.replace("</interview_question>", "</interview-question>"))
+        prompt = prompt.replace("{question}", escape_block(question_text, "interview_question"))
         data, tokens = await self.grader.ask(prompt, RUBRIC_SCHEMA, lang, "rubric")
         if data is None:
             return None, 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from bot.grading.delimiters import escape_answer
+from bot.grading.delimiters import escape_answer, escape_block
 from bot.grading.prompts import LANGUAGE_NAMES, fill
 from bot.kernel.models import Lang
 
@@ -32,7 +32,7 @@ class LLMStarWriter:
     async def rewrite(self, question: str, answer: str, lang: Lang) -> tuple[dict[str, str] | None, int]:
         """({situation, task, action, result}, tokens), or (None, 0) when the LLM cannot give one now."""
         prompt = fill(self.grader.prompts.star_rewrite, language_name=LANGUAGE_NAMES[lang])
-        prompt = prompt.replace("{question}", question.replace("</case_question>", "</case-question>"))
+        prompt = prompt.replace("{question}", escape_block(question, "case_question"))
         prompt = prompt.replace("{answer}", escape_answer(answer, "candidate_answer"))
         data, tokens = await self.grader.ask(prompt, STAR_SCHEMA, lang, "star")
         if data is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from bot.grading.delimiters import escape_answer
+from bot.grading.delimiters import escape_answer, escape_block
 from bot.grading.prompts import LANGUAGE_NAMES, fill
 from bot.kernel.models import Lang
 
@@ -31,7 +31,7 @@ class LLMTightener:
     async def tighten(self, question: str, answer: str, lang: Lang) -> tuple[str | None, int]:
         """(the two-minute answer, tokens), or (None, 0) when the LLM cannot give one now."""
         prompt = fill(self.grader.prompts.tighten, language_name=LANGUAGE_NAMES[lang])
-        prompt = prompt.replace("{question}", question.replace("</question>", "</ question>"))
+        prompt = prompt.replace("{question}", escape_block(question, "question"))
         prompt = prompt.replace("{answer}", escape_answer(answer, "candidate_answer"))
         data, tokens = await self.grader.ask(prompt, TIGHTEN_SCHEMA, lang, "tighten")
         if data is None:
