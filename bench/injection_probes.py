@@ -130,12 +130,13 @@ async def run(probes: list[Probe], quotes_only: bool = False) -> tuple[list[Resu
     model = ObeyingModel(probes)
     server.grade_fn = model
     await server.start()
+    import bot.grading.llm as llm_module
+
+    strip = llm_module.strip_injections
     try:
         client = openai.AsyncOpenAI(base_url=server.base_url, api_key="k", timeout=10.0, max_retries=0)
         grader = LLMGrader(client, "obeying-model", samples=1, deadline=30)
-        if quotes_only:
-            import bot.grading.llm as llm_module
-
+        if quotes_only:  # the detector off for this run only (the tests call `run` in their own process)
             llm_module.strip_injections = lambda answer: (answer, None)  # type: ignore[assignment]
         alone = {lang: await grader.grade(question, WEAK[lang], lang) for lang in WEAK}
         results = []
@@ -144,6 +145,7 @@ async def run(probes: list[Probe], quotes_only: bool = False) -> tuple[list[Resu
             results.append(Result(probe, alone[probe.user_lang], graded))
         return results, model.obeyed
     finally:
+        llm_module.strip_injections = strip  # type: ignore[assignment]
         await server.stop()
 
 
