@@ -25,6 +25,7 @@ import re
 import signal
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from re import _constants as C
@@ -303,3 +304,24 @@ def scan(
             if first_only:
                 break
     return findings
+
+
+class TooSlow(Exception):
+    """A step ran past its time budget (`budget`)."""
+
+
+@contextmanager
+def budget(seconds: float) -> Iterator[None]:
+    """Raise TooSlow in the block once `seconds` of wall time have passed (a real timer: a freeze fails the test
+    at once instead of hanging the run)."""
+
+    def alarm(*_: Any) -> None:
+        raise TooSlow(f"still running after {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)

@@ -5,10 +5,7 @@ ended. The PDFs are built in the test (tests/pdf_builder.py)."""
 
 from __future__ import annotations
 
-import signal
-from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -22,24 +19,7 @@ from bot.kernel.service import Service
 from bot.workers import ProcessPool
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.pdf_builder import shared_stream_pdf, text_pdf
-
-
-class TooSlow(Exception):
-    pass
-
-
-@contextmanager
-def budget(seconds: float) -> Iterator[None]:
-    def alarm(*_: Any) -> None:
-        raise TooSlow(f"still reading after {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+from tests.redos import budget
 
 
 def test_the_shared_stream_pdf_is_15_kb_and_refused_at_once() -> None:

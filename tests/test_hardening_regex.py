@@ -4,37 +4,21 @@ on the old code the test fails instead of hanging; the new code takes millisecon
 
 from __future__ import annotations
 
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
+from contextlib import AbstractContextManager
 
 import pytest
 
 from bot.grading.delimiters import escape_answer, new_tag
 from bot.grading.features import analyse
 from bot.kernel.service import Service
+from tests import redos
 from tests.test_debrief_flow import deps, grader, listed, store, user  # noqa: F401 - fixtures
 
 BUDGET_S = 2.0
 
 
-class TooSlow(Exception):
-    pass
-
-
-@contextmanager
-def budget(seconds: float = BUDGET_S) -> Iterator[None]:
-    def alarm(*_: Any) -> None:
-        raise TooSlow(f"still running after {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+def budget(seconds: float = BUDGET_S) -> AbstractContextManager[None]:
+    return redos.budget(seconds)
 
 
 # --- High 1: the offline grader's probe pattern ------------------------------------------------------------------
