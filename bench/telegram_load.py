@@ -78,6 +78,11 @@ from tests.fakes import FakeGrader, FakeStore  # noqa: E402
 from tests.telegram import updates  # noqa: E402
 from tests.telegram.fake_bot_api import TOKEN, FakeBotApi  # noqa: E402
 
+HEADROOM = 64
+"""Update slots beyond one per answering user: each answer holds its slot while it is graded, so with exactly N
+slots the /help probes (30 more updates) waited for the first grade to end and measured the slot count, not the
+bot. A deployment sizes TELEGRAM__CONCURRENT_UPDATES the same way: the gradings in flight at peak, plus room."""
+
 CHAT0 = 10_000_000
 RATIO_TARGETS = {"added_p99": 2.0}  # to python-telegram-bot's no-op floor (issue #37: reported each run, lowered)
 STORE_FLOOR_TARGETS = {"added_p99": 1.0, "cpu_per_answer": 1.0, "total_over_latency": 1.0}  # to the store-first floor
@@ -154,7 +159,7 @@ async def make_runtime(
         token=SecretStr(TOKEN),
         base_url=f"http://127.0.0.1:{port}/bot",
         base_file_url=f"http://127.0.0.1:{port}/file/bot",
-        concurrent_updates=max(users, 256),
+        concurrent_updates=max(users, 256) + HEADROOM,
         rate_limit=rate,
     )
     if grader == "offline":  # the real offline estimate, in the worker pool's processes (as `bot run` serves it)
@@ -283,7 +288,7 @@ async def floor_run(
         token=SecretStr(TOKEN),
         base_url=f"http://127.0.0.1:{port}/bot",
         base_file_url=f"http://127.0.0.1:{port}/file/bot",
-        concurrent_updates=max(users, 256),
+        concurrent_updates=max(users, 256) + HEADROOM,
         rate_limit=100_000.0,
     )
     application = build_application(settings)
