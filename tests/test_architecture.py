@@ -41,32 +41,12 @@ KERNEL_TO_FEATURE = {
 
 
 def module_name(path: Path) -> str:
-    parts = list(path.relative_to(BOT.parent).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
+    return module_name_under(path, BOT)
 
 
 def imported_modules(path: Path) -> set[str]:
-    """Every module a file imports, relative imports resolved; `from pkg import name` names pkg.name too."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = module_name(path).split(".")
-    if path.name != "__init__.py":
-        package = package[:-1]
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package[: len(package) - node.level + 1]
-                module = ".".join([*base, node.module] if node.module else base)
-            else:
-                module = node.module or ""
-            names.add(module)
-            if module.startswith("bot"):
-                names.update(f"{module}.{alias.name}" for alias in node.names)
-    return names
+    """Every module a file of bot/ imports, relative imports resolved; `from pkg import name` names pkg.name too."""
+    return imported_modules_under(path, BOT)
 
 
 def violations(path: Path, part: str) -> set[str]:
@@ -197,6 +177,7 @@ def module_name_under(path: Path, root: Path) -> str:
 
 
 def imported_modules_under(path: Path, root: Path) -> set[str]:
+    """Every module a file under `root` imports, relative imports resolved; `from pkg import name` names pkg.name."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = module_name_under(path, root).split(".")
     if path.name != "__init__.py":

@@ -71,16 +71,24 @@ async def forget(tg: Harness, chat: int) -> None:
     await tg.say(chat, "/start")
 
 
-async def test_transcribed_seconds_count_against_the_accounts_24_hours_through_a_forget(
-    make_telegram: MakeHarness, database_url: str
-) -> None:
-    config = {"rate_per_minute": 0, "transcribe_daily_seconds": 600, "transcribe_daily_seconds_total": 0}
+async def two_voice_answers(
+    make_telegram: MakeHarness, database_url: str, per_account: int, total: int
+) -> tuple[Harness, FakeTranscriber]:
+    """A bot with these voice budgets (seconds) whose user has answered two questions by 250 s voice notes."""
+    config = {"rate_per_minute": 0, "transcribe_daily_seconds": per_account, "transcribe_daily_seconds_total": total}
     tg = await make_telegram(database_url=database_url, config=config)
     transcriber = FakeTranscriber(text="I would clip gradients and check the data.", seconds=250)
     tg.app.service.deps.transcriber = transcriber
     for _ in range(2):
         await tg.say(CHAT, "/drill")
         assert "Score:" in await voice(tg, CHAT, 250)
+    return tg, transcriber
+
+
+async def test_transcribed_seconds_count_against_the_accounts_24_hours_through_a_forget(
+    make_telegram: MakeHarness, database_url: str
+) -> None:
+    tg, transcriber = await two_voice_answers(make_telegram, database_url, per_account=600, total=0)
     await tg.say(CHAT, "/drill")
     refused = await voice(tg, CHAT, 250)  # 750 of 600 seconds: not transcribed
     assert "past 10 minutes of voice answers in 24 hours (100 seconds left)" in refused
@@ -101,13 +109,7 @@ async def test_transcribed_seconds_count_against_the_accounts_24_hours_through_a
 async def test_the_global_transcription_budget_holds_through_a_forget(
     make_telegram: MakeHarness, database_url: str
 ) -> None:
-    config = {"rate_per_minute": 0, "transcribe_daily_seconds": 0, "transcribe_daily_seconds_total": 600}
-    tg = await make_telegram(database_url=database_url, config=config)
-    transcriber = FakeTranscriber(text="I would clip gradients and check the data.", seconds=250)
-    tg.app.service.deps.transcriber = transcriber
-    for _ in range(2):
-        await tg.say(CHAT, "/drill")
-        assert "Score:" in await voice(tg, CHAT, 250)
+    tg, transcriber = await two_voice_answers(make_telegram, database_url, per_account=0, total=600)
     await forget(tg, CHAT)
     await tg.say(BYSTANDER, "/drill")
     refused = await voice(tg, BYSTANDER, 250)  # another account: 750 of the day's 600 seconds
