@@ -79,9 +79,9 @@ from tests.telegram import updates  # noqa: E402
 from tests.telegram.fake_bot_api import TOKEN, FakeBotApi  # noqa: E402
 
 HEADROOM = 64
-"""Update slots beyond one per answering user: each answer holds its slot while it is graded, so with exactly N
-slots the /help probes (30 more updates) waited for the first grade to end and measured the slot count, not the
-bot. A deployment sizes TELEGRAM__CONCURRENT_UPDATES the same way: the gradings in flight at peak, plus room."""
+"""The floors' update slots beyond one per answering user: their handler holds its slot while it sleeps L seconds,
+so with fewer slots than users they would run in waves. The bot runs on its default slots (256, fewer than the
+1,000 users): an answer gives its slot back while it waits on the grader (bot/platforms/telegram/processor.py)."""
 
 CHAT0 = 10_000_000
 RATIO_TARGETS = {"added_p99": 2.0}  # to python-telegram-bot's no-op floor (issue #37: reported each run, lowered)
@@ -159,7 +159,6 @@ async def make_runtime(
         token=SecretStr(TOKEN),
         base_url=f"http://127.0.0.1:{port}/bot",
         base_file_url=f"http://127.0.0.1:{port}/file/bot",
-        concurrent_updates=max(users, 256) + HEADROOM,
         rate_limit=rate,
     )
     if grader == "offline":  # the real offline estimate, in the worker pool's processes (as `bot run` serves it)

@@ -4,6 +4,7 @@ thread, writes group-committed and reads queued on one connection."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import shutil
 import threading
 from pathlib import Path
@@ -442,4 +443,40 @@ async def test_a_synchronous_write_runs_after_the_writes_queued_before_it(tmp_pa
 
     assert await engines.read(keys) == ["a", "b", "c"]
     assert [s for s in statements if s.startswith("SELECT")] != []  # every engine a statement runs on is listed
+    await engines.dispose()
+
+
+async def test_a_thousand_queued_statements_let_the_loop_turn_between_slices(tmp_path: Path) -> None:
+    """Queued reads run at most 64 to a turn of the event loop and writes 200 to a batch, so a burst of them never
+    holds the loop's thread for the whole burst (they run on it)."""
+    engines = await engines_with_notes(tmp_path)
+    done = {"read": 0, "write": 0}
+
+    def counted(kind: str, unit: Any):  # type: ignore[no-untyped-def]
+        async def run(conn: AsyncConnection) -> None:
+            await unit(conn)
+            done[kind] += 1
+
+        return run
+
+    async def one(conn: AsyncConnection) -> None:
+        await conn.execute(sa.select(sa.literal(1)))
+
+    seen: list[tuple[int, int]] = []
+
+    async def watch() -> None:
+        while done["read"] < 150 or done["write"] < 450:
+            seen.append((done["read"], done["write"]))
+            await asyncio.sleep(0)
+
+    watcher = asyncio.create_task(watch())
+    await asyncio.gather(
+        *(engines.read(counted("read", one)) for _ in range(150)),
+        *(engines.write(counted("write", add_note(f"n{i}"))) for i in range(450)),
+    )
+    await watcher
+    reads = sorted({r for r, _ in seen})
+    writes = sorted({w for _, w in seen})
+    assert max(b - a for a, b in itertools.pairwise(reads)) <= 64 and 64 in reads and 128 in reads
+    assert 200 in writes and 400 in writes  # the loop turned after each batch of 200
     await engines.dispose()

@@ -1,5 +1,7 @@
-"""A slow step under way for the user whose update is being handled (an LLM grading), told to the adapter that
-carries the update, so it shows progress at once instead of a silent wait.
+"""A slow step under way for the user whose update is being handled, told to the adapter that carries the
+update: "grading" (an LLM grading: shown at once instead of a silent wait) and "waiting" (the update waits on
+work outside the event loop, an LLM or the worker pool: nothing is shown, but the adapter may lend what the
+update holds to others meanwhile, as Telegram's working slot).
 
 The adapter listens for the time it handles one update (`listening`); the core says what started (`started`).
 A context variable carries the listener, so concurrent updates each reach their own, and code run with no
@@ -13,7 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Literal
 
-Step = Literal["grading"]
+Step = Literal["grading", "waiting"]
 _listener: ContextVar[Callable[[Step], None] | None] = ContextVar("progress_listener", default=None)
 
 

@@ -151,6 +151,7 @@ class WriteBatcher(_UnitQueue):
         while self._pending:
             batch = [self._pending.popleft() for _ in range(min(self.max_batch, len(self._pending)))]
             await self._commit(batch)
+            await asyncio.sleep(0)  # a batch runs on the loop's thread: let the loop turn between batches
 
     async def _commit(self, batch: list[tuple[Unit, asyncio.Future[Any]]]) -> None:
         try:
@@ -179,13 +180,20 @@ class WriteBatcher(_UnitQueue):
 
 
 class ReadQueue(_UnitQueue):
-    """Reads run one after another on a connection held while reads are waiting (see above)."""
+    """Reads run one after another on a connection held while reads are waiting (see above), at most
+    `max_slice` of them before the loop gets a turn (they run on its thread: a thousand reads at once in one go
+    would stall it past 100 ms)."""
+
+    def __init__(self, engine: Engine, max_slice: int = 64) -> None:
+        super().__init__(engine)
+        self.max_slice = max_slice
 
     async def _drain(self) -> None:
         while self._pending:
             try:
                 with self.engine.connect() as conn:
-                    self._read_all(conn)
+                    while self._read_all(conn):
+                        await asyncio.sleep(0)  # the connection stays checked out for the rest
             except Exception:  # could not connect (or close): fail what waits, never hang it
                 log.exception("reader connection failed")
                 while self._pending:
@@ -193,9 +201,12 @@ class ReadQueue(_UnitQueue):
                     if not future.done():
                         future.set_exception(RuntimeError("the database reader is unavailable"))
 
-    def _read_all(self, conn: Connection) -> None:
-        """The waiting reads, one after another; stops if the connection broke."""
-        while self._pending:
+    def _read_all(self, conn: Connection) -> bool:
+        """Up to `max_slice` waiting reads, one after another; True when more wait on this connection, False when
+        none does or the connection broke."""
+        for _ in range(self.max_slice):
+            if not self._pending:
+                return False
             unit, future = self._pending.popleft()
             try:
                 result = drive(conn, unit)
@@ -203,10 +214,11 @@ class ReadQueue(_UnitQueue):
                 if not future.done():
                     future.set_exception(exc)
                 if conn.invalidated:
-                    return  # the next round opens another connection
+                    return False  # the next round opens another connection
                 continue
             if not future.done():
                 future.set_result(result)
+        return bool(self._pending)
 
 
 def _drive_all(conn: Connection, units: list[Unit]) -> list[Any]:

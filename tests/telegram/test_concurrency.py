@@ -8,7 +8,7 @@ from typing import Any
 
 from telegram import Update
 
-from bot.platforms.telegram.processor import PerChatUpdateProcessor
+from bot.platforms.telegram.processor import PerChatUpdateProcessor, release_slot
 from tests.telegram import updates
 from tests.telegram.conftest import Harness, MakeHarness
 
@@ -170,3 +170,38 @@ async def test_queued_updates_of_one_chat_hold_no_slot_another_chat_needs(make_t
     tg.server.push(*[updates.text(SLOW, "/help") for _ in range(1_100)])
     sent = await asyncio.wait_for(tg.say(FAST, "/help"), 5)
     assert [s.text[:9] for s in sent if s.chat_id == FAST] == ["Commands:"] and not tg.grader.gate.is_set()
+
+
+async def test_an_update_waiting_on_the_grader_gives_its_slot_to_another_chat() -> None:
+    processor = PerChatUpdateProcessor(max_active=1)
+    gate, ran, released = asyncio.Event(), [], []
+
+    async def grading(n: int) -> None:
+        if n == 0:
+            released.extend([release_slot(), release_slot()])  # given back once; the second call finds none
+            await gate.wait()
+        ran.append((1, n))
+
+    async def other() -> None:
+        ran.append((2, 0))
+
+    own = [asyncio.create_task(processor.process_update(_update(1, n), grading(n))) for n in range(2)]
+    await asyncio.sleep(0)
+    await asyncio.wait_for(processor.process_update(_update(2, 9), other()), 5)  # the only slot was given back
+    assert ran == [(2, 0)] and released == [True, False]  # chat 1's next update still waits for its first
+    gate.set()
+    await asyncio.wait_for(asyncio.gather(*own), 5)
+    assert ran == [(2, 0), (1, 0), (1, 1)] and release_slot() is False  # outside an update: nothing to give back
+    assert processor._active._value == 1  # every slot is back, none released twice
+
+
+async def test_a_grading_in_flight_holds_no_slot_a_help_needs(make_telegram: MakeHarness) -> None:
+    tg = await make_telegram(concurrent_updates=1)
+    await tg.say(SLOW, "/drill")
+    tg.server.push(updates.text(SLOW, "a slow answer"))
+    await asyncio.wait_for(tg.grader.started.wait(), 10)  # the grading holds the chat, not the one slot
+    sent = await asyncio.wait_for(tg.say(FAST, "/help"), 5)
+    assert [s.text[:9] for s in sent if s.chat_id == FAST] == ["Commands:"] and not tg.grader.gate.is_set()
+    tg.grader.gate.set()
+    grade = await tg.server.wait_for(lambda: [s for s in tg.server.to(SLOW) if "Score:" in s.text])
+    assert grade

@@ -36,6 +36,7 @@ def _has_llm(deps: Deps) -> bool:
 
 
 async def _timed(grader: object, q: Question, text: str, user: User) -> tuple[Grade, int]:
+    progress.started("waiting")  # the grade is worked out elsewhere (an LLM, the worker pool) while this waits
     started = time.perf_counter()
     grade: Grade = await grader.grade(q, text, user.language, user.level)  # type: ignore[attr-defined]
     return grade, round((time.perf_counter() - started) * 1000)

@@ -33,6 +33,7 @@ from bot.kernel.models import Lang, User
 from bot.kernel.replies import Reply
 from bot.kernel.service import Service
 from bot.kernel.store_ports import EventClaim
+from bot.platforms.telegram.processor import release_slot
 from bot.platforms.telegram.render import fenced
 from bot.platforms.telegram.sender import TelegramSender
 from bot.platforms.telegram.settings import TelegramSettings
@@ -83,7 +84,7 @@ class Indicator:
     def started(self, step: progress.Step) -> None:
         """The core started a slow step (an LLM grading): show it now, not after `progress_after` (a listener of
         bot/kernel/progress.py, called from the update's own task: it only schedules)."""
-        if self._finished or self._now is not None:
+        if step != "grading" or self._finished or self._now is not None:
             return
         self._shown_now = True
         self._now = asyncio.get_running_loop().create_task(self._at_once())
@@ -150,6 +151,13 @@ class Indicator:
 def _set_once(future: asyncio.Future[None]) -> None:
     if not future.done():
         future.set_result(None)
+
+
+def _waiting(indicator: Indicator, step: progress.Step) -> None:
+    """The core started a slow step: show an LLM grading at once (`Indicator.started`), and give the update's
+    working slot to the next update while this one waits on the grader (processor.py)."""
+    indicator.started(step)
+    release_slot()
 
 
 class TelegramHandlers:
@@ -307,7 +315,7 @@ class TelegramHandlers:
         )
         indicator.start()
         try:
-            with progress.listening(indicator.started):
+            with progress.listening(lambda step: _waiting(indicator, step)):
                 replies = await work
         finally:
             await indicator.stop()

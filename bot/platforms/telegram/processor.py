@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,41 @@ log = logging.getLogger(__name__)
 
 UNBOUNDED = 2**31 - 1  # the base class's semaphore: never the limit (see the module's docstring)
 OnShed = Callable[[object], Awaitable[None]]
+
+
+class _Slot:
+    """One of the working slots, held by one update until it ends or gives it back (once)."""
+
+    __slots__ = ("held", "semaphore")
+
+    def __init__(self, semaphore: asyncio.BoundedSemaphore) -> None:
+        self.semaphore, self.held = semaphore, False
+
+    async def __aenter__(self) -> _Slot:
+        await self.semaphore.acquire()
+        self.held = True
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        self.release()
+
+    def release(self) -> bool:
+        if not self.held:
+            return False
+        self.held = False
+        self.semaphore.release()
+        return True
+
+
+_current: ContextVar[_Slot | None] = ContextVar("telegram_update_slot", default=None)
+
+
+def release_slot() -> bool:
+    """The update being handled waits on something outside this process from now on (an LLM grading): its
+    working slot goes to the next update while it keeps its chat's lock, so the chat's order holds. True when a
+    slot was given back; False outside an update or when it was given back before."""
+    slot = _current.get()
+    return slot is not None and slot.release()
 
 
 @dataclass
@@ -64,8 +100,7 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         key = self.chat_key(update)
         if key is None:
-            async with self._active:
-                await coroutine
+            await self._run(coroutine)
             return
         chat = self._chats.setdefault(key, _Chat())
         if chat.in_flight >= self.max_per_chat:
@@ -73,12 +108,20 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
             return
         chat.in_flight += 1
         try:
-            async with chat.lock, self._active:
-                await coroutine
+            async with chat.lock:
+                await self._run(coroutine)
         finally:
             chat.in_flight -= 1
             if chat.in_flight == 0:
                 del self._chats[key]
+
+    async def _run(self, coroutine: Awaitable[Any]) -> None:
+        async with _Slot(self._active) as slot:
+            token = _current.set(slot)
+            try:
+                await coroutine
+            finally:
+                _current.reset(token)
 
     async def _skip(self, update: object, coroutine: Awaitable[Any], chat: _Chat) -> None:
         self.shed += 1
