@@ -32,9 +32,6 @@ KERNEL_TO_FEATURE = {
     ("ports", "bot.features.apps.board"),
     ("ports", "bot.features.mock.chart_data"),
     ("ports", "bot.features.stats.progress"),
-    ("push_rules", "bot.features.apps.data"),
-    ("push_rules", "bot.features.drill.drill"),
-    ("push_rules", "bot.features.stats.report"),
     ("store_ports", "bot.features.career.models"),
     ("store_ports", "bot.features.mock.models"),
 }

@@ -8,11 +8,12 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from bot.features.drill import drill
+from bot.features.review.pushes import post_interview
 from bot.kernel import push_rules, srs
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t, tn
-from bot.kernel.models import DIMENSIONS, Attempt, Grade, ReviewItem, User
+from bot.kernel.models import DIMENSIONS, Attempt, Grade, Reminder, ReviewItem, User
 from bot.kernel.push_rules import (
     daily_date,
     daily_key,
@@ -115,7 +116,7 @@ async def saved_user(service: Service, lang: str = "en", **settings: object) -> 
 
 async def test_the_daily_drill_opens_the_next_question_under_a_heading(service: Service, store: FakeStore) -> None:
     user = await saved_user(service, "zh")
-    replies = await push_rules.daily_drill(service.deps, user)
+    replies = await push_rules.push_replies("daily", service.deps, user, None)
     assert replies is not None
     session = await store.get_session(user.id)
     assert isinstance(session, Answering)
@@ -136,7 +137,7 @@ async def test_the_daily_drill_asks_yesterdays_open_question_again(service: Serv
     card = await store.get_card(opened.card_id)
     q = service.deps.bank.get(card.question_id) if card else None
     assert card is not None and q is not None
-    replies = await push_rules.daily_drill(service.deps, user)
+    replies = await push_rules.push_replies("daily", service.deps, user, None)
     assert replies is not None and replies[0].text.endswith(drill.show_question(q, card, user, "due")[0].text)
     assert await store.get_session(user.id) == opened
 
@@ -150,13 +151,13 @@ async def test_the_daily_drill_does_not_interrupt_a_conversation(
 ) -> None:
     user = await saved_user(service)
     await store.set_session(user.id, busy)
-    assert await push_rules.daily_drill(service.deps, user) is None
+    assert await push_rules.push_replies("daily", service.deps, user, None) is None
     assert await store.get_session(user.id) == busy
 
 
 async def test_the_daily_drill_is_skipped_when_nothing_is_left(service: Service, store: FakeStore) -> None:
     user = await saved_user(service, new_per_day=0)
-    assert await push_rules.daily_drill(service.deps, user) is None
+    assert await push_rules.push_replies("daily", service.deps, user, None) is None
     assert await store.get_session(user.id) == Idle()
 
 
@@ -169,13 +170,13 @@ async def test_the_nudge_needs_five_due_cards_and_a_day_without_practice(service
     deps, now = service.deps, clock.now()
     user = await saved_user(service, "zh")
     await due_cards(deps, user, 4, now)
-    assert await push_rules.review_nudge(deps, user, None) is None  # four are not many
+    assert await push_rules.push_replies("nudge", deps, user, None) is None  # four are not many
     await due_cards(deps, user, 5, now)
-    replies = await push_rules.review_nudge(deps, user, now - timedelta(days=1))  # a day exactly: nudged
+    replies = await push_rules.push_replies("nudge", deps, user, now - timedelta(days=1))  # a day exactly: nudged
     assert replies is not None
     ((nudge,),) = [replies]
     assert nudge.text == tn("zh", "review_due_nudge", 5) and nudge.buttons == [[Button("/drill", "next")]]
-    assert await push_rules.review_nudge(deps, user, now - timedelta(hours=23, minutes=59)) is None
+    assert await push_rules.push_replies("nudge", deps, user, now - timedelta(hours=23, minutes=59)) is None
 
 
 async def test_after_an_interview_ask_then_remind_once_unless_something_was_logged(
@@ -185,7 +186,7 @@ async def test_after_an_interview_ask_then_remind_once_unless_something_was_logg
     user = await saved_user(service, "zh")
     at = now - timedelta(days=1)
     payload = {"company": "Acme", "at": at.isoformat()}
-    first = await push_rules.post_interview(deps, user, payload, second=False)
+    first = await post_interview(deps, user, payload, second=False)
     assert first is not None and first[0].text == t("zh", "post_interview", company="Acme")
     again = t("zh", "post_interview_again", company="Acme")
 
@@ -197,12 +198,12 @@ async def test_after_an_interview_ask_then_remind_once_unless_something_was_logg
 
     await deps.store.add_review_item(item("Acme", at - timedelta(minutes=1)))  # logged before this interview
     await deps.store.add_review_item(item("Globex", now))  # another company
-    second = await push_rules.post_interview(deps, user, payload, second=True)
+    second = await post_interview(deps, user, payload, second=True)
     assert second is not None and second[0].text == again
-    assert await push_rules.post_interview(deps, user, {"company": "Acme"}, second=True) is None  # no time: any
+    assert await post_interview(deps, user, {"company": "Acme"}, second=True) is None  # no time: any
     await deps.store.add_review_item(item("Acme", at))
-    assert await push_rules.post_interview(deps, user, payload, second=True) is None
-    unnamed = await push_rules.post_interview(deps, user, {}, second=False)  # a reminder without a company
+    assert await post_interview(deps, user, payload, second=True) is None
+    unnamed = await post_interview(deps, user, {}, second=False)  # a reminder without a company
     assert unnamed is not None and unnamed[0].text == t("zh", "post_interview", company="")
 
 
@@ -224,7 +225,7 @@ async def test_the_weekly_summary_counts_this_weeks_answers_and_names_the_weakes
     service = Service(deps)
     user = await saved_user(service, "zh")
     now = clock.now()
-    empty = await push_rules.weekly_summary(deps, user)
+    empty = await push_rules.push_replies("weekly", deps, user, None)
     assert empty is not None and empty[0].text == t("zh", "push.weekly_empty")
     assert empty[0].buttons == [[Button("/drill", "next")]]
 
@@ -248,7 +249,7 @@ async def test_the_weekly_summary_counts_this_weeks_answers_and_names_the_weakes
         answer("gone-001", 0, timedelta(hours=6)),  # counted; its question left the bank: no subtopic
     ):
         await store.add_attempt(attempt)
-    replies = await push_rules.weekly_summary(deps, user)
+    replies = await push_rules.push_replies("weekly", deps, user, None)
     assert replies is not None
     (summary,) = replies
     # attention 80; sharding 50, 70, 60 (the lowest mean, though the most points): 260 / 4 = 65
@@ -266,8 +267,24 @@ async def test_a_week_of_ungraded_answers_has_no_mean_and_no_weakest(service: Se
         Attempt(id=0, user_id=user.id, card_id=None, question_id="pipe-q-000", answer="a", status="regrade",
                 created_at=clock.now())
     )  # fmt: skip
-    replies = await push_rules.weekly_summary(service.deps, user)
+    replies = await push_rules.push_replies("weekly", service.deps, user, None)
     assert replies is not None and replies[0].text == t(
         "en", "push.weekly", answers=tn("en", "count.answer", 1), mean="-", weakest="-"
     )
     assert replies[0].image is None  # no chart renderer
+
+
+async def test_each_push_kind_has_one_builder_and_an_unknown_reminder_sends_nothing() -> None:
+    async def another(*_args: object) -> None:
+        return None
+
+    with pytest.raises(ValueError, match="daily"):
+        push_rules.register_push("daily", another)  # type: ignore[arg-type]  # the drill builds it already
+    with pytest.raises(ValueError, match="post_interview"):
+        push_rules.register_reminder("post_interview", another)  # type: ignore[arg-type]
+    with pytest.raises(LookupError, match="monthly"):
+        await push_rules.push_replies("monthly", None, None, None)  # type: ignore[arg-type]
+    deps = Deps(store=FakeStore(), bank=Bank([]), grader=FakeGrader(), clock=FakeClock())
+    user = User(id=1, created_at=deps.clock.now())
+    odd = Reminder(id=1, user_id=1, kind="no_such_kind", due_at=deps.clock.now(), payload={})
+    assert await push_rules.reminder_replies(deps, user, odd) is None

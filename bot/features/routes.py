@@ -1,14 +1,18 @@
 """Which feature handles each command, and what typed text means in each feature's state: the features' side of
-the kernel's routing (bot/kernel/routing.py). Importing this module registers it; the composition root does."""
+the kernel's routing (bot/kernel/routing.py). Importing this module registers it, and the features' pushes
+(bot/kernel/push_rules.py); the composition root does."""
 
 from __future__ import annotations
 
 from bot.features.account import account
 from bot.features.career import router as career_router
 from bot.features.drill import drill, regrade
+from bot.features.drill import pushes as drill_pushes
 from bot.features.mock import mock
 from bot.features.onboarding import onboarding
 from bot.features.review import company_merge, flows, interviews
+from bot.features.review import pushes as review_pushes
+from bot.features.stats import pushes as stats_pushes
 from bot.features.study_server import study_server
 from bot.features.voice import voice
 from bot.kernel import commands as c
@@ -116,3 +120,4 @@ class FeatureRoutes:
 
 ROUTES = FeatureRoutes()
 routing.register(ROUTES)
+PUSHES = (drill_pushes, review_pushes, stats_pushes)  # imported for what they register: the users' pushes

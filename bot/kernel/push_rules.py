@@ -1,27 +1,70 @@
-"""What the scheduler pushes, and when: pure rules on the user's local time, and the replies.
+"""What the scheduler pushes, and when: pure rules on the user's local time, and who builds each push.
 
 The scheduler (bot/scheduling) only ticks and asks these functions; times are UTC in and out,
 and the user's timezone is used for "today", the daily time and quiet hours (design section 6).
+The pushes themselves are built by the features, which register a builder per kind when imported
+(`register_push`, `register_reminder`, `register_server_post`): the daily drill and the nudge by the
+drill, the weekly summary by /stats, an interview's reminders by /interview, a follow-up by /apps.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
-from bot.features.apps import data as apps_data
-from bot.features.drill import drill
-from bot.features.stats.report import build_progress, chart_attachment
 from bot.kernel.deps import Deps
-from bot.kernel.i18n import t, tn
-from bot.kernel.models import Reminder, User
-from bot.kernel.render import subtopic_name
-from bot.kernel.replies import Button, Reply
-from bot.kernel.session import Answering, ConfirmingForget, InFlow, Onboarding
+from bot.kernel.i18n import t
+from bot.kernel.models import Guild, Reminder, User
+from bot.kernel.replies import Reply
 from bot.kernel.timeutil import fmt_local, local_now, parse_hhmm, start_of_local_day
 
-NUDGE_MIN_DUE = 5
+PushBuilder = Callable[[Deps, User, "datetime | None"], Awaitable["list[Reply] | None"]]
+"""A user's push of one kind (daily, nudge, weekly) from the time of their last answer; None: nothing to send."""
+ReminderBuilder = Callable[[Deps, User, Reminder], Awaitable["list[Reply] | None"]]
+ServerPost = Callable[[Deps, Guild, datetime], "Reply | None"]
+"""A study server's post of the day in its channel."""
+
+_pushes: dict[str, PushBuilder] = {}
+_reminders: dict[str, ReminderBuilder] = {}
+_server_post: list[ServerPost] = []
+
+
+def _put(table: dict[str, Callable[..., object]], kind: str, builder: Callable[..., object]) -> None:
+    if table.setdefault(kind, builder) is not builder:
+        raise ValueError(f"two features build the push {kind!r}")
+
+
+def register_push(kind: str, builder: PushBuilder) -> None:
+    """The feature that builds a user's push of `kind` (one per kind: a second one raises)."""
+    _put(_pushes, kind, builder)  # type: ignore[arg-type]
+
+
+def register_reminder(kind: str, builder: ReminderBuilder) -> None:
+    """The feature that builds a due reminder of `kind` (one per kind: a second one raises)."""
+    _put(_reminders, kind, builder)  # type: ignore[arg-type]
+
+
+def register_server_post(builder: ServerPost) -> None:
+    if _server_post and _server_post[0] is not builder:
+        raise ValueError("two features build the study server's post")
+    _server_post[:] = [builder]
+
+
+async def push_replies(kind: str, deps: Deps, user: User, last_answer: datetime | None) -> list[Reply] | None:
+    """The push of `kind` for `user`, by the feature registered for it."""
+    builder = _pushes.get(kind)
+    if builder is None:
+        raise LookupError(f"no feature builds the push {kind!r}")
+    return await builder(deps, user, last_answer)
+
+
+def server_post(deps: Deps, guild: Guild, now: datetime) -> Reply | None:
+    """A study server's post of the day, when the study-server feature is there."""
+    return _server_post[0](deps, guild, now) if _server_post else None
+
+
 LATE_AFTER = timedelta(minutes=15)
 """A push sent this long after its time shows the time it was due (the bot or the terminal was not running)."""
 
@@ -77,26 +120,6 @@ def nudge_key(user: User, now: datetime) -> str:
     return f"nudge:{user.id}:{local_now(now, user.timezone).date().isoformat()}"
 
 
-async def daily_drill(deps: Deps, user: User) -> list[Reply] | None:
-    """The daily push: the next due (or new) question, opened as the user's current question.
-
-    Returns None when there is nothing to ask (no due card and today's new limit reached)."""
-    session = await deps.store.get_session(user.id)
-    if isinstance(session, InFlow | Onboarding | ConfirmingForget):
-        return None  # the user is in the middle of a conversation: do not interrupt it
-    # yesterday's question still open is asked again
-    picked = await drill.ask_again(deps, session) or await drill.pick_next(deps, user, deps.clock.now())
-    if picked is None:
-        return None
-    card, q, tag = picked
-    await deps.store.set_session(user.id, Answering(card_id=card.id))
-    shown = drill.show_question(q, card, user, tag, await drill.asked_as(deps, user, q, tag))
-    first = shown[0]
-    head = Reply(t(user.language, "push.daily") + "\n\n" + first.text, first.buttons, kind="daily", ask_text=True)
-    now = deps.clock.now()
-    return with_late_note([head, *shown[1:]], user, daily_instant(user, now), now)
-
-
 def daily_instant(user: User, now: datetime) -> datetime:
     """Today's daily time (the user's local day) as a UTC instant."""
     local = local_now(now, user.timezone)
@@ -112,72 +135,13 @@ def with_late_note(replies: list[Reply] | None, user: User, due: datetime, now: 
     return [replace(replies[0], text=note + "\n" + replies[0].text), *replies[1:]]
 
 
-async def review_nudge(deps: Deps, user: User, last_answer: datetime | None) -> list[Reply] | None:
-    """One short nudge when many cards are due and the user has not practised for a day."""
-    now = deps.clock.now()
-    if last_answer is not None and last_answer > now - timedelta(days=1):
-        return None
-    due = await deps.store.count_due(user.id, now)
-    if due < NUDGE_MIN_DUE:
-        return None
-    return [Reply(tn(user.language, "review_due_nudge", due), [[Button("/drill", "next")]])]
-
-
-async def post_interview(deps: Deps, user: User, payload: dict[str, Any], second: bool) -> list[Reply] | None:
-    """After an interview: ask how it went; the next-day reminder only if nothing was logged since."""
-    company = str(payload.get("company", ""))
-    if second:
-        since = datetime.fromisoformat(str(payload.get("at"))) if payload.get("at") else None
-        items = await deps.store.list_review_items(user.id)
-        if any(i.company == company and (since is None or i.created_at >= since) for i in items):
-            return None
-        return [Reply(t(user.language, "post_interview_again", company=company))]
-    return [Reply(t(user.language, "post_interview", company=company))]
-
-
 async def reminder_replies(deps: Deps, user: User, reminder: Reminder) -> list[Reply] | None:
-    """A due reminder as its message, by kind: an application's follow-up (/apps), else after an interview."""
-    if reminder.kind == apps_data.FOLLOW_UP:
-        replies = await apps_data.follow_up_push(deps, user, reminder.payload)
-    else:
-        replies = await post_interview(deps, user, reminder.payload, reminder.kind == "post_interview_again")
-    return with_late_note(replies, user, reminder.due_at, deps.clock.now())
-
-
-@dataclass(frozen=True)
-class WeekSummary:
-    reviews: int
-    mean: int | None
-    weakest: str | None
-
-
-async def weekly_summary(deps: Deps, user: User) -> list[Reply] | None:
-    now = deps.clock.now()
-    attempts = [
-        a
-        for a in await deps.store.list_attempts(user.id)
-        if not a.is_follow_up and a.created_at > now - timedelta(days=7) and a.status in ("graded", "regrade")
-    ]
-    if not attempts:
-        return [Reply(t(user.language, "push.weekly_empty"), [[Button("/drill", "next")]])]
-    scores: dict[str, list[int]] = {}
-    for a in attempts:
-        q = await deps.question(a.question_id)
-        if a.grade is not None and q is not None:
-            scores.setdefault(q.subtopic, []).append(a.grade.score)
-    all_scores = [s for v in scores.values() for s in v]
-    mean = round(sum(all_scores) / len(all_scores)) if all_scores else None
-    weakest = min(scores, key=lambda k: sum(scores[k]) / len(scores[k])) if scores else None
-    lang = user.language
-    text = t(
-        lang,
-        "push.weekly",
-        answers=tn(lang, "count.answer", len(attempts)),
-        mean=mean if mean is not None else "-",
-        weakest=subtopic_name(weakest, lang) if weakest else "-",
-    )
-    image = await chart_attachment(deps, await build_progress(deps, user), user.language)
-    return [Reply(text, [[Button("/drill", "next")]], image=image, kind="weekly")]
+    """A due reminder as its message, by the feature registered for its kind; None for a kind no feature builds
+    (nothing is sent)."""
+    builder = _reminders.get(reminder.kind)
+    if builder is None:
+        return None
+    return with_late_note(await builder(deps, user, reminder), user, reminder.due_at, deps.clock.now())
 
 
 def next_daily_instant(user: User, now: datetime) -> datetime:

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.features.study_server import study_server
 from bot.kernel import push_rules
 from bot.kernel.deps import Deps
 from bot.kernel.ports import AboutToSend, Delivery
@@ -198,7 +197,7 @@ class Dispatcher:
                 continue
 
             async def build(guild=guild) -> list[Reply] | None:  # type: ignore[no-untyped-def]
-                post = study_server.daily_post(self.deps, guild, now)
+                post = push_rules.server_post(self.deps, guild, now)
                 return [post] if post is not None else None
 
             await queue.put(Job(push_id, 0, "guild_daily", build=build, channel_id=guild.channel_id))
@@ -237,13 +236,9 @@ class Dispatcher:
 
     def _builder(self, kind: str, user: Any, last: datetime | None, now: datetime):  # type: ignore[no-untyped-def]
         async def build() -> list[Reply] | None:
-            if kind == "daily":
-                if self.skip_if_practised and push_rules.practised_before_push(user, last, now):
-                    return None
-                return await push_rules.daily_drill(self.deps, user)
-            if kind == "nudge":
-                return await push_rules.review_nudge(self.deps, user, last)
-            return await push_rules.weekly_summary(self.deps, user)
+            if kind == "daily" and self.skip_if_practised and push_rules.practised_before_push(user, last, now):
+                return None
+            return await push_rules.push_replies(kind, self.deps, user, last)
 
         return build
 

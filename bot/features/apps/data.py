@@ -18,6 +18,7 @@ from bot.features.stats.progress import mastery_by_subtopic, reviewed
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Reminder, User
+from bot.kernel.push_rules import register_reminder
 from bot.kernel.replies import Attachment, Button, Reply
 from bot.kernel.timeutil import fmt_local, local_now, parse_hhmm, zone
 
@@ -150,3 +151,10 @@ async def follow_up_push(deps: Deps, user: User, payload: dict[str, object]) -> 
     text = t(lang, "apps.follow_up_push", number=display_number(app, apps), company=company_name(app.company, lang),
              stage=stage_label(lang, app.stage, app.round), days=tn(lang, "count.day", days_since(app, now)))  # fmt: skip
     return [Reply(text, [[Button(t(lang, "apps.btn.open"), f"cr:apps:show:{app.id}")]], kind="reminder")]
+
+
+async def _follow_up_reminder(deps: Deps, user: User, reminder: Reminder) -> list[Reply] | None:
+    return await follow_up_push(deps, user, reminder.payload)
+
+
+register_reminder(FOLLOW_UP, _follow_up_reminder)

@@ -23,6 +23,7 @@ from bot.kernel import render, srs
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Guild, Lang, Question, User
+from bot.kernel.push_rules import register_server_post
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import Answering, Idle
 from bot.kernel.timeutil import local_date, zone
@@ -186,3 +187,6 @@ async def show_leaderboard(cmd: c.ShowLeaderboard, deps: Deps, user: User) -> li
             earned = tn(lang, "count.point", points)
             lines.append(t(lang, "board.line", rank=rank, name=name, earned=earned, answers=answers))
     return [Reply("\n".join(lines), kind="leaderboard")]
+
+
+register_server_post(daily_post)

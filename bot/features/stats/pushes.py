@@ -1,0 +1,45 @@
+"""/stats's push: the weekly summary on the user's weekly day."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from bot.features.stats.report import build_progress, chart_attachment
+from bot.kernel.deps import Deps
+from bot.kernel.i18n import t, tn
+from bot.kernel.models import User
+from bot.kernel.push_rules import register_push
+from bot.kernel.render import subtopic_name
+from bot.kernel.replies import Button, Reply
+
+
+async def weekly_summary(deps: Deps, user: User, _last_answer: datetime | None = None) -> list[Reply] | None:
+    now = deps.clock.now()
+    attempts = [
+        a
+        for a in await deps.store.list_attempts(user.id)
+        if not a.is_follow_up and a.created_at > now - timedelta(days=7) and a.status in ("graded", "regrade")
+    ]
+    if not attempts:
+        return [Reply(t(user.language, "push.weekly_empty"), [[Button("/drill", "next")]])]
+    scores: dict[str, list[int]] = {}
+    for a in attempts:
+        q = await deps.question(a.question_id)
+        if a.grade is not None and q is not None:
+            scores.setdefault(q.subtopic, []).append(a.grade.score)
+    all_scores = [s for v in scores.values() for s in v]
+    mean = round(sum(all_scores) / len(all_scores)) if all_scores else None
+    weakest = min(scores, key=lambda k: sum(scores[k]) / len(scores[k])) if scores else None
+    lang = user.language
+    text = t(
+        lang,
+        "push.weekly",
+        answers=tn(lang, "count.answer", len(attempts)),
+        mean=mean if mean is not None else "-",
+        weakest=subtopic_name(weakest, lang) if weakest else "-",
+    )
+    image = await chart_attachment(deps, await build_progress(deps, user), user.language)
+    return [Reply(text, [[Button("/drill", "next")]], image=image, kind="weekly")]
+
+
+register_push("weekly", weekly_summary)
