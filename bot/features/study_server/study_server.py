@@ -59,7 +59,7 @@ def daily_post(deps: Deps, guild: Guild, now: datetime) -> Reply | None:
     text = "\n".join(
         [
             t(lang, "server.daily", date=day.isoformat()),
-            render.question_text(q, lang, "server"),
+            render.question_text(q, lang, ""),  # no tag
             "",
             t(lang, "server.daily_hint"),
         ]
