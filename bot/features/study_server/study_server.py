@@ -103,7 +103,7 @@ async def setup_server(cmd: c.SetupServer, deps: Deps, user: User) -> list[Reply
     await deps.store.save_guild(guild)
     if not cmd.enabled:
         return [Reply(t(lang, "server.setup_off"))]
-    shown = "中文" if language == "zh" else "English"
+    shown = t(lang, f"lang.own.{language}")
     return [
         Reply(t(lang, "server.setup_done", channel=cmd.channel_label, time=daily_time, timezone=tz, language=shown))
     ]
