@@ -1,6 +1,6 @@
 """One-off: move the message dicts (Python literals) into gettext catalogue files, text for text.
 
-    .venv/bin/python scripts/dicts_to_po.py [--rev REV] [--check]
+    .venv/bin/python scripts/dicts_to_po.py [--rev REV] [--write]
 
 It reads each dict module as it was at git revision REV (default a5e4fa2, the last commit that had them), takes
 its dict literals with `ast.literal_eval` (so the texts are the very strings Python built, byte for byte) and its
@@ -8,7 +8,8 @@ comments (each becomes an extracted comment `#.` of the entry it precedes or sit
 file per module with Babel: msgctxt is the key the code looks up, msgid the English text, msgstr the Chinese,
 a counted message's msgid / msgid_plural its English "one" / "other" forms and msgstr[0] its one Chinese form.
 Then it reads every file back with the loader the bot uses (bot.kernel.i18n.read_catalogue) and fails unless each
-text is identical. With --check it writes nothing and only compares the files in the tree with the dicts.
+text is identical. Without --write (it was run once with it) it only compares the files in the tree with the dicts:
+every moved text must be there, unchanged; entries added to a file since are counted, not compared.
 """
 
 from __future__ import annotations
@@ -158,7 +159,7 @@ def expected(entries: list[tuple[str, object, list[str]]]) -> tuple[Messages, Pl
 
 def main(argv: list[str]) -> int:
     rev = argv[argv.index("--rev") + 1] if "--rev" in argv else "a5e4fa2"
-    check = "--check" in argv
+    check = "--write" not in argv
     by_file: dict[str, list[tuple[str, object, list[str]]]] = {}
     about: dict[str, str] = {}
     for path, names, target, summary in MOVES:
@@ -175,11 +176,13 @@ def main(argv: list[str]) -> int:
             out.write_bytes(buffer.getvalue())
         read = read_catalogue(out)
         want_messages, want_plurals = expected(entries)
-        same = read.messages == want_messages and read.plurals == want_plurals
-        failures += not same
-        print(
-            f"{target}: {len(read.messages)} messages, {len(read.plurals)} counted, {'same' if same else 'DIFFERENT'}"
+        same = all(read.messages.get(k) == v for k, v in want_messages.items()) and all(
+            read.plurals.get(k) == v for k, v in want_plurals.items()
         )
+        added = len(read.messages) + len(read.plurals) - len(want_messages) - len(want_plurals)
+        failures += not same
+        verdict = "same" if same else "DIFFERENT"
+        print(f"{target}: {len(read.messages)} messages, {len(read.plurals)} counted, {verdict}, {added} added since")
     return 1 if failures else 0
 
 
