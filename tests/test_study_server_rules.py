@@ -28,8 +28,9 @@ def test_the_daily_post_is_the_date_the_question_and_the_hint_with_an_answer_but
     post = daily_post(deps, guild(lang="zh"), now)
     q = daily_question(deps, GUILD, now.date() + timedelta(days=1))
     assert post is not None and q is not None
-    lines = [t("zh", "server.daily", date="2026-03-03"), render.question_text(q, "zh", "server")]
+    lines = [t("zh", "server.daily", date="2026-03-03"), render.question_text(q, "zh", "")]
     assert post.text == "\n".join([*lines, "", t("zh", "server.daily_hint")])
+    assert f" · {q.id}]\n" in post.text  # no tag after the header
     assert post.buttons == [[Button(t("zh", "btn.answer"), f"answer:{q.id}")]] and post.kind == "daily"
 
 

@@ -1,4 +1,4 @@
-"""Every message of honest verdicts (bot/kernel/i18n_verdicts.py), and every generic follow-up, shown in both
+"""Every message of honest verdicts (bot/kernel/locales/verdicts/zh.po), and every generic follow-up, shown in both
 languages by the flows that use it: the outputs are collected from the service (offline checklist, ticks, ratings,
 non-answers, an LLM grade with Disagree, confirmations, second looks, regrades) and from the renderers, and each
 template's fixed text must appear in them (issue #32 item 7: every template exercised by a test that reads it)."""
@@ -16,7 +16,7 @@ from bot.features.drill.regrade import regrade_pending
 from bot.grading.feedback import GENERIC_FOLLOW_UPS
 from bot.grading.offline import OfflineGrader
 from bot.kernel.deps import Limits
-from bot.kernel.i18n_verdicts import VERDICT_MESSAGES
+from bot.kernel.i18n import LOCALES, read_catalogue
 from bot.kernel.models import Attempt, Grade, KeyPointResult, Lang, Question, Rubric
 from bot.kernel.ports import Delivery
 from bot.kernel.replies import Reply
@@ -24,6 +24,8 @@ from tests.conftest import example_question
 from tests.fakes import FakeGrader
 from tests.test_honest_verdicts import ScriptedGrader, app_with, bank_question, drill_user
 from tests.test_verdict_rules import NOW
+
+VERDICT_MESSAGES = read_catalogue(LOCALES / "verdicts" / "zh.po").messages
 
 
 def shown(replies: list[Reply]) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Collection, Mapping, Sequence
 from bot.grading.features import terms_of
 from bot.grading.normalize import for_matching
 from bot.grading.rubric_match import KeyPointMatch
+from bot.kernel.i18n import MESSAGES, t
 from bot.kernel.models import KeyPoint, Lang, Question
 from bot.kernel.premise import askable_indexes
 from bot.kernel.render import point_label
@@ -30,9 +31,9 @@ def _gap(m: KeyPointMatch, lang: Lang) -> str:
     """A gap's name; a partial point says what it lacked."""
     name = label(m.key_point, lang)
     if m.verdict == "partial" and m.missing == "number" and _QUANTITY.search(m.key_point.text.get(lang)):
-        return f"{name}（缺少具体数值）" if lang == "zh" else f"{name} (without the number)"
+        return t(lang, "feedback.gap.number", name=name)
     if m.verdict == "partial":
-        return f"{name}（只讲到一部分）" if lang == "zh" else f"{name} (only in part)"
+        return t(lang, "feedback.gap.partial", name=name)
     return name
 
 
@@ -44,71 +45,30 @@ def _gaps(matches: Sequence[KeyPointMatch]) -> list[KeyPointMatch]:
 
 def _improvement(dims: Mapping[str, int], question: Question, lang: Lang, specific: str | None) -> str:
     """One concrete improvement: the missing content first, else the weakest weighted surface dimension."""
-    zh = lang == "zh"
     weights = weights_for(question.type, question.rubric.dimension_weights)
     if dims["coverage"] < 50:
-        if question.rubric.key_points:
-            return (
-                "先把上面这些要点逐条讲到，每条说清楚怎么做、怎么验证。"
-                if zh
-                else ("Make sure each of those points appears, with what you would do and how you would check it.")
-            )
-        return (
-            "先正面回答问题：用自己的话说出参考答案的核心原因或机制。"
-            if zh
-            else ("Answer the question head-on first: state the key reason or mechanism in your own words.")
-        )
+        return t(lang, "feedback.improve.points" if question.rubric.key_points else "feedback.improve.head_on")
     bonus = {"specificity": 0, "evidence": 0 if question.type == "case" else 20, "structure": 5}
     candidates = [(d, dims[d] + b) for d, b in bonus.items() if weights.get(d, 0) > 0]
     weakest, value = min(candidates, key=lambda kv: kv[1]) if candidates else ("", 100)
     if value >= 80:
-        if dims["coverage"] < 80:
-            return "先把上面遗漏的要点讲透，再补充细节。" if zh else "Go deeper on the gaps above before adding detail."
-        if zh:
-            return "回答扎实：面试时保持同样的顺序和具体数字。"
-        return "Solid answer: keep this order and these specifics in the interview."
+        return t(lang, "feedback.improve.gaps_first" if dims["coverage"] < 80 else "feedback.improve.solid")
     if weakest == "specificity":  # the question's own numbers, never a generic list (no learning rates for evals)
         if specific:
-            return (
-                f"补充这道题需要的具体数字或设置，例如“{specific}”。"
-                if zh
-                else (f"Add the concrete numbers or settings this question calls for, e.g. “{specific}”.")
-            )
-        return (
-            "在关键处给出具体数字或设置。" if zh else "Give concrete numbers or settings where they decide the answer."
-        )
-    if weakest == "evidence":
-        if question.type == "case":  # only a case question asks for the candidate's own story
-            if zh:
-                return "结合一个真实案例：你在项目中遇到了什么、改了什么、结果的数字是多少。"
-            return "Back it with a real case: what happened in your project, what you changed and the measured result."
-        if zh:
-            return "用机制或出处支撑结论：说明为什么成立，或者引用对应的论文或文档。"
-        return "Support the claim with the mechanism behind it, or the paper or documentation it comes from."
-    return _structure_advice(question, zh)
+            return t(lang, "feedback.improve.specific", specific=specific)
+        return t(lang, "feedback.improve.numbers")
+    if weakest == "evidence":  # only a case question asks for the candidate's own story
+        return t(lang, "feedback.improve.case" if question.type == "case" else "feedback.improve.mechanism")
+    return _structure_advice(question, lang)
 
 
-def _structure_advice(question: Question, zh: bool) -> str:
+STRUCTURED_TYPES = ("fault", "compare", "code", "case")  # each has its own advice (feedback.structure.<type>)
+
+
+def _structure_advice(question: Question, lang: Lang) -> str:
     """How to lay the answer out, by question type."""
-    if question.type == "fault":
-        if zh:
-            return "按步骤组织回答（先诊断、再干预、最后验证），并说明每一步如何验证。"
-        return "Structure it as ordered steps (diagnose, intervene, verify) and say how you check each one."
-    if question.type == "compare":
-        if zh:
-            return "逐个维度对比（机制、稳定性、成本、适用场景），最后给出你的选择和理由。"
-        return "Compare dimension by dimension (mechanism, stability, cost, when to use each), then give your choice and why."
-    if question.type == "code":
-        if zh:
-            return "先写清输入输出的形状，再给代码，最后说明掩码、数值稳定和归约方式，以及你会怎么测它。"
-        return "State the shapes in and out, then the code, then the masking, numerical stability and reduction, and how you would test it."
-    if question.type == "case":
-        if zh:
-            return "按 STAR 讲：背景、任务、你做了什么、结果（带数字）。"
-        return "Tell it as STAR: situation, task, what you did, and the result with numbers."
-    if zh:
-        return "先给结论，再分点讲机制和后果，每点一句话说清楚。"
-    return "Lead with the conclusion, then the mechanism and its consequences point by point."
+    kind = question.type if question.type in STRUCTURED_TYPES else "other"
+    return t(lang, f"feedback.structure.{kind}")
 
 
 def feedback(
@@ -127,35 +87,26 @@ def feedback(
     out: list[str] = []
     gaps = [_gap(m, lang) for m in _gaps(matches)[:2]]
     if empty:
-        out.append("没有收到回答。" if zh else "No answer was given.")
+        out.append(t(lang, "feedback.empty"))
     elif coherence < 0.35:
-        out.append(
-            "这是一串术语，不是回答：面试官要听的是你用这些概念说明什么、怎么做、为什么。"
-            if zh
-            else "This is a list of terms, not an answer: an interviewer wants to hear what you do with them and why."
-        )
+        out.append(t(lang, "feedback.salad"))
     else:
         hits = [label(m.key_point, lang) for m in matches if m.verdict == "hit"][:2]
         if hits:
-            out.append(f"你讲到了：{_join(hits, lang)}。" if zh else f"You covered: {_join(hits, lang)}.")
+            out.append(t(lang, "feedback.covered", points=_join(hits, lang)))
         elif matches:
-            out.append("回答还没有真正覆盖题目的要点。" if zh else "The answer does not yet cover the key points.")
+            out.append(t(lang, "feedback.not_covered"))
         else:
-            pct = dims["coverage"]
-            out.append(
-                f"与参考答案相比，覆盖度约为 {pct}/100。"
-                if zh
-                else f"Compared with the reference answer, coverage is about {pct}/100."
-            )
+            out.append(t(lang, "feedback.coverage", pct=dims["coverage"]))
     if gaps:
-        out.append(f"最重要的遗漏：{_join(gaps, lang)}。" if zh else f"Most important gaps: {_join(gaps, lang)}.")
+        out.append(t(lang, "feedback.gaps", gaps=_join(gaps, lang)))
     elif missing_terms and dims["coverage"] < 85:
-        quoted = "、".join(f"“{t}”" for t in missing_terms) if zh else ", ".join(f"“{t}”" for t in missing_terms)
-        out.append(f"参考答案提到而你没有提到：{quoted}。" if zh else f"The reference answer also mentions {quoted}.")
+        quoted = ("、" if zh else ", ").join(f"“{term}”" for term in missing_terms)
+        out.append(t(lang, "feedback.reference_terms", terms=quoted))
     if not empty:
         out.append(_improvement(dims, question, lang, specific))
     if mistakes:
-        out.append(f"注意：{mistakes[0].rstrip('。.')}。" if zh else f"Watch out: {mistakes[0].rstrip('.')}.")
+        out.append(t(lang, "feedback.watch_out", mistake=mistakes[0].rstrip("。." if zh else ".")))
     return " ".join(out[:4]) if not zh else "".join(out[:4])
 
 
@@ -220,24 +171,9 @@ def _terms(text: str) -> set[str]:
     return set(terms_of(for_matching(text))) if text.strip() else set()
 
 
-GENERIC_FOLLOW_UPS: dict[str, dict[str, str]] = {
-    "practical": {
-        "en": "What would you check first, and which number would tell you that your fix worked?",
-        "zh": "你会先检查什么？看到哪个数字才能说明你的处理起作用了？",
-    },
-    "compare": {
-        "en": "In what situation would you pick the other option instead, and why?",
-        "zh": "在什么情况下你会改选另一种方案？为什么？",
-    },
-    "concept": {
-        "en": "What goes wrong in practice when this is ignored, and how would you notice it?",
-        "zh": "实际训练中如果忽略这一点会出什么问题？你会怎么发现？",
-    },
-    "code": {
-        "en": "How would you test this function, and which small input would expose its most likely bug?",
-        "zh": "你会怎么测试这个函数？用什么样的小输入最容易暴露它最可能的 bug？",
-    },
-}
+GENERIC_KINDS = ("practical", "compare", "concept", "code")
+GENERIC_FOLLOW_UPS: dict[str, dict[str, str]] = {kind: MESSAGES[f"follow_up.generic.{kind}"] for kind in GENERIC_KINDS}
+"""The generic follow-ups by kind, in both languages (locales/zh.po: follow_up.generic.<kind>)."""
 
 
 def generic_follow_up(question: Question, lang: Lang) -> str:

@@ -45,6 +45,7 @@ from bot.grading.providers import (
     token_field,
 )
 from bot.grading.term_weights import bank_weights
+from bot.kernel.i18n import t
 from bot.kernel.models import DIMENSIONS, Grade, KeyPoint, KeyPointResult, Lang, Level, Question, Text
 from bot.kernel.ports import GraderUnavailable
 from bot.kernel.premise import askable_indexes
@@ -52,10 +53,6 @@ from bot.kernel.scoring import total_score
 
 log = logging.getLogger(__name__)
 INJECTION_PENALTY = 30
-INJECTION_MISTAKE = {
-    "en": "Tried to instruct the grader (“{0}”): that part was left out of the grading and earns no credit",
-    "zh": "试图向评分器下指令（“{0}”）：这部分已从评分中剔除，不计分",
-}
 SAMPLE_TEMPERATURE = 0.7  # with LLM__SAMPLES > 1: the samples must differ to be worth averaging
 REASONING_TOKENS = 4096  # added to max_tokens once a provider is seen to reason first (the reasoning counts)
 
@@ -78,7 +75,7 @@ class Call:
 REFERENCE_POINT = KeyPoint(
     id="reference",
     weight=1,
-    text=Text(zh="讲清参考答案的要点，且讲对", en="states what the reference answer states, correctly"),
+    text=Text(zh=t("zh", "key_point.reference"), en=t("en", "key_point.reference")),
 )
 
 
@@ -323,7 +320,7 @@ class LLMGrader:
         dims = {d: int(derived.dimensions[d]) for d in DIMENSIONS}
         mistakes = [m.claim[:300] for m in reply.mistakes]
         if injection:
-            mistakes.append(INJECTION_MISTAKE[lang].format(injection[:60]))
+            mistakes.append(t(lang, "mistake.injection.llm", quote=injection[:60]))
             dims["correctness"] = max(0, dims["correctness"] - INJECTION_PENALTY)
         follow_up, points, reference = reply.follow_up, list(reply.follow_up_points), reply.follow_up_reference
         if q.follow_ups and follow_up.startswith("f") and follow_up[1:].isdigit():

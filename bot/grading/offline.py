@@ -46,6 +46,7 @@ from bot.grading.rubric_match import (
 )
 from bot.grading.semantic import Embedder, UseEmbedder, Vectors, default_embedder
 from bot.grading.term_weights import TermWeights, bank_weights
+from bot.kernel.i18n import t
 from bot.kernel.models import DIMENSIONS, Grade, KeyPointResult, Lang, Level, Question
 from bot.kernel.premise import askable_indexes
 from bot.kernel.scoring import total_score
@@ -60,16 +61,6 @@ SALAD_FLOOR = 0.2  # the share of coverage a list of terms with no sentences kee
 CONFLICT_FROM, CONFLICT_FULL = 0.25, 0.6  # share of the points' terms said with the other stance: doubt / none
 MAX_ANSWER_CHARS = 12_000  # about 2,000 words: longer answers are graded on their beginning
 _LEVEL_BAR = {"campus": 0.85, "engineer": 1.0, "researcher": 1.1}
-_INJECTION_TEXT = {
-    "en": "Tried to instruct the grader (“{0}”): that part was left out of the grading, earns no credit and counts "
-    "as a mistake",
-    "zh": "试图向评分器下指令（“{0}”）：这部分已从评分中剔除，不计分，并记为错误",
-}
-_CONFLICT_TEXT = {
-    "en": "Much of the answer says the opposite of what the key points say",
-    "zh": "回答里的不少说法与要点正好相反",
-}
-_CONTRADICTION_TEXT = {"en": "Contradicts a key point: {0}", "zh": "与要点相反：{0}"}
 
 
 def _curve(x: float) -> float:
@@ -168,7 +159,7 @@ class OfflineGrader:
         pq = prepared(question, self.weights)
         text, injected = strip_injections(answer or "")
         text = text[:MAX_ANSWER_CHARS]
-        mistakes = [_INJECTION_TEXT[lang].format(injected)] if injected else []
+        mistakes = [t(lang, "mistake.injection.offline", quote=injected)] if injected else []
         view = AnswerView.of(text, self.embedder)
         empty = not view.sentences
         mistake_vectors, *kp_vectors, ref_vectors = self._vectors(pq, view)
@@ -190,11 +181,11 @@ class OfflineGrader:
         if not empty:
             found = {**claimed, **only_mistakes(pq, view, kp_cov, set(claimed))}
             contradicted = [
-                _CONTRADICTION_TEXT[lang].format(label(m.key_point, lang)) for m in matches if m.contradicted
+                t(lang, "mistake.contradiction", point=label(m.key_point, lang)) for m in matches if m.contradicted
             ]
             mistakes = _mistake_texts(pq, lang, found) + contradicted + mistakes
             if stance < 0.5:
-                mistakes.insert(0, _CONFLICT_TEXT[lang])
+                mistakes.insert(0, t(lang, "mistake.conflict"))
             dims = self._dimensions(pq, view, coverage, coherence * stance, spec_share, level, mistakes, bool(injected))
         missing = [] if not pq.references else self._missing_terms(pq, view, lang)
         specific = self._unmatched_specific(pq, lang, spec_credits)

@@ -59,7 +59,8 @@ ASKED_PROMPT_CHARS = 90  # the bank question named beside the user's own wording
 
 
 def question_text(q: Question, lang: Lang, tag: str, asked: str | None = None) -> str:
-    """The question's header and prompt; with `asked` (the user's wording from a real interview), that wording
+    """The question's header and prompt (`tag` names its tag: "new", "due", "personal"; "" shows none, as the study
+    server's question of the day does); with `asked` (the user's wording from a real interview), that wording
     instead, and the bank question whose rubric grades it named beside it."""
     prompt = q.prompt.get(lang)
     if asked:
@@ -74,7 +75,7 @@ def question_text(q: Question, lang: Lang, tag: str, asked: str | None = None) -
         qtype=qtype_name(q.type, lang),
         difficulty=q.difficulty,
         qid=q.id,
-        tag=t(lang, f"tag.{tag}"),
+        tag=t(lang, f"tag.{tag}") if tag else "",
         prompt=prompt,
     )
 

@@ -1,6 +1,7 @@
 """/apps: the application board, its insights and follow-up reminders."""
 
-from bot.features.apps.messages import APPS_MESSAGES
-from bot.kernel.i18n import register
+from pathlib import Path
 
-register(APPS_MESSAGES)  # its messages, with the kernel's catalogue
+from bot.kernel.i18n import register_catalogue
+
+register_catalogue(Path(__file__).with_name("locales"))  # its messages (locales/zh.po), with the kernel's

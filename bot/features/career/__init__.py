@@ -1,6 +1,7 @@
 """The career tools' shared door (/jd, /notes, /apps, /debrief): their commands, buttons, sent files and records."""
 
-from bot.features.career.messages import CAREER_MESSAGES
-from bot.kernel.i18n import register
+from pathlib import Path
 
-register(CAREER_MESSAGES)  # its messages, with the kernel's catalogue
+from bot.kernel.i18n import register_catalogue
+
+register_catalogue(Path(__file__).with_name("locales"))  # its messages (locales/zh.po), with the kernel's

@@ -1,6 +1,7 @@
 """/debrief: interview notes or a transcript become /review items in one go."""
 
-from bot.features.debrief.messages import DEBRIEF_MESSAGES
-from bot.kernel.i18n import register
+from pathlib import Path
 
-register(DEBRIEF_MESSAGES)  # its messages, with the kernel's catalogue
+from bot.kernel.i18n import register_catalogue
+
+register_catalogue(Path(__file__).with_name("locales"))  # its messages (locales/zh.po), with the kernel's

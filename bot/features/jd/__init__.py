@@ -1,6 +1,7 @@
 """/jd: tailor the practice to a job description (reading it, matching the bank, the focus)."""
 
-from bot.features.jd.messages import JD_MESSAGES
-from bot.kernel.i18n import register
+from pathlib import Path
 
-register(JD_MESSAGES)  # its messages, with the kernel's catalogue
+from bot.kernel.i18n import register_catalogue
+
+register_catalogue(Path(__file__).with_name("locales"))  # its messages (locales/zh.po), with the kernel's

@@ -4,7 +4,7 @@ does not cover. No LLM: the JD's words are matched against the bank's own vocabu
 Three kinds of phrase are looked for, in English and Chinese alike (Chinese needs no word splitting: a
 phrase is found as a run of characters):
 - the hand-written, reviewed table of common JD phrases per subtopic (bot/features/jd/terms.py), weight 1;
-- each subtopic's display name in both languages (bot/kernel/i18n_names.py), weight 1;
+- each subtopic's display name in both languages (bot/kernel/locales/names/zh.po), weight 1;
 - the rubric keywords of the subtopic's questions that no other subtopic uses and that are specific enough
   to mean something alone, weight 1/2 (so one such keyword is not enough; two are).
 A subtopic is matched at a weight of 1; the strongest (then the earliest named) come first. The skills the

@@ -1,6 +1,7 @@
 """/mock: a mock interview, its plan, its turns and its debrief."""
 
-from bot.features.mock.messages import MOCK_MESSAGES
-from bot.kernel.i18n import register
+from pathlib import Path
 
-register(MOCK_MESSAGES)  # its messages, with the kernel's catalogue
+from bot.kernel.i18n import register_catalogue
+
+register_catalogue(Path(__file__).with_name("locales"))  # its messages (locales/zh.po), with the kernel's

@@ -1,6 +1,7 @@
 """/notes: the answer notebook, versions of the user's own answers."""
 
-from bot.features.notebook.messages import NOTES_MESSAGES, NOTES_PLURALS
-from bot.kernel.i18n import register
+from pathlib import Path
 
-register(NOTES_MESSAGES, NOTES_PLURALS)  # its messages, with the kernel's catalogue
+from bot.kernel.i18n import register_catalogue
+
+register_catalogue(Path(__file__).with_name("locales"))  # its messages (locales/zh.po), with the kernel's

@@ -41,7 +41,10 @@ SWITCH_WORDS = {
 
 def _ask(step: str, lang: Lang) -> Reply:
     if step == "language":
-        return Reply(t(lang, "welcome"), [[Button("English", "set:language:en"), Button("中文", "set:language:zh")]])
+        return Reply(
+            t(lang, "welcome"),
+            [[Button(t(lang, "lang.own.en"), "set:language:en"), Button(t(lang, "lang.own.zh"), "set:language:zh")]],
+        )
     if step == "level":
         return Reply(t(lang, "ask_level"), [[Button(t(lang, f"level.{lv}"), f"set:level:{lv}") for lv in LEVELS]])
     if step == "topics":

@@ -1,6 +1,7 @@
 """Real interviews: /interview, /review (and their step-by-step flows), personal questions, companies."""
 
-from bot.features.review.messages import RECORD_MESSAGES
-from bot.kernel.i18n import register
+from pathlib import Path
 
-register(RECORD_MESSAGES)  # its messages, with the kernel's catalogue
+from bot.kernel.i18n import register_catalogue
+
+register_catalogue(Path(__file__).with_name("locales"))  # its messages (locales/zh.po), with the kernel's

@@ -60,7 +60,7 @@ def daily_post(deps: Deps, guild: Guild, now: datetime) -> Reply | None:
     text = "\n".join(
         [
             t(lang, "server.daily", date=day.isoformat()),
-            render.question_text(q, lang, "server"),
+            render.question_text(q, lang, ""),  # no tag
             "",
             t(lang, "server.daily_hint"),
         ]
@@ -104,7 +104,7 @@ async def setup_server(cmd: c.SetupServer, deps: Deps, user: User) -> list[Reply
     await deps.store.save_guild(guild)
     if not cmd.enabled:
         return [Reply(t(lang, "server.setup_off"))]
-    shown = "中文" if language == "zh" else "English"
+    shown = t(lang, f"lang.own.{language}")
     return [
         Reply(t(lang, "server.setup_done", channel=cmd.channel_label, time=daily_time, timezone=tz, language=shown))
     ]
