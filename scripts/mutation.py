@@ -113,7 +113,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     # would measure mutmut, not the tests; tests/test_injection_structural.py pins its rules on held-out probes.)
     # which grader grades an answer, with hand-written graders
     "grading_chain": (
-        ["bot/features/drill/grading_chain.py"],
+        ["bot/grading/chain.py"],
         ["tests/test_grading_chain.py", "tests/test_llm_chain.py"],
     ),
     # the career tools' rules (/jd focus and matching, /debrief splitting, /apps attachment and insights, /notes
