@@ -32,6 +32,7 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 from bench.report import final_line, verdict_of
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
 from bot.features.routes import ROUTES
+from bot.grading.chain import GradingChain
 from bot.grading.offline import OfflineGrader
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
@@ -78,7 +79,7 @@ async def main(reviews: int, noise: float, lang: str, days: int = 60, quick: boo
         engines = make_engines(f"sqlite+aiosqlite:///{Path(tmp) / 'bot.db'}")
         await upgrade(engines)
         store, clock = SqlStore(engines), Clock()
-        deps = Deps(store=store, bank=bank, grader=OfflineGrader(), clock=clock,
+        deps = Deps(store=store, bank=bank, grader=GradingChain(OfflineGrader()), clock=clock,
                     limits=Limits(max_reviews_per_day=10**9, max_reviews=10**9))  # fmt: skip
         service = Service(deps, routes=ROUTES)
         uid = (await service.user_for("discord", "bench")).id
@@ -105,7 +106,8 @@ async def main(reviews: int, noise: float, lang: str, days: int = 60, quick: boo
                                  "fits": fits, "seconds": round(took, 2)}  # fmt: skip
 
         capped = Service(
-            Deps(store=store, bank=bank, grader=OfflineGrader(), clock=clock, limits=Limits()), routes=ROUTES
+            Deps(store=store, bank=bank, grader=GradingChain(OfflineGrader()), clock=clock, limits=Limits()),
+            routes=ROUTES,
         )
         uid = (await capped.user_for("discord", "capped")).id
         day_one = [await capped.handle(c.LogReview(uid, "Acme", f"Question {i}?", "")) for i in range(60)]

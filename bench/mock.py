@@ -35,6 +35,7 @@ from bot.charts import MatplotlibMockChart
 from bot.content.loader import load_bank
 from bot.features.mock.chart_data import MockChartData
 from bot.features.routes import ROUTES
+from bot.grading.chain import GradingChain
 from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
 from bot.kernel.bank import Bank
@@ -98,8 +99,9 @@ async def run(questions: int, llm_seconds: float, lang: Lang) -> dict[str, Any]:
             event.listen(engine, "before_cursor_execute", count)
         deps = Deps(
             store=SqlStore(engines), bank=bank, clock=Clock(), limits=Limits(),
-            grader=Timed(offline, marks, llm_seconds, llm=True),  # type: ignore[arg-type]
-            estimator=Timed(offline, marks),  # type: ignore[arg-type]
+            grader=GradingChain(
+                Timed(offline, marks, llm_seconds, llm=True), Timed(offline, marks)  # type: ignore[arg-type]
+            ),
             mock_charts=TimedChart(marks), follow_up_chooser=follow_up_for_points,
         )  # fmt: skip
         service = Service(deps, routes=ROUTES)

@@ -34,6 +34,7 @@ from bot.charts import MatplotlibChartRenderer
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
 from bot.features.stats.progress import ProgressData, compute_progress
 from bot.features.stats.report import build_progress, progress_reply
+from bot.grading.chain import GradingChain
 from bot.grading.offline import OfflineGrader
 from bot.kernel import srs
 from bot.kernel.bank import Bank
@@ -148,7 +149,14 @@ async def end_to_end(
             await store.add_interview(log.model_copy(update={"user_id": user.id}))
         for item in h.items:
             await store.add_review_item(item.model_copy(update={"user_id": user.id}))
-        deps = Deps(store=store, bank=bank, grader=OfflineGrader(), clock=FixedClock(), limits=Limits(), charts=charts)
+        deps = Deps(
+            store=store,
+            bank=bank,
+            grader=GradingChain(OfflineGrader()),
+            clock=FixedClock(),
+            limits=Limits(),
+            charts=charts,
+        )
         read, whole = [], []
         for _ in range(samples):
             t0 = time.perf_counter()

@@ -24,6 +24,7 @@ from bot.delivery import NotifierRouter
 from bot.documents import read_document
 from bot.features.drill.regrade import regrade_pending
 from bot.features.routes import ROUTES
+from bot.grading.chain import GradingChain
 from bot.grading.factory import llm_grader
 from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
@@ -287,11 +288,10 @@ async def build_app(
     deps = Deps(
         store=store,
         bank=bank,
-        grader=grader or llm or offline_grader,
+        grader=GradingChain(grader or llm or offline_grader, estimator or (offline_grader if llm else None)),
         clock=clock or SystemClock(),
         limits=limits,
         data_facts=facts,
-        estimator=estimator or (offline_grader if llm else None),
         cpu=PooledWork(workers, bank, documents),
         **llm_helpers(llm),
         natural_dates=parse_natural,
@@ -345,5 +345,5 @@ def build_scheduler(
         events = await app.store.forget_events_before(now - EVENT_RETENTION)
         return events + await app.store.forget_usage_before(now - USAGE_RETENTION)  # forgotten users' usage rows
 
-    regrades = regrade if deps.estimator is not None else None  # without an LLM nothing is queued for one
+    regrades = regrade if deps.grader.has_llm else None  # without an LLM nothing is queued for one
     return Scheduler(dispatcher, settings.scheduler_tick_seconds, regrades, REGRADE_EVERY_S, housekeeping)

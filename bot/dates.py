@@ -15,12 +15,12 @@ from datetime import UTC, date, datetime, timedelta
 import dateparser
 
 from bot.kernel.timeutil import zone
-from bot.text.numerals import cn_int
+from bot.text.numerals import DIGITS, NUMERAL_CHARS, cn_int
 
 log = logging.getLogger(__name__)
 MAX_CHARS = 64
-_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_CN_NUMBER = re.compile(r"[零〇一二两三四五六七八九十]{1,3}(?=[点點时時分月日号號])")
+_SUNDAY = "日天"  # 星期日, 星期天; Monday to Saturday are 星期一 to 星期六
+_CN_NUMBER = re.compile(rf"[{NUMERAL_CHARS}]{{1,3}}(?=[点點时時分月日号號])")
 _NEXT_WEEK = re.compile(r"下(?:个)?(?:周|星期|礼拜)([一二三四五六日天])")
 _MONTH_DAY = re.compile(r"(?<![\d年])(\d{1,2})月(\d{1,2})[日号號]")
 _CLOCK = re.compile(  # linear: blanks are taken whole, from the start of their run only (issue #34)
@@ -49,7 +49,8 @@ def normalise_chinese(text: str, today: date) -> str:
 
     def next_week(m: re.Match[str]) -> str:
         monday = today - timedelta(days=today.weekday()) + timedelta(days=7)
-        return (monday + timedelta(days=_WEEKDAYS[m.group(1)])).isoformat() + " "
+        day = m.group(1)
+        return (monday + timedelta(days=6 if day in _SUNDAY else DIGITS[day] - 1)).isoformat() + " "
 
     def month_day(m: re.Match[str]) -> str:
         month, day = int(m.group(1)), int(m.group(2))

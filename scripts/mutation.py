@@ -100,8 +100,12 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     # follow-up premises
     "verdicts": (
         ["bot/kernel/verdicts.py", "bot/kernel/non_answer.py", "bot/kernel/premise.py"],
-        ["tests/test_verdict_rules.py", "tests/test_honest_verdicts.py", "tests/test_export_markdown.py",
-         "tests/test_study_server.py"],
+        [
+            "tests/test_verdict_rules.py",
+            "tests/test_honest_verdicts.py",
+            "tests/test_export_markdown.py",
+            "tests/test_study_server.py",
+        ],
     ),
     # the limits kept per platform account (issue #34): the identity key and the rolling 24 hours
     "limits": (
@@ -113,7 +117,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     # would measure mutmut, not the tests; tests/test_injection_structural.py pins its rules on held-out probes.)
     # which grader grades an answer, with hand-written graders
     "grading_chain": (
-        ["bot/features/drill/grading_chain.py"],
+        ["bot/grading/chain.py"],
         ["tests/test_grading_chain.py", "tests/test_llm_chain.py"],
     ),
     # the career tools' rules (/jd focus and matching, /debrief splitting, /apps attachment and insights, /notes

@@ -10,6 +10,7 @@ import pytest
 
 import bot.features.routes  # noqa: F401  (registers the features with the kernel, as the composition root does)
 from bot.content.loader import load_file
+from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import KeyPoint, Question, Rubric, Text, TextList
@@ -94,7 +95,7 @@ def store() -> FakeStore:
 
 @pytest.fixture
 def deps(store: FakeStore, bank: Bank, grader: FakeGrader, clock: FakeClock) -> Deps:
-    return Deps(store=store, bank=bank, grader=grader, clock=clock, limits=Limits(fuzz=False))
+    return Deps(store=store, bank=bank, grader=GradingChain(grader), clock=clock, limits=Limits(fuzz=False))
 
 
 @pytest.fixture

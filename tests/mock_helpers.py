@@ -7,6 +7,7 @@ from pathlib import Path
 
 from bot.content.loader import load_file
 from bot.features.mock.chart_data import MockChartData
+from bot.grading.chain import GradingChain
 from bot.grading.feedback import follow_up_for_points
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
@@ -49,7 +50,7 @@ def mock_deps(store: FakeStore | None = None, grader: object | None = None, cloc
     return Deps(
         store=store or FakeStore(),
         bank=mock_bank(),
-        grader=grader or FakeGrader(),  # type: ignore[arg-type]
+        grader=GradingChain(grader or FakeGrader()),  # type: ignore[arg-type]
         clock=clock or FakeClock(),
         limits=Limits(fuzz=False),
         follow_up_chooser=follow_up_for_points,

@@ -215,7 +215,7 @@ def test_prompts_load_and_a_wrong_placeholder_is_refused(tmp_path: Path) -> None
 
 def test_a_follow_up_may_carry_its_own_rubric_and_its_answer_is_graded_against_it(tmp_path: Path) -> None:
     from bot.content.loader import load_file
-    from bot.features.drill.grading_chain import follow_up_question
+    from bot.kernel.follow_ups import follow_up_question
 
     data = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
     data["follow_ups"][0] = {

@@ -52,11 +52,11 @@ from pydantic import ValidationError
 
 from bot.content.loader import DEFAULT_CONTENT_DIR, read_yaml
 from bot.content.schema import QuestionFile
-from bot.features.drill.grading_chain import follow_up_question
 from bot.grading.features import STOPWORDS, Phrase, analyse, split_sentences, stem, terms_of
 from bot.grading.normalize import for_matching
 from bot.grading.offline import OfflineGrader
 from bot.grading.probes import mistakes_answer, negated_reference
+from bot.kernel.follow_ups import follow_up_question
 from bot.kernel.models import LANGS, KeyPoint, Lang, Question, Text, TextList
 
 EXAMPLE = DEFAULT_CONTENT_DIR / "stability" / "stab-nan-debug-001.yaml"

@@ -14,6 +14,7 @@ from pydantic import SecretStr
 from bot.bootstrap import build_app
 from bot.config import Settings
 from bot.features.debrief.debrief import MAX_DATA_CHARS
+from bot.grading.chain import GradingChain
 from bot.grading.debrief_splitter import LLMDebriefSplitter, answer_between, numbered, split_schema
 from bot.grading.settings import LLMSettings
 from bot.kernel.bank import Bank
@@ -95,7 +96,9 @@ NAN = make_question("stab-nan", prompt_en="Your loss becomes NaN: how do you deb
 
 async def _flow(splitter: FakeSplitter, llm_limit: int = 50) -> tuple[str, FakeStore]:
     store = FakeStore()
-    deps = Deps(store=store, bank=Bank([NAN]), grader=FakeGrader(), clock=FakeClock(), limits=Limits(fuzz=False))
+    deps = Deps(
+        store=store, bank=Bank([NAN]), grader=GradingChain(FakeGrader()), clock=FakeClock(), limits=Limits(fuzz=False)
+    )
     deps.debrief_splitter, deps.limits = splitter, Limits(fuzz=False, llm_daily_limit=llm_limit)
     service = Service(deps)
     uid = (await service.user_for("test", "u1", "en")).id

@@ -4,6 +4,7 @@ questions, and a question the bank does not have is a new personal one."""
 from __future__ import annotations
 
 from bot.content.loader import load_bank
+from bot.grading.chain import GradingChain
 from bot.grading.question_match import SemanticMatcher
 from bot.grading.semantic import default_embedder
 from bot.grading.term_weights import bank_weights
@@ -26,7 +27,9 @@ async def test_realistic_notes_find_their_bank_questions() -> None:
     questions = load_bank().questions
     bank = Bank(questions, SemanticMatcher(questions, embedder, bank_weights()))
     store = FakeStore()
-    service = Service(Deps(store=store, bank=bank, grader=FakeGrader(), clock=FakeClock(), limits=Limits(fuzz=False)))
+    service = Service(
+        Deps(store=store, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(), limits=Limits(fuzz=False))
+    )
     uid = (await service.user_for("test", "u1", "zh")).id
     await service.handle_text(uid, "/debrief 字节")
     (reply,) = await service.handle_text(uid, NOTES)

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.documents import read_document
+from bot.grading.chain import GradingChain
 from bot.grading.pooled import PooledWork
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
@@ -83,7 +84,7 @@ async def test_the_career_router_reads_a_sent_file_in_the_pool(documents: Proces
     deps = Deps(
         store=store,
         bank=Bank([]),
-        grader=FakeGrader(),
+        grader=GradingChain(FakeGrader()),
         clock=FakeClock(),
         limits=Limits(fuzz=False),
         cpu=PooledWork(documents, Bank([])),

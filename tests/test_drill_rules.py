@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 
 from bot.features.drill import checklist, drill
+from bot.grading.chain import GradingChain
 from bot.kernel import commands as c
 from bot.kernel import render, srs
 from bot.kernel.bank import Bank
@@ -55,10 +56,9 @@ def with_llm(store: FakeStore, bank: Bank, clock: FakeClock) -> tuple[Service, L
     deps = Deps(
         store=store,
         bank=bank,
-        grader=llm,
+        grader=GradingChain(llm, FakeGrader(30, grader="offline")),
         clock=clock,
         limits=Limits(fuzz=False),
-        estimator=FakeGrader(30, grader="offline"),
     )
     return Service(deps), llm
 
@@ -271,7 +271,9 @@ async def test_a_question_without_rubric_or_reference_is_self_rated(
         update={"rubric": make_question("x").rubric.model_copy(update={"key_points": []}),
                 "reference_answer": Text(zh="", en="Only in English.")}
     )  # fmt: skip
-    service = Service(Deps(store=store, bank=Bank([bare]), grader=grader, clock=clock, limits=Limits(fuzz=False)))
+    service = Service(
+        Deps(store=store, bank=Bank([bare]), grader=GradingChain(grader), clock=clock, limits=Limits(fuzz=False))
+    )
     user = await zh_user(service)  # no reference in Chinese: nothing to grade against
     await service.handle_text(user.id, "/drill")
     card = await store.get_card(await open_card(service, user))
@@ -295,7 +297,9 @@ async def test_a_question_with_a_rubric_but_no_reference_is_graded(
     store: FakeStore, clock: FakeClock, grader: FakeGrader
 ) -> None:
     q = make_question("pipe-norefs-001").model_copy(update={"reference_answer": Text(zh="", en="")})
-    service = Service(Deps(store=store, bank=Bank([q]), grader=grader, clock=clock, limits=Limits(fuzz=False)))
+    service = Service(
+        Deps(store=store, bank=Bank([q]), grader=GradingChain(grader), clock=clock, limits=Limits(fuzz=False))
+    )
     user = await zh_user(service)
     await service.handle_text(user.id, "/drill")
     (reply,) = await service.handle_text(user.id, ANSWER)
@@ -427,7 +431,9 @@ async def test_a_reference_of_a_question_that_left_the_bank_or_has_none(
     store: FakeStore, clock: FakeClock, grader: FakeGrader
 ) -> None:
     q = make_question("pipe-enonly-001").model_copy(update={"reference_answer": Text(zh=" ", en="English only.")})
-    service = Service(Deps(store=store, bank=Bank([q]), grader=grader, clock=clock, limits=Limits(fuzz=False)))
+    service = Service(
+        Deps(store=store, bank=Bank([q]), grader=GradingChain(grader), clock=clock, limits=Limits(fuzz=False))
+    )
     user = await zh_user(service)
     await service.handle_text(user.id, "/drill")
     await service.handle_text(user.id, ANSWER)

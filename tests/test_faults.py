@@ -18,6 +18,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t
@@ -229,7 +230,9 @@ async def test_a_deleted_database_stops_the_running_bot_with_a_clear_error(tmp_p
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_huge_id_in_a_button_gets_a_clear_answer(sql: SqlStore, bank: Bank, lang: Lang) -> None:
-    svc = Service(Deps(store=sql, bank=bank, grader=FakeGrader(), clock=FakeClock(), limits=Limits(fuzz=False)))
+    svc = Service(
+        Deps(store=sql, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(), limits=Limits(fuzz=False))
+    )
     user = await svc.user_for("test", "huge", lang)
     for action in ("ref:99999999999999999999999", f"ref:{MAX_ID + 1}", "rate:99999999999999999999999:3", "ref:-1"):
         (reply,) = await svc.handle_action(user.id, action)

@@ -11,6 +11,7 @@ import pytest
 
 from bot.features.career.models import JobDescription
 from bot.features.mock import plan as mock_plan
+from bot.grading.chain import GradingChain
 from bot.kernel import push_rules, srs
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
@@ -152,7 +153,9 @@ async def test_the_daily_push_leans_to_the_focus_too(service: Service) -> None:
 
 
 async def test_drill_reads_the_focus_from_the_sql_store(sql: SqlStore, bank: Bank, clock: FakeClock) -> None:
-    service = Service(Deps(store=sql, bank=bank, grader=FakeGrader(), clock=clock, limits=Limits(fuzz=False)))
+    service = Service(
+        Deps(store=sql, bank=bank, grader=GradingChain(FakeGrader()), clock=clock, limits=Limits(fuzz=False))
+    )
     plain = await user_with(service, "plain")
     focused = await user_with(service, "focused")
     await focus_on(service.deps, focused, ["rlhf"], clock.now() + timedelta(days=14))

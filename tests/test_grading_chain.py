@@ -1,4 +1,4 @@
-"""Which grader grades an answer (bot/features/drill/grading_chain.grade_answer), with hand-written graders: the
+"""Which grader grades an answer (bot/grading/chain.GradingChain.grade_answer), with hand-written graders: the
 outcome of each path (no LLM, over the budget, LLM down, both down, LLM fine), what is logged, and the
 latency in milliseconds."""
 
@@ -9,11 +9,13 @@ import logging
 
 import pytest
 
-from bot.features.drill import grading_chain
-from bot.features.drill.grading_chain import Outcome, grade_answer
+from bot.grading import chain as grading_chain
+from bot.grading.chain import GradingChain
+from bot.kernel import llm_budget
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Grade, Lang, Level, Question, User
+from bot.kernel.ports import Outcome
 from tests.conftest import example_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 
@@ -40,14 +42,14 @@ def ticks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def deps(grader: FakeGrader, estimator: FakeGrader | None, **limits: int) -> Deps:
     return Deps(
-        store=FakeStore(), bank=Bank([example_question()]), grader=grader, clock=FakeClock(),
-        limits=Limits(**limits), estimator=estimator,
+        store=FakeStore(), bank=Bank([example_question()]), grader=GradingChain(grader, estimator), clock=FakeClock(),
+        limits=Limits(**limits),
     )  # fmt: skip
 
 
 async def run(d: Deps) -> Outcome:
     user = User(id=1, level="researcher", created_at=d.clock.now())
-    return await grade_answer(d, example_question(), "an answer", user, d.clock.now())
+    return await d.grader.grade_answer(example_question(), "an answer", user, d.clock.now(), llm_budget.of(d))
 
 
 async def test_without_an_llm_the_grader_grades_at_the_users_level_and_nothing_is_queued(ticks: None) -> None:
@@ -107,7 +109,7 @@ async def test_an_llm_grade_is_kept_with_the_estimate_beside_it(ticks: None) -> 
 
 
 async def test_a_failed_grading_without_an_llm_is_logged_with_the_graders_id(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.WARNING, logger="bot.features.drill.grading_chain")
+    caplog.set_level(logging.WARNING, logger="bot.grading.chain")
     grader = Named("offline", 61)
     grader.fail = True
     assert await run(deps(grader, None)) == Outcome(None, 0, True)

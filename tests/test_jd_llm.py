@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 
+from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Lang
@@ -164,7 +165,7 @@ async def test_the_whole_llm_path_on_the_sql_store(sql: SqlStore) -> None:
     """Kept, generated cards and the focus on SQLite (and PostgreSQL when configured), as on the fake."""
     clock = FakeClock()
     deps = Deps(
-        store=sql, bank=jd_bank(), grader=FakeGrader(), clock=clock, limits=Limits(fuzz=False),
+        store=sql, bank=jd_bank(), grader=GradingChain(FakeGrader()), clock=clock, limits=Limits(fuzz=False),
         jd_reader=FakeJdReader(), rubric_writer=FakeRubricWriter(),
     )  # fmt: skip
     service = Service(deps)

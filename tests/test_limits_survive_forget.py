@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot.grading.chain import GradingChain
 from bot.grading.offline import OfflineGrader
 from bot.grading.rubric_writer import LLMRubricWriter
 from bot.kernel.bank import Bank
@@ -40,8 +41,8 @@ def llm_service(server: FakeOpenAI, store: SqlStore, clock: FakeClock, **limits:
     bank = Bank([q.model_copy(update={"id": f"stab-nan-debug-{i:03d}"}) for i in range(1, 13)])
     grader = make_grader(server, retries=0, deadline=5)
     deps = Deps(
-        store=store, bank=bank, grader=grader, clock=clock, limits=Limits(fuzz=False, default_new_per_day=20, **limits),
-        estimator=OfflineGrader(), rubric_writer=LLMRubricWriter(grader),
+        store=store, bank=bank, grader=GradingChain(grader, OfflineGrader()), clock=clock,
+        limits=Limits(fuzz=False, default_new_per_day=20, **limits), rubric_writer=LLMRubricWriter(grader),
     )  # fmt: skip
     return Service(deps)
 

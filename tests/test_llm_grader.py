@@ -11,6 +11,7 @@ import openai
 import pytest
 
 from bot.features.drill.regrade import regrade_pending
+from bot.grading.chain import GradingChain
 from bot.grading.llm import LLMGrader
 from bot.grading.llm_reply import token_bound
 from bot.grading.offline import OfflineGrader
@@ -259,9 +260,8 @@ def chain_service(server: FakeOpenAI, store: FakeStore, clock: FakeClock, limit:
     )
     grader = make_grader(server, retries=0, deadline=5)
     deps = Deps(
-        store=store, bank=bank, grader=grader, clock=clock,
-        limits=Limits(fuzz=False, llm_daily_limit=limit, **limits),
-        estimator=OfflineGrader(), rubric_writer=LLMRubricWriter(grader),
+        store=store, bank=bank, grader=GradingChain(grader, OfflineGrader()), clock=clock,
+        limits=Limits(fuzz=False, llm_daily_limit=limit, **limits), rubric_writer=LLMRubricWriter(grader),
     )  # fmt: skip
     return Service(deps)
 

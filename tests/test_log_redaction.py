@@ -10,6 +10,7 @@ import sys
 from pydantic import SecretStr
 
 from bot.config import Settings
+from bot.grading.chain import GradingChain
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
@@ -77,7 +78,9 @@ def test_short_values_are_not_secrets() -> None:
 
 
 async def test_a_failing_write_logs_the_statement_but_not_the_users_text(sql: SqlStore, bank: Bank) -> None:
-    svc = Service(Deps(store=sql, bank=bank, grader=FakeGrader(), clock=FakeClock(), limits=Limits(fuzz=False)))
+    svc = Service(
+        Deps(store=sql, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(), limits=Limits(fuzz=False))
+    )
     user = await svc.user_for("test", "gone")
     read = sql.get_user_and_session
 

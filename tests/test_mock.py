@@ -178,7 +178,7 @@ async def test_the_llm_failing_mid_session_degrades_to_offline_with_a_notice_and
     store, clock = FakeStore(), FakeClock()
     llm = FakeGrader(score=70)
     deps = mock_deps(store, llm, clock)
-    deps.estimator = OfflineGrader(semantic=False)
+    deps.grader.estimator = OfflineGrader(semantic=False)
     service, uid = await _setup(deps)
     await service.handle_text(uid, "/mock stability 3")
     await service.handle_text(uid, PLAIN_ANSWER)  # question 1, graded by the "LLM"
@@ -226,7 +226,7 @@ async def test_the_regrade_after_an_outage_stays_quiet_and_grades_the_follow_up_
 
     store, clock, llm = FakeStore(), FakeClock(), PromptRecordingGrader()
     deps = mock_deps(store, llm, clock)
-    deps.estimator = OfflineGrader(semantic=False)
+    deps.grader.estimator = OfflineGrader(semantic=False)
     service, uid = await _setup(deps)
     await service.handle_text(uid, "/mock stability 3")
     llm.fail = True

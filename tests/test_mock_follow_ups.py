@@ -3,6 +3,7 @@ targets it (bot/grading/feedback.py follow_up_for_points, graded by the real off
 
 from __future__ import annotations
 
+from bot.grading.chain import GradingChain
 from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
 from bot.kernel.bank import Bank
@@ -71,7 +72,7 @@ def test_the_follow_up_whose_rubric_targets_the_weakest_point_is_chosen() -> Non
 
 async def _first_follow_up(answer: str) -> str:
     store, clock = FakeStore(), FakeClock()
-    deps = Deps(store=store, bank=Bank([QUESTION]), grader=OfflineGrader(semantic=False), clock=clock,
+    deps = Deps(store=store, bank=Bank([QUESTION]), grader=GradingChain(OfflineGrader(semantic=False)), clock=clock,
                 limits=Limits(fuzz=False), follow_up_chooser=follow_up_for_points)  # fmt: skip
     service = Service(deps)
     user = await service.user_for("console", "local", "en")

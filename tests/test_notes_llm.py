@@ -4,6 +4,7 @@ against the fake OpenAI-compatible server; and a version spoken as a voice messa
 
 from __future__ import annotations
 
+from bot.grading.chain import GradingChain
 from bot.grading.tightener import TIGHTEN_SCHEMA, LLMTightener
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
@@ -44,7 +45,7 @@ class FakeTightener:
 def case_deps(store: FakeStore, llm: bool, limit: int = 50) -> Deps:
     """One case question only (so the drill asks it), with or without the LLM's writers."""
     case = make_question("case-q-001").model_copy(update={"type": "case"})
-    deps = Deps(store=store, bank=Bank([case]), grader=FakeGrader(), clock=FakeClock(),
+    deps = Deps(store=store, bank=Bank([case]), grader=GradingChain(FakeGrader()), clock=FakeClock(),
                 limits=Limits(fuzz=False, llm_daily_limit=limit))  # fmt: skip
     if llm:
         deps.star_writer, deps.tightener = FakeStarWriter(), FakeTightener()

@@ -323,7 +323,7 @@ def test_number_words_meet_their_digits(a: str, b: str) -> None:
 def test_every_reference_hits_every_one_of_its_own_points() -> None:
     """Keyword hygiene (issue: the bank, verified): a rubric only a right answer satisfies is one its own
     reference satisfies, point by point, in both languages; so for each follow-up and its own rubric."""
-    from bot.features.drill.grading_chain import follow_up_question
+    from bot.kernel.follow_ups import follow_up_question
 
     short: list[tuple[str, str, str]] = []
     for q in shipped_bank().values():

@@ -9,6 +9,7 @@ import pytest
 
 from bot.features.drill import drill
 from bot.features.review.pushes import post_interview
+from bot.grading.chain import GradingChain
 from bot.kernel import push_rules, srs
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
@@ -221,7 +222,9 @@ async def test_the_weekly_summary_counts_this_weeks_answers_and_names_the_weakes
         ]
     )
     charts = FakeChartRenderer()
-    deps = Deps(store=store, bank=bank, grader=FakeGrader(), clock=clock, limits=Limits(fuzz=False), charts=charts)
+    deps = Deps(
+        store=store, bank=bank, grader=GradingChain(FakeGrader()), clock=clock, limits=Limits(fuzz=False), charts=charts
+    )
     service = Service(deps)
     user = await saved_user(service, "zh")
     now = clock.now()

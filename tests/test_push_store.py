@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t, tn
@@ -196,7 +197,9 @@ class Platform:
 
 
 def dispatcher(sql: SqlStore, bank: Bank, platform: Platform) -> Dispatcher:
-    deps = Deps(store=sql, bank=bank, grader=FakeGrader(), clock=FakeClock(NOW), limits=Limits(fuzz=False))
+    deps = Deps(
+        store=sql, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(NOW), limits=Limits(fuzz=False)
+    )
 
     async def pause(user_id: int) -> None:
         raise AssertionError("nobody is unreachable here")
@@ -300,7 +303,9 @@ class Watching(Platform):
 
 
 def watched(sql: SqlStore, bank: Bank, outcome: Delivery, paused: list[int]) -> tuple[Dispatcher, Watching]:
-    deps = Deps(store=sql, bank=bank, grader=FakeGrader(), clock=FakeClock(NOW), limits=Limits(fuzz=False))
+    deps = Deps(
+        store=sql, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(NOW), limits=Limits(fuzz=False)
+    )
     platform = Watching(PushStore(sql.engines), outcome)
 
     async def pause(user_id: int) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from bot.features.drill import checklist
 from bot.features.drill.regrade import regrade_pending
+from bot.grading.chain import GradingChain
 from bot.kernel import render, srs
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
@@ -113,10 +114,9 @@ class World:
         self.deps = Deps(
             store=self.store,  # type: ignore[arg-type]
             bank=bank,
-            grader=self.llm,
+            grader=GradingChain(self.llm, estimator),
             clock=clock,
             limits=Limits(fuzz=False),
-            estimator=estimator,
         )
         self.service = Service(self.deps)
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from bot.delivery import NotifierRouter
 from bot.features.drill.regrade import regrade_pending
+from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.ports import AboutToSend, Delivery
@@ -39,7 +40,7 @@ class Telegram:
 async def test_a_regrade_of_a_forgotten_answer_reaches_nobody(sql: SqlStore) -> None:
     llm, clock = LLMStub(), FakeClock()
     bank = Bank([make_question("pipe-long-001", prompt_en=LONG_PROMPT)])
-    deps = Deps(store=sql, bank=bank, grader=llm, clock=clock, limits=Limits(fuzz=False), estimator=FakeGrader(30))
+    deps = Deps(store=sql, bank=bank, grader=GradingChain(llm, FakeGrader(30)), clock=clock, limits=Limits(fuzz=False))
     service = Service(deps)
     telegram = Telegram()
     router = NotifierRouter(sql)

@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from bot.content.loader import load_bank
+from bot.grading.chain import GradingChain
 from bot.grading.question_match import SURE, UNSURE, SemanticMatcher
 from bot.grading.semantic import default_embedder
 from bot.grading.term_weights import bank_weights
@@ -91,7 +92,9 @@ def fixed() -> FixedMatcher:
 @pytest.fixture
 def svc(fixed: FixedMatcher, store: FakeStore) -> Service:
     bank = Bank(fixed.questions, fixed)
-    return Service(Deps(store=store, bank=bank, grader=FakeGrader(), clock=FakeClock(), limits=Limits(fuzz=False)))
+    return Service(
+        Deps(store=store, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(), limits=Limits(fuzz=False))
+    )
 
 
 async def test_a_sure_match_is_taken_at_once(svc: Service, fixed: FixedMatcher, store: FakeStore) -> None:

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.grading.chain import GradingChain
 from bot.kernel import commands as c
 from bot.kernel import srs
 from bot.kernel.models import DIMENSIONS, Rating, User
@@ -79,7 +80,7 @@ async def test_nul_and_control_characters_are_removed_at_the_edge() -> None:
 
     assert clean_text("a\x00b\x1bc\td\ne") == "abc\td\ne"
     store = FakeStore()
-    svc = Service(Deps(store=store, bank=Bank([make_question("pipe-a-001")]), grader=FakeGrader(),
+    svc = Service(Deps(store=store, bank=Bank([make_question("pipe-a-001")]), grader=GradingChain(FakeGrader()),
                        clock=FakeClock(), limits=Limits(fuzz=False)))  # fmt: skip
     uid = (await svc.user_for("test", "nul")).id
     await svc.handle_text(uid, "/review Acme\x00 | What does ZeRO\x00-3 shard? | I said\x07 params")

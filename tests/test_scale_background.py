@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.features.drill.regrade import REGRADING_STALE_AFTER, regrade_pending
+from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Attempt, User
@@ -53,7 +54,9 @@ async def _queue(store: SqlStore, bank: Bank, n: int) -> list[int]:
 
 
 def _deps(store: SqlStore, bank: Bank, grader: FakeGrader, clock: FakeClock) -> Deps:
-    return Deps(store=store, bank=bank, grader=grader, clock=clock, limits=Limits(fuzz=False), estimator=FakeGrader())
+    return Deps(
+        store=store, bank=bank, grader=GradingChain(grader, FakeGrader()), clock=clock, limits=Limits(fuzz=False)
+    )
 
 
 async def test_two_replicas_regrade_each_attempt_once(stores: tuple[SqlStore, SqlStore], bank: Bank) -> None:

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Attempt
@@ -28,7 +29,7 @@ async def replicas(db_url: str, bank: Bank) -> AsyncIterator[tuple[Service, Serv
     engines: list[Engines] = [make_engines(db_url), make_engines(db_url)]
     await upgrade(engines[0])
     clock, grader = FakeClock(NOW), FakeGrader()
-    services = [Service(Deps(SqlStore(e), bank, grader, clock, Limits(fuzz=False))) for e in engines]
+    services = [Service(Deps(SqlStore(e), bank, GradingChain(grader), clock, Limits(fuzz=False))) for e in engines]
     yield services[0], services[1], clock, grader
     for e in engines:
         await e.dispose()

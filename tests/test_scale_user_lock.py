@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.service import Service
@@ -33,8 +34,8 @@ async def replicas(bank: Bank) -> AsyncIterator[tuple[Service, Service, HeldGrad
     waited = asyncio.Event()
     locks = [PgUserLocks(POSTGRES_URL), PgUserLocks(POSTGRES_URL, on_wait=lambda _uid: waited.set())]
     held, clock = HeldGrader(), FakeClock(NOW)
-    one = Service(Deps(SqlStore(engines[0]), bank, held, clock, Limits(fuzz=False)), locks[0])
-    two = Service(Deps(SqlStore(engines[1]), bank, FakeGrader(), clock, Limits(fuzz=False)), locks[1])
+    one = Service(Deps(SqlStore(engines[0]), bank, GradingChain(held), clock, Limits(fuzz=False)), locks[0])
+    two = Service(Deps(SqlStore(engines[1]), bank, GradingChain(FakeGrader()), clock, Limits(fuzz=False)), locks[1])
     yield one, two, held, waited
     for lock in locks:
         await lock.close()

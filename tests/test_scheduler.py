@@ -370,7 +370,7 @@ async def test_the_composition_root_adds_the_regrade_job_only_with_an_llm(app: A
     router = NotifierRouter(app.store)
     plain = build_scheduler(app, router, settings, pushes=True)
     assert plain.regrade is None and plain.dispatcher is not None  # no LLM: nothing is ever queued for one
-    app.service.deps.estimator = OfflineGrader()  # as when an LLM grades and the offline grader stands by
+    app.service.deps.grader.estimator = OfflineGrader()  # as when an LLM grades and the offline grader stands by
     with_llm = build_scheduler(app, router, settings, pushes=False)
     assert with_llm.regrade is not None and with_llm.dispatcher is None
     assert await with_llm.regrade() == 0  # a real round on the real database: nothing queued yet

@@ -261,7 +261,7 @@ async def test_an_answer_in_a_server_that_was_never_set_up_scores_nothing(servic
 
 async def test_a_self_rating_never_raises_the_leaderboard(service: Service, deps: Deps) -> None:
     """issue #32: offline the member rates themselves; the board keeps counting the machine's grade."""
-    deps.grader = FakeGrader(40, grader="offline")  # an offline estimate: the member is asked to rate
+    deps.grader.primary = FakeGrader(40, grader="offline")  # an offline estimate: the member is asked to rate
     uid = await member(service, "11")
     replies = await answer_in(service, uid, GUILD, "my answer")
     accept = next(a for r in replies for a in r.actions() if a.startswith("rate:"))

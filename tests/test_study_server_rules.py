@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from bot.features.study_server.study_server import daily_post, daily_question
+from bot.grading.chain import GradingChain
 from bot.kernel import commands as c
 from bot.kernel import render, srs
 from bot.kernel.bank import Bank
@@ -35,7 +36,7 @@ def test_the_daily_post_is_the_date_the_question_and_the_hint_with_an_answer_but
 
 
 def test_an_empty_bank_has_no_question_of_the_day(store: FakeStore, clock: FakeClock) -> None:
-    deps = Deps(store=store, bank=Bank([]), grader=FakeGrader(), clock=clock, limits=Limits(fuzz=False))
+    deps = Deps(store=store, bank=Bank([]), grader=GradingChain(FakeGrader()), clock=clock, limits=Limits(fuzz=False))
     assert daily_question(deps, GUILD, clock.now().date()) is None
     assert daily_post(deps, guild(), clock.now()) is None
 

@@ -10,6 +10,7 @@ from bot.dates import normalise_chinese
 from bot.features.apps.board import parse_stage
 from bot.features.debrief.split import _number
 from bot.grading.normalize import for_matching
+from bot.kernel.timeutil import has_clock_time
 from bot.text.numerals import cn_int
 
 
@@ -33,3 +34,13 @@ def test_each_reader_uses_it() -> None:
     assert (_number("十一"), _number("二十一"), _number("3"), _number("一一")) == (11, 21, 3, 0)
     assert parse_stage("三面") == ("technical", 3)
     assert "90%" in for_matching("九成的样本")
+
+
+def test_weekdays_and_the_readers_numeral_classes_come_from_it() -> None:
+    wednesday = date(2026, 3, 4)
+    days = [normalise_chinese(f"下周{w}上午十点", wednesday).split()[0] for w in "一二三四五六日天"]
+    assert days == ["2026-03-09", "2026-03-10", "2026-03-11", "2026-03-12", "2026-03-13", "2026-03-14",
+                    "2026-03-15", "2026-03-15"]  # fmt: skip
+    assert has_clock_time("两点") and has_clock_time("〇点") and not has_clock_time("百点")
+    assert parse_stage("九面") == ("technical", 9)
+    assert "90%" in for_matching("九成") and "20%" not in for_matching("十二成")  # one digit, not inside a number

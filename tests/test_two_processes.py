@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Attempt, Card, User
@@ -52,8 +53,12 @@ async def test_two_services_on_one_database_grade_one_answer_once(
     two_stores: tuple[SqlStore, SqlStore], bank: Bank
 ) -> None:
     clock, held = FakeClock(NOW), HeldGrader()
-    one = Service(Deps(store=two_stores[0], bank=bank, grader=held, clock=clock, limits=Limits(fuzz=False)))
-    two = Service(Deps(store=two_stores[1], bank=bank, grader=FakeGrader(), clock=clock, limits=Limits(fuzz=False)))
+    one = Service(
+        Deps(store=two_stores[0], bank=bank, grader=GradingChain(held), clock=clock, limits=Limits(fuzz=False))
+    )
+    two = Service(
+        Deps(store=two_stores[1], bank=bank, grader=GradingChain(FakeGrader()), clock=clock, limits=Limits(fuzz=False))
+    )
     user = await one.user_for("telegram", "1")
     await one.handle_text(user.id, "/drill")
     first = asyncio.create_task(one.handle_text(user.id, "an answer from the phone"))
@@ -84,7 +89,7 @@ async def test_a_failure_after_the_claim_keeps_the_answer_for_a_regrade_and_free
 ) -> None:
     store = FlakyStore(two_stores[0].engines)
     service = Service(
-        Deps(store=store, bank=bank, grader=FakeGrader(), clock=FakeClock(NOW), limits=Limits(fuzz=False))
+        Deps(store=store, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(NOW), limits=Limits(fuzz=False))
     )
     user = await service.user_for("telegram", "1")
     await service.handle_text(user.id, "/drill")

@@ -98,7 +98,7 @@ async def collect(tmp_path: Path, lang: Lang) -> str:
             app.service.deps.limits = Limits(fuzz=False, llm_daily_tokens=100)  # the grading spent 100
             out.append(shown(await app.service.handle_action(uid, f"look:{attempt.id}")))  # second.budget
             app.service.deps.limits = Limits(fuzz=False)
-            app.service.deps.grader = Down()
+            app.service.deps.grader.primary = Down()
             out.append(shown(await app.service.handle_action(uid, f"look:{attempt.id}")))  # second.failed
         await app.close()
 
@@ -111,7 +111,7 @@ async def collect(tmp_path: Path, lang: Lang) -> str:
         attempt = (await app.store.list_attempts(uid))[0]
         if rate:
             await app.service.handle_action(uid, f"rate:{attempt.id}:2")
-        app.service.deps.grader = llm
+        app.service.deps.grader.primary = llm
         sent = Sent()
         await regrade_pending(app.service.deps, sent.notify)
         out.append(shown(sent.replies))

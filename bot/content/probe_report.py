@@ -7,9 +7,9 @@ stay under their ceilings (`bot.grading.probes`). Exit status 1 when any probe m
 
 from __future__ import annotations
 
-from bot.features.drill.grading_chain import follow_up_question
 from bot.grading.offline import OfflineGrader
 from bot.grading.probes import PROBES
+from bot.kernel.follow_ups import follow_up_question
 from bot.kernel.models import LANGS, Question
 
 

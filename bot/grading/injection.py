@@ -29,6 +29,7 @@ import unicodedata
 from functools import lru_cache
 
 from bot.grading.addressing import compiled
+from bot.text.fold import nfkc
 
 # --- normalisation ------------------------------------------------------------------------------
 
@@ -295,7 +296,7 @@ def _find(text: str, depth: int = 0) -> str | None:
         if m := _COMPACT.search(re.sub(r"\s", "", run)):
             return m.group()
     if depth < 2:  # base64 inside base64 is decoded once more, no further
-        visible = unicodedata.normalize("NFKC", text).translate(_VISIBLE)
+        visible = nfkc(text).translate(_VISIBLE)
         for run in _B64.findall(visible):
             decoded = _base64_text(run)
             if decoded and (inner := _find(decoded, depth + 1)):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from bot.text.numerals import ONE_TO_TEN
 from bot.text.tokens import normalize
 
 _EN_ORDINALS = re.compile(
@@ -15,9 +16,9 @@ _EN_ORDINALS = re.compile(
     r"lastly|step \d+|to (?:start|begin) with|at the end)\b"
 )
 _ZH_ORDINALS = re.compile(
-    r"首先|其次|然后|接着|随后|再次|最后|最终|此外|另外|第[一二三四五六七八九十\d]+(?:步|点|个|层|阶段)?|[一二三四]是"
+    rf"首先|其次|然后|接着|随后|再次|最后|最终|此外|另外|第[{ONE_TO_TEN}\d]+(?:步|点|个|层|阶段)?|[一二三四]是"
 )
-_LIST_LINE = re.compile(r"^[^\S\n]*+(?:\d++[.)、]|[-*•·]|[(（]?[一二三四五六七八九十]++[)）、.])\s*+\S", re.M)
+_LIST_LINE = re.compile(rf"^[^\S\n]*+(?:\d++[.)、]|[-*•·]|[(（]?[{ONE_TO_TEN}]++[)）、.])\s*+\S", re.M)
 # Inline enumerations: "诊断 1)… 2)… 3)…", "（1）…（2）…", "① ②", "step 1 … step 2", arrows between steps.
 _INLINE_ENUM = re.compile(r"(?:^|[\s:：，,。;；])(?:[(（]\d{1,2}[)）]|\d{1,2}[)）]|[①②③④⑤⑥⑦⑧⑨])")
 _ARROWS = re.compile(r"->|→|=>|⇒")

@@ -10,9 +10,9 @@ thousands separators or a space before the percent sign, Chinese and English pun
 from __future__ import annotations
 
 import re
-import unicodedata
 
-from bot.text.numerals import cn_int
+from bot.text.fold import nfkc
+from bot.text.numerals import ONE_TO_NINE, ONE_TO_TEN, cn_int
 
 _INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 _BIG_THETA = re.compile(r"[ΘΩ]\s*\(")
@@ -82,7 +82,7 @@ _TIMES = re.compile(r"(?<=\d)\s*x\b")
 _SPACE = re.compile(r"\s+")
 _ZERO = re.compile(r"(?<![-\w])zeros?(?![-\w])")  # "initialised to zero" meets "B = 0"
 _ZH_TENTHS = re.compile(
-    r"(?<![一二三四五六七八九十])([一二三四五六七八九])成(?=[^功为本果立绩员长熟型分不]|$)"
+    rf"(?<![{ONE_TO_TEN}])([{ONE_TO_NINE}])成(?=[^功为本果立绩员长熟型分不]|$)"
 )  # 九成 = 90% (not 一成不变)
 
 
@@ -93,7 +93,7 @@ def _british(match: re.Match[str]) -> str:
 
 def for_matching(text: str) -> str:
     """The text as both sides of a comparison see it: one canonical spelling of each idea."""
-    t = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+    t = _INVISIBLE.sub("", nfkc(text))
     t = _BIG_THETA.sub("O(", t)
     t = _SYMBOL_RE.sub(lambda m: _SYMBOLS[m.group(0)], t.lower())
     t = _ZH_SYNONYM_RE.sub(lambda m: _ZH_SYNONYMS[m.group(0)], t)

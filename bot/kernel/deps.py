@@ -14,7 +14,7 @@ from bot.kernel.ports import (
     Clock,
     CpuWork,
     DebriefSplitter,
-    Grader,
+    GradingChain,
     JdReader,
     MockChartRenderer,
     RubricWriter,
@@ -74,13 +74,12 @@ class DataFacts:
 class Deps:
     store: Store
     bank: Bank
-    grader: Grader
+    grader: GradingChain
+    """The one grader (bot/grading/chain.py): the LLM when one is configured, the offline estimate beside it."""
     clock: Clock
     limits: Limits = field(default_factory=Limits)
     data_facts: DataFacts = field(default_factory=DataFacts)
     transcriber: Transcriber | None = None
-    estimator: Grader | None = None
-    """The offline grader: used when `grader` (the LLM) fails or a user is over the daily limit."""
     rubric_writer: RubricWriter | None = None
     natural_dates: Callable[[str, datetime, str], datetime | None] | None = None
     """A natural-language date reader (text, now, IANA timezone) -> UTC, tried after the core's own formats."""

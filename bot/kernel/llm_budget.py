@@ -7,24 +7,46 @@ with the user's timezone."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
-from bot.kernel.deps import Deps
+from bot.kernel.deps import Deps, Limits
 from bot.kernel.identity import ROLLING_DAY
 from bot.kernel.models import User
+from bot.kernel.store_ports import Store
 from bot.kernel.timeutil import start_of_local_day
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The budget over a store and its limits (the grading chain's LlmBudget port): `of(deps)` when it is used."""
+
+    store: Store
+    limits: Limits
+
+    async def refusal(self, user: User, now: datetime) -> str | None:
+        """None when the user may make one more LLM call now, else the i18n key saying why not."""
+        used = await self.store.count_llm_calls_since(user.id, now - ROLLING_DAY)
+        if used >= self.limits.llm_daily_limit:
+            return "llm_limit"
+        budget = self.limits.llm_daily_tokens
+        if budget and await self.store.llm_tokens_since(start_of_local_day(now, "UTC")) >= budget:
+            return "llm_budget"
+        return None
+
+    async def spend(self, user_id: int | None, kind: str, tokens: int, now: datetime) -> None:
+        await self.store.record_llm_call(user_id, kind, tokens, now)
+
+
+def of(deps: Deps) -> Budget:
+    """The budget over the store and the limits the handler sees now."""
+    return Budget(deps.store, deps.limits)
 
 
 async def refusal(deps: Deps, user: User, now: datetime) -> str | None:
     """None when the user may make one more LLM call now, else the i18n key saying why not."""
-    used = await deps.store.count_llm_calls_since(user.id, now - ROLLING_DAY)
-    if used >= deps.limits.llm_daily_limit:
-        return "llm_limit"
-    budget = deps.limits.llm_daily_tokens
-    if budget and await deps.store.llm_tokens_since(start_of_local_day(now, "UTC")) >= budget:
-        return "llm_budget"
-    return None
+    return await of(deps).refusal(user, now)
 
 
 async def spend(deps: Deps, user_id: int | None, kind: str, tokens: int, now: datetime) -> None:
-    await deps.store.record_llm_call(user_id, kind, tokens, now)
+    await of(deps).spend(user_id, kind, tokens, now)

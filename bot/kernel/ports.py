@@ -11,7 +11,7 @@ from typing import Protocol
 from bot.features.apps.board import BoardData
 from bot.features.mock.chart_data import MockChartData
 from bot.features.stats.progress import ProgressData
-from bot.kernel.models import Grade, Lang, Level, Question
+from bot.kernel.models import Grade, Lang, Level, Question, User
 from bot.kernel.replies import Reply
 
 
@@ -23,6 +23,78 @@ class Grader(Protocol):
     id: str
 
     async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade: ...
+
+
+BOARD_SUFFIX = ":daily"
+"""The end of the source of an answer to a study server's question of the day (study_server.board_source): its
+leaderboard counts the answer, so the grading chain gives a grade far above the estimate a second look."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What grading one answer came to (GradingChain.grade_answer)."""
+
+    grade: Grade | None
+    """None when no grader could grade it (the answer is kept and queued)."""
+    latency_ms: int
+    regrade: bool
+    """Queued for an LLM regrade: the LLM failed, the estimate (or nothing) was given meanwhile."""
+    notice: str | None = None
+    """An i18n key explaining an estimate or a second check."""
+
+
+class LlmBudget(Protocol):
+    """The LLM calls a user may still make (bot/kernel/llm_budget.py), read and counted by the grading chain."""
+
+    async def refusal(self, user: User, now: datetime) -> str | None:
+        """None when the user may make one more LLM call now, else the i18n key saying why not."""
+        ...
+
+    async def spend(self, user_id: int | None, kind: str, tokens: int, now: datetime) -> None: ...
+
+
+class GradingChain(Protocol):
+    """The one grader the features see, built by the composition root (bot/grading/chain.py): the LLM when one is
+    configured and the user's budget allows, the offline estimate when it fails or the budget is spent, and the
+    cross-check of an LLM grade against the estimate. Every LLM call is counted in the `budget` given."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def has_llm(self) -> bool:
+        """An LLM grades (with the offline estimate beside it): a failed grading is queued for a regrade."""
+        ...
+
+    async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
+        """The first grader's grade (the LLM's when one is configured), uncounted: the Grader port."""
+        ...
+
+    async def grade_answer(
+        self, question: Question, answer: str, user: User, now: datetime, budget: LlmBudget, source: str | None = None
+    ) -> Outcome:
+        """The grade of an answer (from `source`: an answer to a study server's question of the day counts on its
+        leaderboard, see BOARD_SUFFIX)."""
+        ...
+
+    async def regraded(
+        self,
+        question: Question,
+        answer: str,
+        user: User,
+        now: datetime,
+        budget: LlmBudget,
+        grade: Grade,
+        source: str | None,
+    ) -> Grade:
+        """A regrade's LLM grade as it is kept: on a leaderboard, given the same second look as at once."""
+        ...
+
+    async def second_look(
+        self, question: Question, answer: str, user: User, now: datetime, budget: LlmBudget
+    ) -> Grade | str:
+        """The LLM's grade once more (the user asked), or the i18n key saying why not."""
+        ...
 
 
 class Delivery(Enum):

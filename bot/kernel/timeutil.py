@@ -6,10 +6,12 @@ import re
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.text.numerals import NUMERAL_CHARS
+
 _HHMM = re.compile(r"^([01]?\d|2[0-3])[:：]([0-5]\d)$")
 # a clock time somewhere in the text: 8:30, 8pm, 8 a.m., 八点 / 8点, noon, 中午 ("tomorrow" or "8h" alone is none)
 _CLOCK_HINT = re.compile(
-    r"\d\s*[:：.]\s*\d\d|\d\s*(?:am|pm|a\.m\.|p\.m\.)|[\d零〇一二两三四五六七八九十]\s*[点點时時]"
+    rf"\d\s*[:：.]\s*\d\d|\d\s*(?:am|pm|a\.m\.|p\.m\.)|[\d{NUMERAL_CHARS}]\s*[点點时時]"
     r"|\b(?:noon|midnight)\b|中午|正午|午夜",
     re.IGNORECASE,
 )

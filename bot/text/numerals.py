@@ -6,6 +6,11 @@ from __future__ import annotations
 DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 NUMERAL_CHARS = "零〇一二两三四五六七八九十"
 """Every character `cn_int` reads, for a pattern's character class."""
+ONE_TO_TEN = "一二三四五六七八九十"
+"""The numerals that number things in order (第三步, 三、, 十一): no zero, and no 两 (two of a thing, never the
+second), for a pattern's character class."""
+ONE_TO_NINE = ONE_TO_TEN[:-1]
+"""One numeral digit, 一 to 九 (二面, 九成)."""
 
 
 def cn_int(text: str) -> int | None:

@@ -72,7 +72,7 @@ async def test_an_llm_grading_on_discord_is_the_deferred_response_edited_into_th
 ) -> None:
     """The interaction is deferred at once ("thinking…" while the LLM grades); the grade edits that response, so the
     user never waits on nothing and the grade lands where the wait was shown."""
-    bot.service.deps.estimator = OfflineGrader()  # an LLM grades (the fake), the estimate its fallback
+    bot.service.deps.grader.estimator = OfflineGrader()  # an LLM grades (the fake), the estimate its fallback
     await bot.interact(p.command("drill", user_id=9, locale=locale))
     requests = await bot.interact(p.command("answer", user_id=9, locale=locale, text="I clip the norm at 1.0."))
     callback, *rest = [r for r in requests if r.path.endswith("/callback") or "/webhooks/" in r.path]

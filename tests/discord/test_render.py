@@ -20,6 +20,16 @@ def test_a_line_longer_than_the_limit_is_cut_and_blank_text_sends_nothing() -> N
     assert messages(Reply("  \n ")) == []
 
 
+def test_a_long_line_is_cut_at_a_space_and_an_early_line_break_is_passed_over() -> None:
+    """The split every adapter shares (bot/text/split.py): a cut at a line break in the second half of what fits,
+    else at a space there. Before it, Discord cut at any line break and else mid-word: [9, 2000, 1599]."""
+    text = "Feedback:\n" + " ".join(f"point{i:03d}" for i in range(400))  # 3,609 characters, a line break at 9
+    parts = chunks(text)
+    assert [len(p) for p in parts] == [1998, 1610]
+    assert parts[0].endswith(" point220") and parts[1].startswith("point221 ")  # no word cut in two
+    assert " ".join(parts) == text  # only the space at the cut is dropped
+
+
 def test_buttons_wrap_at_five_a_row_and_keep_their_actions() -> None:
     row = [Button(f"b{i}", f"rate:1:{i}") for i in range(7)]
     (part,) = messages(Reply("pick", [row, [Button("L" * 100, "next")]]))

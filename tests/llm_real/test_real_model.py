@@ -11,10 +11,11 @@ from functools import cache
 import pytest
 
 from bot.content.loader import load_bank
-from bot.features.drill.grading_chain import grade_answer
+from bot.grading.chain import GradingChain
 from bot.grading.llm_reply import reply_schema, token_bound
 from bot.grading.local_server import MODEL_NAME, Running
 from bot.grading.offline import OfflineGrader
+from bot.kernel import llm_budget
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Question, User
@@ -44,9 +45,9 @@ async def test_a_bank_question_graded_by_the_real_model(real_server: Running) ->
     q = shipped_bank()["stab-nan-debug-001"]
     grader = real_grader(real_server)
     store, clock = FakeStore(), FakeClock()
-    deps = Deps(store=store, bank=Bank([q]), grader=grader, clock=clock, estimator=OfflineGrader())
+    deps = Deps(store=store, bank=Bank([q]), grader=GradingChain(grader, OfflineGrader()), clock=clock)
     user = User(id=1, created_at=clock.now())
-    outcome = await grade_answer(deps, q, PARTIAL, user, clock.now())
+    outcome = await deps.grader.grade_answer(q, PARTIAL, user, clock.now(), llm_budget.of(deps))
     assert outcome.notice is None and not outcome.regrade  # no fallback
     grade = outcome.grade
     assert grade is not None and grade.grader == f"llm:{MODEL_NAME}" and not grade.estimate
@@ -73,8 +74,8 @@ async def test_a_grading_past_its_deadline_falls_back_and_is_queued(real_server:
     q = shipped_bank()["stab-nan-debug-001"]
     store, clock = FakeStore(), FakeClock()
     deps = Deps(
-        store=store, bank=Bank([q]), grader=real_grader(real_server, deadline=1.0), clock=clock,
-        limits=Limits(fuzz=False), estimator=OfflineGrader(),
+        store=store, bank=Bank([q]), grader=GradingChain(real_grader(real_server, deadline=1.0), OfflineGrader()),
+        clock=clock, limits=Limits(fuzz=False),
     )  # fmt: skip
     svc = Service(deps)
     uid = (await svc.user_for("test", "1")).id

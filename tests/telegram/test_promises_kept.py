@@ -127,7 +127,7 @@ async def test_an_llm_grading_shows_progress_at_once_and_the_grade_replaces_it(
     word that an LLM grading started. With drafts, a message draft (sendMessageDraft, which the installed
     python-telegram-bot has); without, one message that the grade is edited into."""
     tg = await make_telegram(drafts=drafts)
-    tg.app.service.deps.estimator = OfflineGrader()  # an LLM grades (the gate grader), the estimate its fallback
+    tg.app.service.deps.grader.estimator = OfflineGrader()  # an LLM grades (the gate grader), the estimate its fallback
     await tg.say(CHAT, "/drill", language_code=code)
     before = len(tg.server.sent)
     (update_id,) = tg.server.push(updates.text(CHAT, "a slow answer about clipping", code))

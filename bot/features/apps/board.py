@@ -13,7 +13,7 @@ from datetime import datetime
 
 from bot.features.career.models import CLOSED_STAGES, Application, Stage, StageChange
 from bot.text.fold import fold
-from bot.text.numerals import cn_int
+from bot.text.numerals import ONE_TO_NINE, cn_int
 
 OPEN_COLUMNS: tuple[Stage, ...] = ("applied", "screen", "technical", "hr")
 MAX_ROUND = 9
@@ -29,7 +29,7 @@ _WORDS: dict[str, Stage] = {
     "挂": "rejected", "挂了": "rejected",
     "withdrawn": "withdrawn", "withdraw": "withdrawn", "放弃": "withdrawn", "撤回": "withdrawn",
 }  # fmt: skip
-_NTH = re.compile(r"^([一二三四五六七八九])面$")
+_NTH = re.compile(rf"^([{ONE_TO_NINE}])面$")
 _WITH_NUMBER = re.compile(r"^(\D+?)(\d+)$")
 
 

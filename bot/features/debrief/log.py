@@ -1,6 +1,6 @@
 """/debrief's last step: each question kept is logged as a /review item through /review's own path
 (bot/features/review/interviews.file_review: the bank match, a personal question with a written rubric otherwise),
-within /review's caps, and each recalled answer is graded by the drill's grading chain.
+within /review's caps, and each recalled answer is graded by the grading chain.
 
 A recalled answer is stored as an attempt (source "debrief") on the question's card, so it is kept and
 counts in /stats, but it does not reschedule the card: a question from a real interview is due now, as
@@ -14,9 +14,8 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bot.features.drill.grading_chain import grade_answer
 from bot.features.review.interviews import cap_reached, file_review
-from bot.kernel import verdicts
+from bot.kernel import llm_budget, verdicts
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import listing, t, tn
 from bot.kernel.models import Attempt, Grade, Question, User
@@ -37,7 +36,7 @@ class Logged:
     graded: list[tuple[int, Grade]] = field(default_factory=list)
     ungraded: list[int] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
-    """i18n keys explaining an estimate or a second check (bot/features/drill/grading_chain.Outcome.notice)."""
+    """i18n keys explaining an estimate or a second check (bot/kernel/ports.Outcome.notice)."""
     cap: tuple[str, int] | None = None
     not_logged: list[int] = field(default_factory=list)
     """Past a cap: the questions not logged."""
@@ -91,7 +90,7 @@ async def _grade_recalled(
                 created_at=now,
             )
         )
-        outcome = await grade_answer(deps, q, answer, user, now)
+        outcome = await deps.grader.grade_answer(q, answer, user, now, llm_budget.of(deps))
         grade = outcome.grade
         if grade is None:
             await store.finish_attempt(attempt.model_copy(update={"status": "regrade"}), None)

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from bot.text.numerals import cn_int
+from bot.text.numerals import ONE_TO_TEN, cn_int
 
 MAX_QUESTIONS = 30
 
@@ -44,7 +44,7 @@ _REPLY_LABEL = r"(?:me|a|answer|my answer|candidate|interviewee|我|答|回答|�
 _WHO = r"\s*+(?:[(（][^)）\n]{0,30}[)）]\s*+)?+"  # "Interviewer (Alice):", "面试官（张）："; blanks taken whole
 ASK_TURN = re.compile(rf"^{_ASK_LABEL}{_WHO}[:：]\s*", re.I)
 REPLY_TURN = re.compile(rf"^{_REPLY_LABEL}{_WHO}[:：]\s*", re.I)
-_CN_NUM = "一二三四五六七八九十"
+_CN_NUM = ONE_TO_TEN
 NUMBERED_ASK = re.compile(  # "Q1:", "Q 2.", "问题3：", "第一题", "第2问": a question, whatever follows
     rf"^(?:(?:q|question|问题|题目?)\s*(\d{{1,2}})|第\s*([{_CN_NUM}\d]{{1,3}})\s*[题问个])\s*[:：.．、)）]?\s*", re.I
 )

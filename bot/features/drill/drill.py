@@ -7,13 +7,12 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from bot.features.drill import checklist
-from bot.features.drill.grading_chain import counts_on_board, follow_up_question, grade_answer
-from bot.features.drill.grading_chain import second_look as look_again
 from bot.features.jd import focus
 from bot.kernel import commands as c
-from bot.kernel import render, srs, verdicts
+from bot.kernel import llm_budget, render, srs, verdicts
 from bot.kernel.deps import Deps
 from bot.kernel.fences import trimmed
+from bot.kernel.follow_ups import follow_up_question
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import MAX_NEW_PER_DAY, TOPICS, Attempt, Card, Question, Rating, User
 from bot.kernel.non_answer import is_non_answer
@@ -209,7 +208,7 @@ async def _grade_claimed(
     elif not q.rubric.key_points and not q.reference_answer.get(lang).strip():
         await store.finish_attempt(attempt.model_copy(update={"status": "self"}), None, _idle(attempt))
         return [Reply(t(lang, "self_rate"), [render.rating_buttons(attempt.id, lang)], kind="grade")]
-    outcome = await grade_answer(deps, q, attempt.answer, user, now, counts_on_board(attempt.source))
+    outcome = await deps.grader.grade_answer(q, attempt.answer, user, now, llm_budget.of(deps), attempt.source)
     grade = outcome.grade
     if grade is None:
         await store.finish_attempt(attempt.model_copy(update={"status": "regrade"}), None, _idle(attempt))
@@ -405,7 +404,7 @@ async def second_look(cmd: c.SecondLook, deps: Deps, user: User) -> list[Reply]:
     if first.checked_twice:
         return [Reply(t(lang, "second.done_before"))]
     now = deps.clock.now()
-    outcome = await look_again(deps, q, attempt.answer, user, now)
+    outcome = await deps.grader.second_look(q, attempt.answer, user, now, llm_budget.of(deps))
     if isinstance(outcome, str):  # why not: no LLM, over the user's or everyone's budget, or it failed
         key = {"llm_limit": "second.limit", "llm_budget": "second.budget"}.get(outcome, outcome)
         return [Reply(t(lang, key), kind="error")]

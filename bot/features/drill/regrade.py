@@ -13,10 +13,10 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from bot.features.drill import checklist
-from bot.features.drill.grading_chain import counts_on_board, cross_checked, follow_up_question
 from bot.features.mock import turn as mock_turn
 from bot.kernel import llm_budget, srs, verdicts
 from bot.kernel.deps import Deps
+from bot.kernel.follow_ups import follow_up_question
 from bot.kernel.i18n import t
 from bot.kernel.models import Attempt, Card, Rating, User
 from bot.kernel.ports import Delivery
@@ -139,9 +139,10 @@ async def regrade_claimed(deps: Deps, attempt: Attempt, user: User | None) -> Re
     if await _still_there(deps, user, attempt) is None:  # /forget during the call: nothing of theirs is left
         return None
     estimate = verdicts.is_estimate(grade)  # no LLM configured: the offline grader graded a failed grading
-    if not estimate and counts_on_board(attempt.source):  # on a leaderboard: the same second look as at once
-        checked = await cross_checked(deps, q, attempt.answer, user, deps.clock.now(), grade, board=True)
-        grade = checked.grade or grade
+    # on a leaderboard: the same second look as at once (bot/grading/chain.py)
+    grade = await deps.grader.regraded(
+        q, attempt.answer, user, deps.clock.now(), llm_budget.of(deps), grade, attempt.source
+    )
     rating = verdicts.UNRATED if estimate else rating_from_score(grade.score)  # an estimate never rates
     card = await _rescheduled(deps, attempt, rating, user)
     update: dict[str, object] = {

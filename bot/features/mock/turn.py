@@ -1,5 +1,5 @@
 """One turn of a mock interview: an answer (text or transcript) to the open question or follow-up is stored
-at once as an Attempt, graded quietly by the drill's grading chain, made an FSRS review (main answers), and
+at once as an Attempt, graded quietly by the grading chain, made an FSRS review (main answers), and
 followed by a follow-up on the weakest part of the answer, the next question, or the debrief.
 
 Follow-ups: one on every answer with something weak to press on, two when the answer scored below
@@ -13,7 +13,6 @@ import logging
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from bot.features.drill.grading_chain import follow_up_question, grade_answer
 from bot.features.mock import report as mock_report
 from bot.features.mock.chart_data import MockChartData
 from bot.features.mock.models import MAX_FOLLOW_UPS, MockFollowUp, MockItem, MockSession
@@ -22,6 +21,7 @@ from bot.kernel import commands as c
 from bot.kernel import llm_budget, render, srs, verdicts
 from bot.kernel.deps import Deps
 from bot.kernel.fences import trimmed
+from bot.kernel.follow_ups import follow_up_question
 from bot.kernel.i18n import t
 from bot.kernel.models import Attempt, Card, Grade, Question, User
 from bot.kernel.replies import Attachment, Reply
@@ -214,12 +214,12 @@ async def _still_grading(deps: Deps, user: User, session: InMock) -> list[Reply]
 async def _grade(
     deps: Deps, user: User, attempt: Attempt, card: Card, q: Question, fu: MockFollowUp | None, after: InMock
 ) -> tuple[Grade | None, str | None]:
-    """The drill's grading chain on the answer; the main answer becomes an FSRS review. The grade and the
+    """The grading chain on the answer; the main answer becomes an FSRS review. The grade and the
     notice (an i18n key) to show: none of the grade itself, as in a real interview."""
     if fu is not None:
         parent = await deps.store.get_attempt(fu.parent)
         q = follow_up_question(q, parent.grade if parent else None, fu.text)
-    outcome = await grade_answer(deps, q, attempt.answer, user, attempt.created_at)
+    outcome = await deps.grader.grade_answer(q, attempt.answer, user, attempt.created_at, llm_budget.of(deps))
     grade = outcome.grade
     if grade is None:
         await deps.store.finish_attempt(attempt.model_copy(update={"status": "regrade"}), None, after)

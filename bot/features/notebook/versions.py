@@ -2,7 +2,7 @@
 writes (typed or spoken) and has graded, and an LLM's proposal ("Rewrite with STAR", "Tighten to 2 minutes")
 the user keeps.
 
-A version written here is graded with the drill's grading chain (the LLM with the offline estimate as its
+A version written here is graded with the grading chain (the LLM with the offline estimate as its
 fallback, within the user's LLM budget) but is not a review: no attempt is stored and no card is rescheduled,
 so practising a polished answer in the notebook never moves the spaced-repetition schedule."""
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 
 from bot.features.career.models import NoteEntry, NoteOrigin
-from bot.features.drill.grading_chain import grade_answer
 from bot.features.notebook.view import coverage, prompt_of, score_text, short
 from bot.kernel import llm_budget
 from bot.kernel.deps import Deps
@@ -121,7 +120,7 @@ async def add_version(deps: Deps, user: User, q: Question, text: str, origin: No
     now, notice = deps.clock.now(), None
     grade = None
     if q.rubric.key_points or q.reference_answer.get(lang).strip():
-        outcome = await grade_answer(deps, q, text.strip(), user, now)
+        outcome = await deps.grader.grade_answer(q, text.strip(), user, now, llm_budget.of(deps))
         grade, notice = outcome.grade, outcome.notice or (None if outcome.grade else "notes.grade_failed")
     note = await deps.store.add_note(
         NoteEntry(

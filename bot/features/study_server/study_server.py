@@ -16,13 +16,13 @@ import zlib
 from datetime import UTC, date, datetime, time, timedelta
 
 from bot.features.drill import drill
-from bot.features.drill.grading_chain import BOARD_SUFFIX
 from bot.features.onboarding.zones import resolve_timezone, suggest_timezone
 from bot.kernel import commands as c
 from bot.kernel import render, srs
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Guild, Lang, Question, User
+from bot.kernel.ports import BOARD_SUFFIX
 from bot.kernel.push_rules import register_server_post
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import Answering, Idle

@@ -16,6 +16,7 @@ import discord
 
 from bot.kernel.fences import REOPEN_CHARS, balance, has_code
 from bot.kernel.replies import Attachment, Button, Reply
+from bot.text.split import split
 
 log = logging.getLogger(__name__)
 PREFIX = "drill:"
@@ -79,26 +80,13 @@ def view_for(buttons: list[list[Button]]) -> Layout | None:
 
 
 def chunks(text: str, size: int = MAX_CONTENT) -> list[str]:
-    """Split at line ends where possible, never inside a character. Code keeps its ``` fences, which Discord
-    renders as a code block: a block cut by a split is closed at the end of its part and reopened at the start
-    of the next (the parts are cut shorter by what that adds), so each message shows its code as code."""
-    if has_code(text):
-        return balance(_cut(text, size - REOPEN_CHARS))
-    return _cut(text, size)
-
-
-def _cut(text: str, size: int) -> list[str]:
-    out: list[str] = []
-    rest = text
-    while len(rest) > size:
-        cut = rest.rfind("\n", 0, size + 1)
-        if cut <= 0:
-            cut = size
-        out.append(rest[:cut])
-        rest = rest[cut + 1 :] if rest[cut : cut + 1] == "\n" else rest[cut:]  # the next line keeps its indentation
-    if rest.strip():
-        out.append(rest)
-    return out
+    """Split by characters (bot/text/split.py), never inside a character, and send no blank message. Code keeps its
+    ``` fences, which Discord renders as a code block: a block cut by a split is closed at the end of its part and
+    reopened at the start of the next (the parts are cut shorter by what that adds), so each message shows its
+    code as code."""
+    code = has_code(text)
+    parts = [p for p in split(text, size - REOPEN_CHARS if code else size) if p.strip()]
+    return balance(parts) if code else parts
 
 
 def _file(a: Attachment) -> discord.File:

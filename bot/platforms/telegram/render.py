@@ -23,6 +23,7 @@ from telegram import InlineKeyboardButton, MessageEntity, TelegramObject
 
 from bot.kernel.fences import balance, fence, segments
 from bot.kernel.replies import Button
+from bot.text.split import split
 
 log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 4096
@@ -34,35 +35,10 @@ def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def _cut(text: str, limit: int) -> int:
-    """The largest prefix length (in code points) of `text` whose UTF-16 length is <= limit."""
-    units = 0
-    for i, ch in enumerate(text):
-        units += 2 if ord(ch) > 0xFFFF else 1
-        if units > limit:
-            return i
-    return len(text)
-
-
 def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Split `text` into chunks of at most `limit` UTF-16 units, preferring line breaks, then spaces."""
-    chunks: list[str] = []
-    rest = text
-    while utf16_len(rest) > limit:
-        hard = _cut(rest, limit)
-        window = rest[:hard]
-        at = window.rfind("\n")
-        if at < hard // 2:
-            at = window.rfind(" ")
-        if at < hard // 2:
-            at = hard
-        chunks.append(rest[:at].rstrip("\n"))
-        # the line break or the spaces the cut replaces; after a line break the next line keeps its indentation
-        gap = 1 if rest[at] == "\n" else len(rest[at:]) - len(rest[at:].lstrip(" "))
-        rest = rest[at + gap :] if at < hard else rest[at:]
-    if rest or not chunks:
-        chunks.append(rest)
-    return balance([c for c in chunks if c]) or [""]
+    """Split `text` into chunks of at most `limit` UTF-16 units (bot/text/split.py), a block cut by a split closed
+    and reopened (its fences are markup, not counted after entity parsing); an empty text is one empty chunk."""
+    return balance(split(text, limit, utf16_len)) or [""]
 
 
 def escape(text: str) -> str:
