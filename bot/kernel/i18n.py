@@ -409,11 +409,6 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
-HELP_TAILS = ("help.mock", "help.jd", "help.notes", "help.apps", "help.debrief")
-"""Each tool's lines at the end of /help, in this order, kept with the tool's messages."""
-_HELP_BASE = {lang: text for lang, text in MESSAGES["help"].items()}
-
-
 def register(
     messages: Mapping[str, Mapping[str, str]], plurals: Mapping[str, Mapping[str, Mapping[str, str]]] | None = None
 ) -> None:
@@ -426,9 +421,6 @@ def register(
     PLURALS.update(
         {key: {lang: dict(forms) for lang, forms in by_lang.items()} for key, by_lang in (plurals or {}).items()}
     )
-    if any(key in messages for key in HELP_TAILS):
-        for lang, base in _HELP_BASE.items():
-            MESSAGES["help"][lang] = base + "".join(MESSAGES[k][lang] for k in HELP_TAILS if k in MESSAGES)
 
 
 for _catalogue in (NAMES, FEATURE_MESSAGES, GUIDANCE_MESSAGES, CONSOLE_MESSAGES, VERDICT_MESSAGES):

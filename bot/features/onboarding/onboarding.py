@@ -10,6 +10,7 @@ from bot.kernel import commands as c
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import listing, t, tn
 from bot.kernel.models import LEVEL_WORDS, LEVELS, MAX_NEW_PER_DAY, TOPICS, Lang, User
+from bot.kernel.registry import help_text
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import Idle, Onboarding, OnboardStep
 from bot.kernel.timeutil import parse_hhmm
@@ -76,7 +77,7 @@ async def start(cmd: c.StartUser, deps: Deps, user: User) -> list[Reply]:
 
 
 async def show_help(cmd: c.ShowHelp, deps: Deps, user: User) -> list[Reply]:
-    return [Reply(t(user.language, "help"))]
+    return [Reply(help_text(user.language))]  # each command's lines, from the registry
 
 
 async def show_settings(cmd: c.ShowSettings, deps: Deps, user: User) -> list[Reply]:
