@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from bot.kernel import commands as c
+from bot.kernel.actions import MAX_ID as MAX_ID  # re-exported: tests import it here
+from bot.kernel.actions import decode
 from bot.kernel.registry import REGISTRY
 
 
@@ -33,53 +35,8 @@ def parse_line(user_id: int, line: str) -> c.Command:
     return cmd if cmd is not None else c.Invalid(user_id, "usage", name, entry.usage_key)
 
 
-MAX_ID = 2**63 - 1  # a database id: larger numbers are no id (and overflow a BIGINT)
-
-
-def _id(text: str) -> int:
-    """A non-negative id from a button, or ValueError."""
-    value = int(text)
-    if not 0 <= value <= MAX_ID:
-        raise ValueError(text)
-    return value
-
-
 def parse_action(user_id: int, action: str) -> c.Command:
-    """Button actions: `verb` or `verb:arg[:arg]` (see the Button constructors in the service)."""
-    verb, _, arg = action.partition(":")
-    try:
-        if verb == "next":
-            return c.NextQuestion(user_id)
-        if verb == "skip":
-            return c.SkipQuestion(user_id)
-        if verb == "ref":
-            return c.RevealReference(user_id, _id(arg) if arg else None)
-        if verb == "fu":
-            return c.StartFollowUp(user_id, _id(arg))
-        if verb == "tick":
-            attempt, _, index = arg.partition(":")
-            return c.TickPoint(user_id, _id(attempt), _id(index))
-        if verb == "dis":
-            return c.Disagree(user_id, _id(arg))
-        if verb == "look":
-            return c.SecondLook(user_id, _id(arg))
-        if verb == "rate":
-            attempt, _, rating = arg.partition(":")
-            return c.OverrideRating(user_id, _id(attempt), int(rating))
-        if verb == "set":
-            name, _, value = arg.partition(":")
-            return c.ChangeSetting(user_id, name, value)
-        if verb == "forget":
-            return c.ConfirmForget(user_id, arg == "yes")
-        if verb == "rv":
-            return c.PickReview(user_id, None if arg == "none" else _id(arg))
-        if verb == "mk" and arg:
-            return c.MockCommand(user_id, arg)
-        if verb == "cr" and arg:
-            tool, _, rest = arg.partition(":")
-            return c.CareerAction(user_id, tool, rest)
-        if verb == "flow" and arg in ("skip", "ok", "cancel"):
-            return c.FlowAction(user_id, arg)
-    except ValueError:
-        pass
-    return c.Invalid(user_id, "unknown", action)
+    """A button's action: its typed payload (bot/kernel/actions.py, the one place buttons are decoded) as the
+    command it sends; an action no payload reads is unknown."""
+    payload = decode(action)
+    return payload.command(user_id) if payload is not None else c.Invalid(user_id, "unknown", action)

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from bot.features.apps import data as apps_data
 from bot.features.drill import drill
 from bot.features.stats.report import build_progress, chart_attachment
+from bot.kernel import actions
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Reminder, User
@@ -120,7 +121,7 @@ async def review_nudge(deps: Deps, user: User, last_answer: datetime | None) -> 
     due = await deps.store.count_due(user.id, now)
     if due < NUDGE_MIN_DUE:
         return None
-    return [Reply(tn(user.language, "review_due_nudge", due), [[Button("/drill", "next")]])]
+    return [Reply(tn(user.language, "review_due_nudge", due), [[Button("/drill", actions.Next().encode())]])]
 
 
 async def post_interview(deps: Deps, user: User, payload: dict[str, Any], second: bool) -> list[Reply] | None:
@@ -159,7 +160,7 @@ async def weekly_summary(deps: Deps, user: User) -> list[Reply] | None:
         if not a.is_follow_up and a.created_at > now - timedelta(days=7) and a.status in ("graded", "regrade")
     ]
     if not attempts:
-        return [Reply(t(user.language, "push.weekly_empty"), [[Button("/drill", "next")]])]
+        return [Reply(t(user.language, "push.weekly_empty"), [[Button("/drill", actions.Next().encode())]])]
     scores: dict[str, list[int]] = {}
     for a in attempts:
         q = await deps.question(a.question_id)
@@ -177,7 +178,7 @@ async def weekly_summary(deps: Deps, user: User) -> list[Reply] | None:
         weakest=subtopic_name(weakest, lang) if weakest else "-",
     )
     image = await chart_attachment(deps, await build_progress(deps, user), user.language)
-    return [Reply(text, [[Button("/drill", "next")]], image=image, kind="weekly")]
+    return [Reply(text, [[Button("/drill", actions.Next().encode())]], image=image, kind="weekly")]
 
 
 def next_daily_instant(user: User, now: datetime) -> datetime:
