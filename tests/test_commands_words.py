@@ -15,7 +15,8 @@ from bot.kernel import commands as c
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import t
 from bot.kernel.models import Lang
-from bot.kernel.parsing import CHINESE_NAMES, parse_line
+from bot.kernel.parsing import parse_line
+from bot.kernel.registry import REGISTRY, help_text
 from bot.platforms.console.chat import run_console
 from tests.fakes import FakeClock, FakeGrader
 from tests.test_app import settings_for
@@ -51,16 +52,16 @@ async def test_chinese_command_names_work_in_the_terminal(app: App, tmp_path: Pa
 def test_every_command_has_a_chinese_name_that_help_lists() -> None:
     english = ["start", "help", "drill", "skip", "reveal", "stats", "forget", "export", "pause", "resume", "mock",
                "review", "interview", "debrief", "jd", "notes", "apps", "company", "settings", "lang", "privacy"]  # fmt: skip
-    zh_help = t("zh", "help")
+    zh_help = help_text("zh")
     for name in english:
-        chinese = [k for k, v in CHINESE_NAMES.items() if v == name]
+        chinese = [k for k, v in REGISTRY.chinese_names().items() if v == name]
         assert chinese, name
         for alias in chinese:  # the same command, with or without words after it
             assert parse_line(1, f"/{alias} a | b") == parse_line(1, f"/{name} a | b"), alias
             assert parse_line(1, f"/{alias}") == parse_line(1, f"/{name}"), alias
         assert f"/{name}（/{chinese[0]}）" in zh_help, name  # the first Chinese name, beside the English one
     assert type(parse_line(1, "/帮助")) is c.ShowHelp and type(parse_line(1, "/练习")) is c.NextQuestion
-    assert "/帮助 is /help" in t("en", "help")
+    assert "/帮助 is /help" in help_text("en")
     assert isinstance(parse_line(1, "/复盘"), c.CareerCommand) and parse_line(1, "/复盘").tool == "debrief"  # type: ignore[attr-defined]
     assert parse_line(1, "/设置 级别 校招") == c.ChangeSetting(1, "level", "校招")
 

@@ -15,9 +15,9 @@ from bot.grading.chain import GradingChain
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
-from bot.kernel.i18n import t
 from bot.kernel.models import InterviewLog, Question, ReviewItem
 from bot.kernel.ports import WriteFailed
+from bot.kernel.registry import help_text
 from bot.kernel.replies import Reply
 from bot.kernel.service import Service
 from bot.kernel.session import Idle, InCareer
@@ -397,8 +397,8 @@ async def test_the_company_given_by_the_command_takes_the_notes_kept_for_it(serv
 
 
 def test_help_lists_debrief_in_both_languages() -> None:
-    assert "\n/debrief [company] - after a real interview" in t("en", "help")
-    assert "\n/debrief（/复盘）[公司] - 面试结束后" in t("zh", "help")  # with its Chinese name (issue #36)
+    assert "\n/debrief [company] - after a real interview" in help_text("en")
+    assert "\n/debrief（/复盘）[公司] - 面试结束后" in help_text("zh")  # with its Chinese name (issue #36)
 
 
 async def test_a_possible_match_is_kept_as_own_unless_the_user_says_it_is_the_bank_question(

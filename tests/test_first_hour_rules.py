@@ -106,7 +106,7 @@ def test_settings_with_no_value_shows_how_to_give_that_setting() -> None:
 
 
 async def test_every_setting_name_has_its_usage(service: Service) -> None:
-    from bot.kernel.parsing import SETTING_ALIASES
+    from bot.features.onboarding.commands import SETTING_ALIASES
 
     uid = await new_user(service, "zh")
     for alias in SETTING_ALIASES:

@@ -25,6 +25,7 @@ from bot.kernel.i18n import (
     tn,
 )
 from bot.kernel.models import DIMENSIONS, Grade, Rating
+from bot.kernel.registry import help_text
 from bot.kernel.render import grade_text
 from tests.conftest import make_question
 
@@ -217,7 +218,7 @@ def test_a_key_registered_twice_is_refused_and_nothing_of_it_is_added() -> None:
 
 def test_each_tools_help_lines_end_the_help_in_their_order() -> None:
     for lang in ("en", "zh"):
-        text = t(lang, "help")  # type: ignore[arg-type]
+        text = help_text(lang)  # type: ignore[arg-type]
         tails = [MESSAGES[k][lang] for k in ("help.mock", "help.jd", "help.notes", "help.apps", "help.debrief")]
         assert text.endswith("".join(tails)), lang
         assert text.index(tails[0]) < text.index(tails[1]) < text.index(tails[4])

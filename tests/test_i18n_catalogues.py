@@ -96,11 +96,3 @@ def test_a_fuzzy_or_empty_translation_shows_the_english_as_gettext_does(tmp_path
     part = read_catalogue(write(tmp_path, body))
     assert part.untranslated == ("greet", "bye")
     assert part.messages == {"greet": {"en": "Hello"}, "bye": {"en": "Bye"}, "ok": {"en": "OK", "zh": "好"}}
-
-
-def test_the_help_ends_with_each_tools_lines_whatever_the_order_they_load_in(tmp_path: Path) -> None:
-    catalogue = Catalogue()
-    catalogue.register({"help.mock": {"en": "\n/mock", "zh": "\n/模拟"}})
-    catalogue.register({"help": {"en": "Commands:", "zh": "命令："}})
-    catalogue.register({"help.jd": {"en": "\n/jd", "zh": "\n/职位"}})
-    assert catalogue.messages["help"] == {"en": "Commands:\n/mock\n/jd", "zh": "命令：\n/模拟\n/职位"}

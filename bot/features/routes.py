@@ -1,25 +1,39 @@
-"""Which feature handles each command, and what typed text means in each feature's state: the features' side of
-the kernel's routing (bot/kernel/routing.py). Importing this module registers it, and the features' pushes
+"""What typed text means in each feature's state, and the hooks the service calls around a command: the features'
+side of the kernel's routing (bot/kernel/routing.py). Importing this module registers it, and every feature's
+commands with the registry (bot/kernel/registry.py: which feature handles each command) and pushes
 (bot/kernel/push_rules.py); the composition root does."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.features.account import account
+from bot.features.account import commands as account_commands
+from bot.features.apps import commands as apps_commands
+from bot.features.career import commands as career_commands
 from bot.features.career import router as career_router
+from bot.features.debrief import commands as debrief_commands
+from bot.features.drill import commands as drill_commands
 from bot.features.drill import drill, regrade
 from bot.features.drill import pushes as drill_pushes
+from bot.features.jd import commands as jd_commands
+from bot.features.mock import commands as mock_commands
 from bot.features.mock import mock
+from bot.features.notebook import commands as notebook_commands
+from bot.features.onboarding import commands as onboarding_commands
 from bot.features.onboarding import onboarding
-from bot.features.review import company_merge, flows, interviews
+from bot.features.review import commands as review_commands
+from bot.features.review import flows, interviews
 from bot.features.review import pushes as review_pushes
 from bot.features.stats import pushes as stats_pushes
-from bot.features.study_server import study_server
-from bot.features.voice import voice
+from bot.features.study_server import commands as study_server_commands
+from bot.features.voice import commands as voice_commands
 from bot.kernel import commands as c
 from bot.kernel import routing
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t
 from bot.kernel.models import User
+from bot.kernel.registry import REGISTRY
 from bot.kernel.replies import Reply
 from bot.kernel.routing import Handler, SessionHandler
 from bot.kernel.session import (
@@ -35,49 +49,34 @@ from bot.kernel.session import (
 )
 from bot.kernel.yes_no import DELETE, is_number, is_yes
 
-HANDLERS: dict[type[c.Command], Handler] = {
-    c.StartUser: onboarding.start,
-    c.ShowHelp: onboarding.show_help,
-    c.ShowSettings: onboarding.show_settings,
-    c.ChangeSetting: onboarding.change_setting,
-    c.NextQuestion: drill.next_question,
-    c.OverrideRating: drill.override_rating,
-    c.StartFollowUp: drill.start_follow_up,
-    c.TickPoint: drill.tick_point,
-    c.Disagree: drill.disagree,
-    c.SecondLook: drill.second_look,
-    c.LogInterview: interviews.log_interview,
-    c.LogReview: interviews.log_review,
-    c.PickReview: interviews.pick_review,
-    c.StartFlow: flows.start_flow,
-    c.SetPaused: onboarding.set_paused,
-    c.ShowStats: account.show_stats,
-    c.ShowCompanies: company_merge.show_companies,
-    c.MergeCompanies: company_merge.merge_companies,
-    c.Forget: account.forget,
-    c.ExportData: account.export_data,
-    c.ShowPrivacy: account.privacy,
-    c.SetupServer: study_server.setup_server,
-    c.ShowLeaderboard: study_server.show_leaderboard,
-    c.AnswerServerQuestion: study_server.answer_server_question,
-    c.MockCommand: mock.mock_command,
-    c.CareerCommand: career_router.command,
-    c.CareerAction: career_router.action,
-    c.UploadDocument: career_router.upload,
-}
-
-WITH_SESSION: dict[type[c.Command], SessionHandler] = {
-    c.SubmitAnswer: mock.answer,  # the drill's, or the mock interview's while one runs
-    c.SubmitVoice: voice.submit_voice,
-    c.RevealReference: mock.reveal,  # the drill's; not during a mock interview
-    c.SkipQuestion: mock.skip,  # the drill's, or passing on the mock's open question
-    c.ConfirmForget: account.confirm_forget,
-}
+FEATURE_COMMANDS = (
+    account_commands,
+    apps_commands,
+    career_commands,
+    debrief_commands,
+    drill_commands,
+    jd_commands,
+    mock_commands,
+    notebook_commands,
+    onboarding_commands,
+    review_commands,
+    study_server_commands,
+    voice_commands,
+)
+"""Each feature's commands: registered with the kernel's registry when imported (here)."""
 
 
 class FeatureRoutes:
-    handlers = HANDLERS
-    with_session = WITH_SESSION
+    """The handler tables are the registry's (each feature's `commands` module registers its own); the hooks the
+    service calls around a command are here."""
+
+    @property
+    def handlers(self) -> Mapping[type[c.Command], Handler]:
+        return REGISTRY.handlers
+
+    @property
+    def with_session(self) -> Mapping[type[c.Command], SessionHandler]:
+        return REGISTRY.session_handlers
 
     async def greet(self, deps: Deps, user: User) -> list[Reply]:
         return await onboarding.start(c.StartUser(user.id), deps, user)

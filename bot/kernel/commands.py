@@ -199,10 +199,12 @@ class CareerCommand(Command):
 
 @dataclass(frozen=True)
 class CareerAction(Command):
-    """A button of a career tool: `cr:<tool>:<arg>`."""
+    """A button of a career tool: `cr:<tool>:<arg>`, and its typed payload when the tool declares one
+    (bot/kernel/actions.py: a `ToolAction`)."""
 
     tool: str
     arg: str = ""
+    payload: object | None = None
 
 
 @dataclass(frozen=True)

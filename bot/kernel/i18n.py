@@ -86,17 +86,12 @@ def catalogue_files(folder: Path) -> list[Path]:
     return sorted(folder.rglob("*.po"))
 
 
-HELP_TAILS = ("help.mock", "help.jd", "help.notes", "help.apps", "help.debrief")
-"""Each tool's lines at the end of /help, in this order, kept with the tool's messages."""
-
-
 class Catalogue:
     """The messages loaded so far, {key: {lang: text}}, and the counted ones, {key: {lang: {category: text}}}."""
 
     def __init__(self) -> None:
         self.messages: dict[str, dict[str, str]] = {}
         self.plurals: dict[str, dict[str, dict[str, str]]] = {}
-        self._help_base: dict[str, str] = {}
 
     def register(
         self,
@@ -111,12 +106,6 @@ class Catalogue:
         self.plurals.update(
             {key: {lang: dict(forms) for lang, forms in by_lang.items()} for key, by_lang in (plurals or {}).items()}
         )
-        if "help" in messages:
-            self._help_base = dict(self.messages["help"])
-        if "help" in self.messages and any(key in messages for key in ("help", *HELP_TAILS)):
-            for lang, base in self._help_base.items():
-                tails = "".join(self.messages[k][lang] for k in HELP_TAILS if k in self.messages)
-                self.messages["help"][lang] = base + tails
 
     def register_catalogue(self, folder: Path) -> None:
         """Load the catalogue files under `folder` (a package's locales/); a key that is already there, in this

@@ -28,6 +28,12 @@ def identity(platform: str, external_id: str) -> str:
     return f"{platform}:{external_id}"
 
 
+def server_source(platform: str, server_id: str) -> str:
+    """The attempt source of answers given in a server (/answer there): where it was answered, e.g.
+    "discord:guild:900" (a study server's board counts those with its own suffix, study_server.board_source)."""
+    return f"{platform}:guild:{server_id}"
+
+
 def identity_key(platform: str, external_id: str) -> str:
     """The one-way key the usage ledgers store for an account: 32 hex digits of SHA-256 (128 bits)."""
     return hashlib.sha256(f"drill-bot identity v1\x00{platform}\x00{external_id}".encode()).hexdigest()[:32]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from bot.kernel import actions
 from bot.kernel.i18n import MESSAGES, listing, t
 from bot.kernel.models import DIMENSIONS, Grade, KeyPoint, Lang, Question, Rating
 from bot.kernel.replies import Button
@@ -111,12 +112,18 @@ def grade_text(grade: Grade, q: Question, lang: Lang, rating: Rating, next_due: 
 
 
 def rating_buttons(attempt_id: int, lang: Lang) -> list[Button]:
-    return [Button(t(lang, f"rating.{r.value}"), f"rate:{attempt_id}:{r.value}") for r in Rating]
+    return [
+        Button(t(lang, f"rating.{r.value}"), actions.Rate(attempt=attempt_id, rating=r.value).encode()) for r in Rating
+    ]
 
 
 def grade_buttons(attempt_id: int, lang: Lang, has_follow_up: bool) -> list[list[Button]]:
-    first = [Button(t(lang, "btn.reference"), f"ref:{attempt_id}")]
+    first = [Button(t(lang, "btn.reference"), actions.Reference(attempt=attempt_id).encode())]
     if has_follow_up:
-        first.append(Button(t(lang, "btn.follow_up"), f"fu:{attempt_id}"))
-    first.append(Button(t(lang, "btn.next"), "next"))
-    return [first, rating_buttons(attempt_id, lang), [Button(t(lang, "notes.btn.save"), f"cr:notes:save:{attempt_id}")]]
+        first.append(Button(t(lang, "btn.follow_up"), actions.FollowUp(attempt=attempt_id).encode()))
+    first.append(Button(t(lang, "btn.next"), actions.Next().encode()))
+    return [
+        first,
+        rating_buttons(attempt_id, lang),
+        [Button(t(lang, "notes.btn.save"), actions.Career(tool="notes", arg=f"save:{attempt_id}").encode())],
+    ]

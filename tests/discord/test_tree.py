@@ -6,12 +6,15 @@ from typing import Any
 
 import discord
 
+from bot.kernel.registry import Entry
 from bot.platforms.discord.bridge import Bridge
 from bot.platforms.discord.client import DrillClient
 from bot.platforms.discord.settings import DiscordSettings
 from bot.platforms.discord.translator import CatalogTranslator
+from tests.discord import payloads as p
 from tests.discord.conftest import Start
 from tests.discord.fake_discord import FakeDiscord
+from tests.test_registry import ping_entry as ping_entry  # a fixture: the registry with one entry more
 
 COMMANDS = {
     "drill",
@@ -126,3 +129,13 @@ async def test_commands_sync_globally_without_a_guild_and_not_at_all_when_turned
     assert put.path.endswith("/applications/1000/commands")
     await start_bot(guild_id=None, sync=False)
     assert len(fake.to("/commands", "PUT")) == 1
+
+
+async def test_a_registry_entry_added_is_a_slash_command_that_reaches_its_handler(
+    ping_entry: Entry, start_bot: Start, fake: FakeDiscord
+) -> None:
+    bot = await start_bot(guild_id=700)
+    (put,) = fake.to("/commands", "PUT")
+    assert {cmd["name"] for cmd in put.json} == COMMANDS | {"ping"}
+    requests = await bot.interact(p.command("ping", word="hi"))
+    assert [r.content for r in requests if "/webhooks/" in r.path] == ["pong: hi"]

@@ -16,7 +16,8 @@ import pytest
 from pydantic import SecretStr
 from telegram.error import InvalidToken
 
-from bot.platforms.telegram.runtime import MENU, TelegramRuntime
+from bot.kernel.registry import REGISTRY
+from bot.platforms.telegram.runtime import TelegramRuntime
 from bot.platforms.telegram.settings import TelegramSettings
 from tests.telegram import updates
 from tests.telegram.conftest import Harness, MakeHarness
@@ -33,7 +34,10 @@ def free_port() -> int:
 
 async def test_the_command_menu_is_registered_in_english_and_chinese(tg: Harness) -> None:
     en, zh = tg.server.commands[""], tg.server.commands["zh"]
-    assert [c["command"] for c in en] == list(MENU) == [c["command"] for c in zh]
+    menu = [name for name, _ in REGISTRY.menu("en")]
+    assert [c["command"] for c in en] == menu == [c["command"] for c in zh]
+    assert menu == ["start", "drill", "mock", "review", "interview", "debrief", "jd", "notes", "apps", "stats",
+                    "company", "settings", "lang", "help", "forget", "export", "privacy"]  # fmt: skip
     assert dict((c["command"], c["description"]) for c in zh)["drill"] == "下一题"
     await tg.server.wait_for(lambda: any(m == "getUpdates" for m, _ in tg.server.calls))
     methods = [m for m, _ in tg.server.calls]

@@ -10,6 +10,7 @@ from typing import Any
 from bot.features.account import export_files, export_markdown
 from bot.features.mock import mock
 from bot.features.stats.report import progress_reply
+from bot.kernel import actions
 from bot.kernel import commands as c
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import listing, t, tn
@@ -22,7 +23,7 @@ from bot.kernel.timeutil import local_now
 async def show_stats(cmd: c.ShowStats, deps: Deps, user: User) -> list[Reply]:
     reply = await progress_reply(deps, user)
     if reply is None:
-        return [Reply(t(user.language, "stats.none"), [[Button("/drill", "next")]])]
+        return [Reply(t(user.language, "stats.none"), [[Button("/drill", actions.Next().encode())]])]
     trend = await mock.stats_line(deps, user)  # the mock interviews' scores in order
     return [replace(reply, text=reply.text + "\n" + trend) if trend else reply]
 
@@ -30,7 +31,12 @@ async def show_stats(cmd: c.ShowStats, deps: Deps, user: User) -> list[Reply]:
 async def forget(cmd: c.Forget, deps: Deps, user: User) -> list[Reply]:
     lang = user.language
     await deps.store.set_session(user.id, ConfirmingForget())
-    buttons = [[Button(t(lang, "btn.yes_delete"), "forget:yes"), Button(t(lang, "btn.cancel"), "forget:no")]]
+    buttons = [
+        [
+            Button(t(lang, "btn.yes_delete"), actions.ConfirmForget(answer="yes").encode()),
+            Button(t(lang, "btn.cancel"), actions.ConfirmForget(answer="no").encode()),
+        ]
+    ]
     return [Reply(t(lang, "forget.confirm"), buttons)]
 
 

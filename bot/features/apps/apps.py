@@ -6,18 +6,20 @@ applications come from them (bot/features/apps/insights.py).
 Typed: `/apps`, `/apps add Company | role | notes` (or `/apps add` step by step), `/apps N`, `/apps N stage
 technical 2` (or `/apps N 二面`), `/apps N note ...`, `/apps N remind 7`, `/apps N remind off` (or `取消提醒`),
 `/apps N delete`, `/apps insights`.
-Buttons: `cr:apps:<verb>:<id>...`, every id checked against the user."""
+Buttons: `cr:apps:<verb>:<id>...` (typed in bot/features/apps/actions.py), every id checked against the user."""
 
 from __future__ import annotations
 
 import re
 
+from bot.features.apps import actions as btn
 from bot.features.apps import data as apps_data
 from bot.features.apps.board import MAX_ROUND, by_number, display_number, move, next_number, next_stage, parse_stage
 from bot.features.apps.view import app_text, stage_label
 from bot.features.career.models import CLOSED_STAGES, STAGES, Application, AppNote, StageChange
 from bot.features.career.tool import Tool
 from bot.features.review.companies import company_name
+from bot.kernel.actions import ToolAction
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Lang, User
@@ -98,21 +100,23 @@ def app_buttons(lang: Lang, app: Application, reminding: bool = False) -> list[l
     upcoming = next_stage(app)
     if upcoming is not None:
         stage, round_ = upcoming
-        moves.append(Button("→ " + stage_label(lang, stage, round_), f"cr:apps:mv:{app.id}:{stage}:{round_}"))
+        moves.append(
+            Button("→ " + stage_label(lang, stage, round_), btn.Move(id=app.id, stage=stage, round=round_).encode())
+        )
     if app.stage == "technical":
-        moves.append(Button("→ " + stage_label(lang, "hr"), f"cr:apps:mv:{app.id}:hr:0"))
+        moves.append(Button("→ " + stage_label(lang, "hr"), btn.Move(id=app.id, stage="hr").encode()))
     for stage in ("offer", "rejected", "withdrawn"):
         if app.stage != stage and (upcoming is None or upcoming[0] != stage):
-            moves.append(Button(stage_label(lang, stage), f"cr:apps:mv:{app.id}:{stage}:0"))
+            moves.append(Button(stage_label(lang, stage), btn.Move(id=app.id, stage=stage).encode()))
     return [
         moves,
         [
-            Button(t(lang, "apps.btn.note"), f"cr:apps:note:{app.id}"),
-            Button(t(lang, "apps.btn.remind"), f"cr:apps:rem:{app.id}"),
-            *([Button(t(lang, "apps.btn.remind_off"), f"cr:apps:remoff:{app.id}")] if reminding else []),
-            Button(t(lang, "apps.btn.delete"), f"cr:apps:del:{app.id}"),
+            Button(t(lang, "apps.btn.note"), btn.Note(id=app.id).encode()),
+            Button(t(lang, "apps.btn.remind"), btn.Remind(id=app.id).encode()),
+            *([Button(t(lang, "apps.btn.remind_off"), btn.RemindOff(id=app.id).encode())] if reminding else []),
+            Button(t(lang, "apps.btn.delete"), btn.Delete(id=app.id).encode()),
         ],
-        [Button(t(lang, "apps.btn.board"), "cr:apps:board")],
+        [Button(t(lang, "apps.btn.board"), btn.Board().encode())],
     ]
 
 
@@ -143,7 +147,7 @@ async def add_note(app: Application, text: str, deps: Deps, user: User) -> list[
     notes = [*app.note_log, AppNote(text=text, at=now)]
     await deps.store.save_application(app.model_copy(update={"note_log": notes, "updated_at": now}))
     return [Reply(t(lang, "apps.noted", company=company_name(app.company, lang), n=len(notes), limit=MAX_NOTES),
-                  [[Button(t(lang, "apps.btn.open"), f"cr:apps:show:{app.id}")]])]  # fmt: skip
+                  [[Button(t(lang, "apps.btn.open"), btn.Show(id=app.id).encode())]])]  # fmt: skip
 
 
 async def remind(app: Application, days: int, deps: Deps, user: User) -> list[Reply]:
@@ -154,8 +158,8 @@ async def remind(app: Application, days: int, deps: Deps, user: User) -> list[Re
 
 
 def _confirm_delete(lang: Lang, app: Application) -> Reply:
-    buttons = [[Button(t(lang, "apps.btn.delete_yes"), f"cr:apps:delok:{app.id}"),
-                Button(t(lang, "btn.cancel"), f"cr:apps:show:{app.id}")]]  # fmt: skip
+    buttons = [[Button(t(lang, "apps.btn.delete_yes"), btn.DeleteConfirmed(id=app.id).encode()),
+                Button(t(lang, "btn.cancel"), btn.Show(id=app.id).encode())]]  # fmt: skip
     return Reply(t(lang, "apps.confirm_delete", company=company_name(app.company, lang)), buttons)
 
 
@@ -192,49 +196,58 @@ async def create(company: str, role: str, note: str, deps: Deps, user: User) -> 
     return [Reply(text, app_buttons(lang, app))]
 
 
-async def action(arg: str, deps: Deps, user: User) -> list[Reply]:
-    """A button: `board`, `ins`, `add`, `skip`, `cancel`, or `<verb>:<id>[...]` on one of the user's applications."""
+async def press(payload: ToolAction, deps: Deps, user: User) -> list[Reply]:
+    """A button, its payload typed (bot/features/apps/actions.py); one on an application acts only on the user's."""
     lang = user.language
-    verb, _, rest = arg.partition(":")
-    simple = {"board": apps_data.board, "ins": apps_data.insights}
-    if verb in simple:
-        return await simple[verb](deps, user)
-    if verb == "add":
+    if isinstance(payload, btn.Board):
+        return await apps_data.board(deps, user)
+    if isinstance(payload, btn.Insights):
+        return await apps_data.insights(deps, user)
+    if isinstance(payload, btn.Add):
         return await _add_command("", deps, user)
-    if verb in ("skip", "cancel"):
+    if isinstance(payload, btn.Skip | btn.Cancel):
         state = await deps.store.get_session(user.id)
         if not isinstance(state, InCareer) or state.tool != "apps":
             return [Reply(t(lang, "career.expired"))]
-        if verb == "skip":
+        if isinstance(payload, btn.Skip):
             return await text("", deps, user, state)
         await deps.store.set_session(user.id, Idle())
         return [Reply(t(lang, "apps.cancelled"))]
-    head, _, extra = rest.partition(":")
-    app = await _own(deps, user, head)
+    app = await _own_id(deps, user, payload.id) if isinstance(payload, btn.OnApplication) else None
     if app is None:
         return [_not_found(lang)]
-    if verb == "show":
+    if isinstance(payload, btn.Show):
         return await show(app, deps, user)
-    if verb == "mv":
-        stage, _, round_ = extra.partition(":")
-        return await move_to(app, stage, int(round_) if round_.isdigit() else 0, deps, user)
-    if verb == "note":
+    if isinstance(payload, btn.Move):
+        return await move_to(app, payload.stage, payload.round, deps, user)
+    if isinstance(payload, btn.Note):
         return await add_note(app, "", deps, user)
-    if verb == "rem":
-        if extra.isdigit():
-            return await remind(app, int(extra), deps, user)
-        days = [Button(t(lang, "apps.btn.days", days=tn(lang, "count.day", n)), f"cr:apps:rem:{app.id}:{n}")
+    if isinstance(payload, btn.Remind):
+        if payload.days is not None:
+            return await remind(app, payload.days, deps, user)
+        days = [Button(t(lang, "apps.btn.days", days=tn(lang, "count.day", n)), btn.Remind(id=app.id, days=n).encode())
                 for n in apps_data.REMIND_CHOICES]  # fmt: skip
         return [Reply(t(lang, "apps.ask_days", company=company_name(app.company, lang)), [days])]
-    if verb == "remoff":
+    if isinstance(payload, btn.RemindOff):
         return [await apps_data.cancel_follow_ups(app, deps, user)]
-    if verb == "del":
+    if isinstance(payload, btn.Delete):
         return [_confirm_delete(lang, app)]
-    if verb == "delok":
+    if isinstance(payload, btn.DeleteConfirmed):
         await deps.store.delete_application(user.id, app.id)
         return [Reply(t(lang, "apps.deleted", company=company_name(app.company, lang)),
-                      [[Button(t(lang, "apps.btn.board"), "cr:apps:board")]])]  # fmt: skip
+                      [[Button(t(lang, "apps.btn.board"), btn.Board().encode())]])]  # fmt: skip
     return [_not_found(lang)]
+
+
+async def action(arg: str, deps: Deps, user: User) -> list[Reply]:
+    """A button no payload of /apps reads (`cr:apps:<garbage>`, a forged or mangled one): not found."""
+    return [_not_found(user.language)]
+
+
+async def _own_id(deps: Deps, user: User, app_id: int) -> Application | None:
+    """The application with this id when it is the user's; None for a deleted one or another's."""
+    app = await deps.store.get_application(app_id)
+    return app if app is not None and app.user_id == user.id else None
 
 
 async def _own(deps: Deps, user: User, raw: str) -> Application | None:
@@ -278,19 +291,21 @@ async def text(value: str, deps: Deps, user: User, state: InCareer) -> list[Repl
 
 
 def _cancel(lang: Lang) -> list[list[Button]]:
-    return [[Button(t(lang, "btn.cancel"), "cr:apps:cancel")]]
+    return [[Button(t(lang, "btn.cancel"), btn.Cancel().encode())]]
 
 
 def _skip(lang: Lang) -> list[list[Button]]:
-    return [[Button(t(lang, "apps.btn.skip"), "cr:apps:skip"), Button(t(lang, "btn.cancel"), "cr:apps:cancel")]]
+    return [
+        [Button(t(lang, "apps.btn.skip"), btn.Skip().encode()), Button(t(lang, "btn.cancel"), btn.Cancel().encode())]
+    ]
 
 
 def _not_found(lang: Lang) -> Reply:
-    return Reply(t(lang, "apps.not_found"), [[Button(t(lang, "apps.btn.board"), "cr:apps:board")]], kind="error")
+    return Reply(t(lang, "apps.not_found"), [[Button(t(lang, "apps.btn.board"), btn.Board().encode())]], kind="error")
 
 
 def _usage(lang: Lang) -> Reply:
     return Reply(t(lang, "usage", usage=t(lang, "apps.usage")), kind="error")
 
 
-TOOL = Tool(command, action, text)
+TOOL = Tool(command, action, text, press=press)

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime, time, timedelta
 
+from bot.features.apps import actions as btn
 from bot.features.apps.attach import Attached, attach_all
 from bot.features.apps.board import days_since, display_number
 from bot.features.apps.insights import AppsInsights, compute_insights
@@ -15,6 +16,7 @@ from bot.features.apps.view import board_data, board_text, insights_short, insig
 from bot.features.career.models import CLOSED_STAGES, Application
 from bot.features.review.companies import company_name
 from bot.features.stats.progress import mastery_by_subtopic, reviewed
+from bot.kernel import actions
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Reminder, User
@@ -60,7 +62,7 @@ async def board(deps: Deps, user: User) -> list[Reply]:
     lang, now = user.language, deps.clock.now()
     apps = await deps.store.list_applications(user.id)
     if not apps:
-        return [Reply(t(lang, "apps.empty"), [[Button(t(lang, "apps.btn.add"), "cr:apps:add")]])]
+        return [Reply(t(lang, "apps.empty"), [[Button(t(lang, "apps.btn.add"), btn.Add().encode())]])]
     found = await attached_to(deps, user, apps)
     ins = await compute(deps, user, apps, found)
     text = board_text(lang, apps, found, now, insights_short(lang, ins, apps))
@@ -73,11 +75,16 @@ async def board(deps: Deps, user: User) -> list[Reply]:
             log.exception("application board chart failed; sending the text alone")
     open_apps = [a for a in apps if a.stage not in CLOSED_STAGES][:BOARD_BUTTONS]
     rows = [
-        [Button(f"#{display_number(a, apps)} {company_name(a.company, lang)}"[:40], f"cr:apps:show:{a.id}")
+        [Button(f"#{display_number(a, apps)} {company_name(a.company, lang)}"[:40], btn.Show(id=a.id).encode())
          for a in open_apps[i : i + 4]]
         for i in range(0, len(open_apps), 4)
     ]  # fmt: skip
-    rows.append([Button(t(lang, "apps.btn.add"), "cr:apps:add"), Button(t(lang, "apps.btn.insights"), "cr:apps:ins")])
+    rows.append(
+        [
+            Button(t(lang, "apps.btn.add"), btn.Add().encode()),
+            Button(t(lang, "apps.btn.insights"), btn.Insights().encode()),
+        ]
+    )
     return [Reply(text, rows, image=image)]
 
 
@@ -91,7 +98,7 @@ async def insights(deps: Deps, user: User) -> list[Reply]:
         q = deps.bank.get(qid)
         return q.prompt.get(lang) if q else qid
 
-    rows = [[Button("/drill", "next"), Button(t(lang, "apps.btn.board"), "cr:apps:board")]]
+    rows = [[Button("/drill", actions.Next().encode()), Button(t(lang, "apps.btn.board"), btn.Board().encode())]]
     return [Reply(insights_text(lang, ins, apps, prompt), rows)]
 
 
@@ -120,8 +127,8 @@ async def add_follow_up(app: Application, days: int, deps: Deps, user: User) -> 
     await deps.store.add_reminder(Reminder(id=0, user_id=user.id, kind=FOLLOW_UP, due_at=due, payload=payload))
     when = fmt_local(due, user.timezone)
     name = company_name(app.company, lang)
-    buttons = [[Button(t(lang, "apps.btn.remind_off"), f"cr:apps:remoff:{app.id}"),
-                Button(t(lang, "apps.btn.open"), f"cr:apps:show:{app.id}")]]  # fmt: skip
+    buttons = [[Button(t(lang, "apps.btn.remind_off"), btn.RemindOff(id=app.id).encode()),
+                Button(t(lang, "apps.btn.open"), btn.Show(id=app.id).encode())]]  # fmt: skip
     text = t(lang, "apps.reminder_added", company=name, days=tn(lang, "count.day", days), when=when)
     return Reply(text, buttons, promise=True)
 
@@ -131,7 +138,7 @@ async def cancel_follow_ups(app: Application, deps: Deps, user: User) -> Reply:
     lang, name = user.language, company_name(app.company, user.language)
     pending = pending_for(await deps.store.list_reminders(user.id), app)
     cancelled = await deps.store.cancel_reminders(user.id, [r.id for r in pending])
-    buttons = [[Button(t(lang, "apps.btn.open"), f"cr:apps:show:{app.id}")]]
+    buttons = [[Button(t(lang, "apps.btn.open"), btn.Show(id=app.id).encode())]]
     if not cancelled:
         return Reply(t(lang, "apps.no_reminders", company=name), buttons)
     return Reply(
@@ -150,7 +157,7 @@ async def follow_up_push(deps: Deps, user: User, payload: dict[str, object]) -> 
     apps = await deps.store.list_applications(user.id)
     text = t(lang, "apps.follow_up_push", number=display_number(app, apps), company=company_name(app.company, lang),
              stage=stage_label(lang, app.stage, app.round), days=tn(lang, "count.day", days_since(app, now)))  # fmt: skip
-    return [Reply(text, [[Button(t(lang, "apps.btn.open"), f"cr:apps:show:{app.id}")]], kind="reminder")]
+    return [Reply(text, [[Button(t(lang, "apps.btn.open"), btn.Show(id=app.id).encode())]], kind="reminder")]
 
 
 async def _follow_up_reminder(deps: Deps, user: User, reminder: Reminder) -> list[Reply] | None:

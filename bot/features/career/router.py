@@ -15,7 +15,9 @@ from bot.features.career.tool import Tool
 from bot.features.debrief import debrief
 from bot.features.jd import jd
 from bot.features.notebook import notebook
+from bot.kernel import actions
 from bot.kernel import commands as c
+from bot.kernel.actions import ToolAction
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import User
@@ -42,6 +44,8 @@ async def action(cmd: c.CareerAction, deps: Deps, user: User) -> list[Reply]:
     tool = TOOLS.get(cmd.tool)
     if tool is None:
         return [Reply(t(user.language, "unknown_command", command=cmd.tool[:40]), kind="error")]
+    if isinstance(cmd.payload, ToolAction) and tool.press is not None:
+        return await tool.press(cmd.payload, deps, user)
     return await tool.action(cmd.arg, deps, user)
 
 
@@ -80,8 +84,8 @@ async def upload(cmd: c.UploadDocument, deps: Deps, user: User) -> list[Reply]:
     if not takers:
         return [Reply(t(lang, "career.file_unused"), kind="error")]
     await deps.store.set_session(user.id, InCareer(tool="file", step="choose", data={"text": body}))
-    buttons = [[Button(t(lang, label), f"cr:file:{name}") for name, label in takers]]
-    buttons.append([Button(t(lang, "btn.cancel"), "cr:file:cancel")])
+    buttons = [[Button(t(lang, label), actions.Career(tool="file", arg=name).encode()) for name, label in takers]]
+    buttons.append([Button(t(lang, "btn.cancel"), actions.Career(tool="file", arg="cancel").encode())])
     return [Reply(t(lang, "career.file_what", chars=tn(lang, "count.character", len(body))), buttons)]
 
 

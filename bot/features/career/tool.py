@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.kernel.actions import ToolAction
 from bot.kernel.deps import Deps
 from bot.kernel.models import User
 from bot.kernel.replies import Reply
@@ -14,6 +15,7 @@ from bot.kernel.session import InCareer
 CommandHandler = Callable[[str, Deps, User], Awaitable[list[Reply]]]
 ActionHandler = Callable[[str, Deps, User], Awaitable[list[Reply]]]
 TextHandler = Callable[[str, Deps, User, InCareer], Awaitable[list[Reply]]]
+PressHandler = Callable[[ToolAction, Deps, User], Awaitable[list[Reply]]]
 
 
 @dataclass(frozen=True)
@@ -27,3 +29,5 @@ class Tool:
     file_label: str | None = None
     """The i18n key of its "what is this file?" button when a sent file may be this tool's input (a file
     arriving while no tool waits for text); None: files are not for this tool."""
+    press: PressHandler | None = None
+    """A button whose payload the tool typed (a `ToolAction`, decoded by the kernel); `action` gets the rest."""

@@ -20,7 +20,7 @@ from datetime import timedelta
 from bot.features.career.tool import Tool
 from bot.features.debrief import log as debrief_log
 from bot.features.debrief.split import MAX_QUESTIONS, Asked, split_notes
-from bot.kernel import llm_budget
+from bot.kernel import actions, llm_budget
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import InterviewLog, Lang, User
@@ -71,7 +71,7 @@ def _unpack(raw: str) -> list[Item]:
 
 
 def _cancel_row(lang: Lang) -> list[Button]:
-    return [Button(t(lang, "btn.cancel"), "cr:debrief:cancel")]
+    return [Button(t(lang, "btn.cancel"), actions.Career(tool="debrief", arg="cancel").encode())]
 
 
 async def command(args: str, deps: Deps, user: User) -> list[Reply]:
@@ -103,7 +103,9 @@ async def _ask_interview(deps: Deps, user: User, notes: str = "") -> list[Reply]
     recent = sorted(held, key=lambda i: i.at, reverse=True)[:RECENT_INTERVIEWS]
     await deps.store.set_session(user.id, InCareer(tool=TOOL_NAME, step="company", data={"text": notes}))
     head = t(lang, "debrief.have_notes", chars=tn(lang, "count.character", len(notes))) + "\n" if notes else ""
-    rows = [[Button(_interview_label(i, user), f"cr:debrief:i{i.id}")] for i in recent]
+    rows = [
+        [Button(_interview_label(i, user), actions.Career(tool="debrief", arg=f"i{i.id}").encode())] for i in recent
+    ]
     rows.append(_cancel_row(lang))
     key = "debrief.which" if recent else "debrief.which_none"
     return [Reply(head + t(lang, key), rows, ask_text=True)]
@@ -274,9 +276,13 @@ def _listing(deps: Deps, user: User, data: dict[str, str]) -> Reply:
     parts.append(t(lang, "debrief.confirm") if kept else t(lang, "debrief.all_dropped"))
     if any(i.u and not i.x for i in items):
         parts.append(t(lang, "debrief.confirm_own"))
-    drops = [Button(t(lang, "debrief.btn.drop", n=n), f"cr:debrief:drop:{n}") for n in kept if n <= DROP_BUTTONS]
+    drops = [
+        Button(t(lang, "debrief.btn.drop", n=n), actions.Career(tool="debrief", arg=f"drop:{n}").encode())
+        for n in kept
+        if n <= DROP_BUTTONS
+    ]
     rows = [drops[i : i + 5] for i in range(0, len(drops), 5)]
-    last = [Button(t(lang, "debrief.btn.log"), "cr:debrief:log")] if kept else []
+    last = [Button(t(lang, "debrief.btn.log"), actions.Career(tool="debrief", arg="log").encode())] if kept else []
     rows.append(last + _cancel_row(lang))
     return Reply("\n".join(parts), rows, ask_text=True)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.features.review.interviews import cap_reached, file_review
-from bot.kernel import llm_budget, verdicts
+from bot.kernel import actions, llm_budget, verdicts
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import listing, t, tn
 from bot.kernel.models import Attempt, Grade, Question, User
@@ -148,10 +148,13 @@ def summary(user: User, company: str, result: Logged, questions: dict[int, str])
         which, limit = result.cap
         parts.append(t(lang, f"debrief.capped_{which}", logged=tn(lang, "count.interview_question", limit)))
         parts.extend(f"{n}. {_short(questions[n])}" for n in result.not_logged)
-    buttons = [[Button("/drill", "next")]]
+    buttons = [[Button("/drill", actions.Next().encode())]]
     if result.failed_at is not None:
         parts.append(t(lang, "debrief.failed", n=result.failed_at, logged=tn(lang, "count.question", count)))
         buttons = [
-            [Button(t(lang, "debrief.btn.log"), "cr:debrief:log"), Button(t(lang, "btn.cancel"), "cr:debrief:cancel")]
+            [
+                Button(t(lang, "debrief.btn.log"), actions.Career(tool="debrief", arg="log").encode()),
+                Button(t(lang, "btn.cancel"), actions.Career(tool="debrief", arg="cancel").encode()),
+            ]
         ]
     return [Reply("\n".join(parts), buttons, kind="error" if result.failed_at is not None else "info")]

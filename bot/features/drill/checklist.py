@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from bot.kernel import verdicts
+from bot.kernel import actions, verdicts
 from bot.kernel.i18n import t
 from bot.kernel.models import Attempt, Grade, KeyPoint, Lang, Question, Rating
 from bot.kernel.render import grade_text, point_label, rating_buttons
@@ -73,8 +73,15 @@ def _open_points(grade: Grade, q: Question, ticked: Collection[str]) -> list[tup
 
 def rating_row(attempt_id: int, lang: Lang, first: Rating, label_key: str) -> list[Button]:
     """The four ratings, the suggested (or kept) one first with its mark: one tap accepts it."""
-    rest = [b for b in rating_buttons(attempt_id, lang) if b.action != f"rate:{attempt_id}:{int(first)}"]
-    marked = Button(t(lang, label_key, rating=t(lang, f"rating.{int(first)}")), f"rate:{attempt_id}:{int(first)}")
+    rest = [
+        b
+        for b in rating_buttons(attempt_id, lang)
+        if b.action != actions.Rate(attempt=attempt_id, rating=int(first)).encode()
+    ]
+    marked = Button(
+        t(lang, label_key, rating=t(lang, f"rating.{int(first)}")),
+        actions.Rate(attempt=attempt_id, rating=int(first)).encode(),
+    )
     return [marked, *rest]
 
 
@@ -84,7 +91,7 @@ def rate_reply(attempt: Attempt, q: Question, lang: Lang, has_follow_up: bool) -
     assert grade is not None
     reference = q.reference_answer.get(lang).strip()
     head = t(lang, "reference", text=reference) + "\n\n" if reference else ""
-    tail = [Button(t(lang, "btn.next"), "next")]
+    tail = [Button(t(lang, "btn.next"), actions.Next().encode())]
     if attempt.is_follow_up:
         return Reply(head + t(lang, "check.rate.follow_up"), [tail], kind="grade")
     suggestion = verdicts.suggested_rating(grade, weights(q), attempt.ticked)
@@ -98,16 +105,21 @@ def rate_reply(attempt: Attempt, q: Question, lang: Lang, has_follow_up: bool) -
         text += "\n" + t(lang, "check.tick_hint")
     limit = TICK_LABEL_CHARS[lang]
     tick_buttons = [
-        Button(t(lang, "btn.tick", point=point_label(p, lang, limit)), f"tick:{attempt.id}:{i}") for i, p in ticks
+        Button(
+            t(lang, "btn.tick", point=point_label(p, lang, limit)), actions.Tick(attempt=attempt.id, index=i).encode()
+        )
+        for i, p in ticks
     ]
     if has_follow_up:
-        tail.insert(0, Button(t(lang, "btn.follow_up"), f"fu:{attempt.id}"))
-    tail.append(Button(t(lang, "notes.btn.save"), f"cr:notes:save:{attempt.id}"))
+        tail.insert(0, Button(t(lang, "btn.follow_up"), actions.FollowUp(attempt=attempt.id).encode()))
+    tail.append(Button(t(lang, "notes.btn.save"), actions.Career(tool="notes", arg=f"save:{attempt.id}").encode()))
     # the rating first, then where to go next, then the corrections: at most 4 rows (Discord shows 5), and the
     # numbers the terminal gives the first two rows do not depend on how many points are open
     rows = [rating_row(attempt.id, lang, suggestion, "btn.accept"), tail]
     rows += [tick_buttons[i : i + 2] for i in range(0, len(tick_buttons), 2)]
-    return Reply(text, rows, kind="grade", default_action=f"rate:{attempt.id}:{int(suggestion)}")
+    return Reply(
+        text, rows, kind="grade", default_action=actions.Rate(attempt=attempt.id, rating=int(suggestion)).encode()
+    )
 
 
 def estimate_replies(attempt: Attempt, q: Question, lang: Lang, notice: str | None = None) -> list[Reply]:
@@ -121,14 +133,14 @@ def estimate_replies(attempt: Attempt, q: Question, lang: Lang, notice: str | No
 
 
 def llm_buttons(attempt: Attempt, lang: Lang, has_follow_up: bool) -> list[list[Button]]:
-    first = [Button(t(lang, "btn.reference"), f"ref:{attempt.id}")]
+    first = [Button(t(lang, "btn.reference"), actions.Reference(attempt=attempt.id).encode())]
     if has_follow_up:
-        first.append(Button(t(lang, "btn.follow_up"), f"fu:{attempt.id}"))
-    first.append(Button(t(lang, "btn.next"), "next"))
+        first.append(Button(t(lang, "btn.follow_up"), actions.FollowUp(attempt=attempt.id).encode()))
+    first.append(Button(t(lang, "btn.next"), actions.Next().encode()))
     rows = [first]
     if not attempt.is_follow_up:
-        rows.append([Button(t(lang, "btn.disagree"), f"dis:{attempt.id}")])
-    rows.append([Button(t(lang, "notes.btn.save"), f"cr:notes:save:{attempt.id}")])
+        rows.append([Button(t(lang, "btn.disagree"), actions.Disagree(attempt=attempt.id).encode())])
+    rows.append([Button(t(lang, "notes.btn.save"), actions.Career(tool="notes", arg=f"save:{attempt.id}").encode())])
     return rows
 
 
@@ -143,7 +155,7 @@ def llm_reply(attempt: Attempt, q: Question, lang: Lang, due: str, notice: str |
     buttons = llm_buttons(attempt, lang, bool(grade.follow_up))
     if attempt.is_follow_up:
         text += "\n" + t(lang, "follow_up_done")
-        return Reply(text, [[Button(t(lang, "btn.next"), "next")]], kind="grade")
+        return Reply(text, [[Button(t(lang, "btn.next"), actions.Next().encode())]], kind="grade")
     if verdicts.borderline(grade) and attempt.rating_by != "user":
         gap = abs(grade.score - grade.offline_score) if grade.offline_score is not None else 0
         why = (
@@ -153,7 +165,9 @@ def llm_reply(attempt: Attempt, q: Question, lang: Lang, due: str, notice: str |
         )
         text += "\n" + t(lang, "grade.confirm", why=why, rating=t(lang, f"rating.{int(rating)}"))
         buttons.insert(1, rating_row(attempt.id, lang, rating, "btn.keep"))
-        return Reply(text, buttons, kind="grade", default_action=f"rate:{attempt.id}:{int(rating)}")
+        return Reply(
+            text, buttons, kind="grade", default_action=actions.Rate(attempt=attempt.id, rating=int(rating)).encode()
+        )
     return Reply(text, buttons, kind="grade")
 
 

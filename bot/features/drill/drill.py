@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 from bot.features.drill import checklist
 from bot.features.jd import focus
+from bot.kernel import actions, llm_budget, render, srs, verdicts
 from bot.kernel import commands as c
-from bot.kernel import llm_budget, render, srs, verdicts
 from bot.kernel.deps import Deps
 from bot.kernel.fences import trimmed
 from bot.kernel.follow_ups import follow_up_question
@@ -31,7 +31,12 @@ def show_question(q: Question, card: Card, user: User, tag: str, asked: str | No
     lang = user.language
     hint = "answer_hint.code" if q.type == "code" else "answer_hint"  # how to send code, on every platform
     text = render.question_text(q, lang, tag, asked) + "\n\n" + t(lang, hint)
-    buttons = [[Button(t(lang, "btn.skip"), "skip"), Button(t(lang, "btn.reference"), "ref")]]
+    buttons = [
+        [
+            Button(t(lang, "btn.skip"), actions.Skip().encode()),
+            Button(t(lang, "btn.reference"), actions.Reference().encode()),
+        ]
+    ]
     return [Reply(text, buttons, kind="question", ask_text=True)]
 
 
@@ -128,7 +133,11 @@ def _check_text(text: str, deps: Deps, user: User, follow_up: bool = False) -> R
     if len(text) > deps.limits.max_answer_chars:
         return Reply(t(lang, "answer_too_long", length=len(text), limit=deps.limits.max_answer_chars), kind="error")
     if is_non_answer(text):  # not graded, not stored, the card unchanged: another try, or an explicit Again
-        give_up = Button(t(lang, "btn.skip"), "skip") if follow_up else Button(t(lang, "btn.dont_know"), "ref")
+        give_up = (
+            Button(t(lang, "btn.skip"), actions.Skip().encode())
+            if follow_up
+            else Button(t(lang, "btn.dont_know"), actions.Reference().encode())
+        )
         return Reply(t(lang, "non_answer"), [[give_up]], kind="error", ask_text=True)
     return None
 
@@ -212,7 +221,9 @@ async def _grade_claimed(
     grade = outcome.grade
     if grade is None:
         await store.finish_attempt(attempt.model_copy(update={"status": "regrade"}), None, _idle(attempt))
-        return [Reply(t(lang, "grading_failed"), [[Button(t(lang, "btn.next"), "next")]], kind="error")]
+        return [
+            Reply(t(lang, "grading_failed"), [[Button(t(lang, "btn.next"), actions.Next().encode())]], kind="error")
+        ]
     estimate = verdicts.is_estimate(grade)  # an estimate never rates: the card waits for the user's rating
     rating = verdicts.UNRATED if estimate else rating_from_score(grade.score)
     new_card = None if follow_up else _reviewed(card, rating, now, deps, user)
@@ -264,7 +275,10 @@ async def reveal(cmd: c.RevealReference, deps: Deps, user: User) -> list[Reply]:
         )
         await store.finish_attempt(attempt, _reviewed(card, Rating.AGAIN, now, deps, user))
         await store.set_session(user.id, _idle(attempt))
-        return [_reference(q, user), Reply(t(lang, "revealed"), [[Button(t(lang, "btn.next"), "next")]])]
+        return [
+            _reference(q, user),
+            Reply(t(lang, "revealed"), [[Button(t(lang, "btn.next"), actions.Next().encode())]]),
+        ]
     attempt_id = cmd.attempt_id or (session.last_attempt if isinstance(session, Idle) else None)
     earlier = await store.get_attempt(attempt_id) if attempt_id else None
     if earlier is None or earlier.user_id != user.id:
@@ -289,7 +303,7 @@ async def skip(cmd: c.SkipQuestion, deps: Deps, user: User) -> list[Reply]:
         if card is not None:
             await deps.store.save_card(card.model_copy(update={"due": deps.clock.now() + timedelta(days=1)}))
     await deps.store.set_session(user.id, Idle())
-    return [Reply(t(user.language, "skipped"), [[Button(t(user.language, "btn.next"), "next")]])]
+    return [Reply(t(user.language, "skipped"), [[Button(t(user.language, "btn.next"), actions.Next().encode())]])]
 
 
 async def _rateable(deps: Deps, user: User, attempt_id: int) -> tuple[Attempt, Card] | Reply:
@@ -328,7 +342,7 @@ async def override_rating(cmd: c.OverrideRating, deps: Deps, user: User) -> list
     return [
         Reply(
             t(lang, "rating_set", rating=t(lang, f"rating.{int(rating)}"), due=due),
-            [[Button(t(lang, "btn.next"), "next")]],
+            [[Button(t(lang, "btn.next"), actions.Next().encode())]],
         )
     ]
 
@@ -385,7 +399,7 @@ async def disagree(cmd: c.Disagree, deps: Deps, user: User) -> list[Reply]:
     rows = [render.rating_buttons(attempt.id, lang)]
     if not verdicts.is_estimate(grade) and not grade.checked_twice:
         text += " " + t(lang, "disagree.second")
-        rows.append([Button(t(lang, "btn.second_look"), f"look:{attempt.id}")])
+        rows.append([Button(t(lang, "btn.second_look"), actions.SecondLook(attempt=attempt.id).encode())])
     return [Reply(text, rows)]
 
 

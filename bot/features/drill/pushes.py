@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from bot.features.drill import drill
+from bot.kernel import actions
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import User
@@ -43,7 +44,7 @@ async def review_nudge(deps: Deps, user: User, last_answer: datetime | None) -> 
     due = await deps.store.count_due(user.id, now)
     if due < NUDGE_MIN_DUE:
         return None
-    return [Reply(tn(user.language, "review_due_nudge", due), [[Button("/drill", "next")]])]
+    return [Reply(tn(user.language, "review_due_nudge", due), [[Button("/drill", actions.Next().encode())]])]
 
 
 register_push("daily", daily_drill)

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from bot.features.career.models import JobDescription
 from bot.features.career.tool import Tool
 from bot.features.jd import read as jd_read
+from bot.kernel import actions
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import listing, t, tn
 from bot.kernel.models import Lang, User
@@ -121,7 +122,9 @@ async def _overview(deps: Deps, user: User) -> list[Reply]:
     await deps.store.set_session(user.id, InCareer(tool="jd", step="paste"))
     kept = await _listing(deps, user)
     body = (kept + "\n\n" if kept else "") + t(lang, "jd.paste")
-    return [Reply(body, [[Button(t(lang, "btn.cancel"), "cr:jd:cancel")]], ask_text=True)]
+    return [
+        Reply(body, [[Button(t(lang, "btn.cancel"), actions.Career(tool="jd", arg="cancel").encode())]], ask_text=True)
+    ]
 
 
 async def _listing(deps: Deps, user: User) -> str:

@@ -13,6 +13,7 @@ from bot.features.mock.plan import BUDGET, Setup
 from bot.features.mock.report import focus_name
 from bot.features.mock.turn import ask_current, finish, submit
 from bot.features.review.companies import public_company
+from bot.kernel import actions
 from bot.kernel import commands as c
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
@@ -32,7 +33,6 @@ STOP_WORDS = {"stop", "end", "结束", "停止"}
 HISTORY_WORDS = {"history", "历史", "记录"}
 SHARE_WORDS = {"share", "分享"}
 GO_WORDS = {"go", "start", "开始"}
-ACTION_BYTES = 64  # a button's action must fit Telegram's callback data
 
 
 async def answer(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Session) -> list[Reply]:
@@ -110,12 +110,17 @@ async def _suggest(deps: Deps, user: User) -> list[Reply]:
                         items=[], created_at=deps.clock.now())  # fmt: skip
     text = t(lang, "mock.suggest", focus=focus_name(probe, lang), level=t(lang, f"level.{setup.level}"),
              questions=tn(lang, "count.question", setup.length), minutes=minutes, usage=t(lang, "mock.usage"))  # fmt: skip
-    others = [Button(t(lang, f"mock.focus.{f}"), f"mk:{f}") for f in ("stability", "pipeline", "mixed", "weakest")]
+    others = [
+        Button(t(lang, f"mock.focus.{f}"), actions.Mock(words=f).encode())
+        for f in ("stability", "pipeline", "mixed", "weakest")
+    ]
     for name in (await mock_plan.companies(deps, user))[:3]:
-        action = f"mk:{name}"
-        if len(action.encode()) <= ACTION_BYTES and not name.isdigit():
-            others.append(Button(t(lang, "mock.focus.company", company=name), action))
-    rows = [[Button(t(lang, "btn.mock_start"), "mk:go")], others[:4]] + ([others[4:]] if others[4:] else [])
+        payload = actions.Mock(words=name)
+        if payload.fits() and not name.isdigit():
+            others.append(Button(t(lang, "mock.focus.company", company=name), payload.encode()))
+    rows = [[Button(t(lang, "btn.mock_start"), actions.Mock(words="go").encode())], others[:4]] + (
+        [others[4:]] if others[4:] else []
+    )
     return [Reply(text, rows, waits_for="waits.mock")]
 
 

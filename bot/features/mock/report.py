@@ -13,6 +13,7 @@ from typing import Any
 from bot.features.drill.speaking import analyse, render_insights
 from bot.features.mock.chart_data import MockChartData
 from bot.features.mock.models import MockItem, MockSession, MockSummary
+from bot.kernel import actions
 from bot.kernel.i18n import t
 from bot.kernel.models import DIMENSIONS, Attempt, KeyPoint, Lang, Question
 from bot.kernel.replies import Button, Reply
@@ -437,7 +438,7 @@ def report(
     if debrief is not None:
         out.append(_strengths_and_gaps(debrief, lang) + "\n\n" + t(lang, "mock.report.srs"))
     replies = [Reply(text, kind="report") for text in out if text.strip()]
-    saves = [Button(t(lang, "notes.btn.save_q", n=r.index), f"cr:notes:save:{r.main.id}")
+    saves = [Button(t(lang, "notes.btn.save_q", n=r.index), actions.Career(tool="notes", arg=f"save:{r.main.id}").encode())
              for r in rows if r.main is not None and r.main.grade is not None]  # fmt: skip
     if replies and saves:  # each graded answer may be kept in the answer notebook (/notes)
         replies[-1] = replace(replies[-1], buttons=[saves])

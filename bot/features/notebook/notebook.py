@@ -16,6 +16,7 @@ from bot.features.career.tool import Tool
 from bot.features.notebook.versions import add_version, discard, keep, propose, save_attempt
 from bot.features.notebook.view import Group, compare_page, export, grouped, list_page, short, version_page
 from bot.features.review.companies import company_name
+from bot.kernel import actions
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Question, User
@@ -72,7 +73,9 @@ async def _find(words: str, deps: Deps, user: User) -> list[Reply]:
         return [Reply(t(lang, "notes.find.none", words=words[:60]), kind="error")]
     lines = [t(lang, "notes.find.several")]
     lines += [f"{i}. {short(g.question.prompt.get(lang), lang)}" for i, g in found[:10] if g.question]
-    buttons = [[Button(str(i), f"cr:notes:view:{g.notes[-1].id}") for i, g in found[:5]]]
+    buttons = [
+        [Button(str(i), actions.Career(tool="notes", arg=f"view:{g.notes[-1].id}").encode()) for i, g in found[:5]]
+    ]
     return [Reply("\n".join(lines), buttons)]
 
 
@@ -133,20 +136,20 @@ async def _best(note: NoteEntry, deps: Deps, user: User) -> list[Reply]:
         return [Reply(t(user.language, "notes.not_found"), kind="error")]
     q = await deps.question(note.question_id)
     prompt = short(q.prompt.get(user.language) if q else note.question_id, user.language)
-    back = [[Button(t(user.language, "notes.btn.all"), f"cr:notes:view:{note.id}")]]
+    back = [[Button(t(user.language, "notes.btn.all"), actions.Career(tool="notes", arg=f"view:{note.id}").encode())]]
     return [Reply(t(user.language, "notes.best.done", n=note.version, prompt=prompt), back)]
 
 
 async def _ask_tag(note: NoteEntry, deps: Deps, user: User) -> list[Reply]:
     await deps.store.set_session(user.id, InCareer(tool="notes", step="tag", data={"note_id": str(note.id)}))
-    cancel = [[Button(t(user.language, "btn.cancel"), "cr:notes:cancel")]]
+    cancel = [[Button(t(user.language, "btn.cancel"), actions.Career(tool="notes", arg="cancel").encode())]]
     return [Reply(t(user.language, "notes.tag.ask", n=note.version), cancel, ask_text=True)]
 
 
 async def _ask_delete(note: NoteEntry, deps: Deps, user: User) -> list[Reply]:
     lang = user.language
-    buttons = [[Button(t(lang, "notes.btn.delete_yes"), f"cr:notes:delok:{note.id}"),
-                Button(t(lang, "btn.cancel"), f"cr:notes:open:{note.id}")]]  # fmt: skip
+    buttons = [[Button(t(lang, "notes.btn.delete_yes"), actions.Career(tool="notes", arg=f"delok:{note.id}").encode()),
+                Button(t(lang, "btn.cancel"), actions.Career(tool="notes", arg=f"open:{note.id}").encode())]]  # fmt: skip
     return [Reply(t(lang, "notes.delete.ask", n=note.version), buttons)]
 
 
@@ -190,7 +193,7 @@ async def _start_writing(question_id: str, deps: Deps, user: User) -> list[Reply
     if q is None:
         return [Reply(t(lang, "notes.not_found"), kind="error")]
     await deps.store.set_session(user.id, InCareer(tool="notes", step="write", data={"question_id": q.id}))
-    cancel = [[Button(t(lang, "btn.cancel"), "cr:notes:cancel")]]
+    cancel = [[Button(t(lang, "btn.cancel"), actions.Career(tool="notes", arg="cancel").encode())]]
     return [Reply(t(lang, "notes.write.ask", prompt=q.prompt.get(lang)), cancel, ask_text=True)]
 
 
@@ -206,8 +209,8 @@ async def text(value: str, deps: Deps, user: User, state: InCareer) -> list[Repl
             return [Reply(t(lang, "notes.not_found"), kind="error")]
         return await add_version(deps, user, q, value, "hand")
     if state.step == "propose":
-        return [Reply(t(lang, "notes.proposal.waiting"), [[Button(t(lang, "notes.btn.keep"), "cr:notes:keep"),
-                                                            Button(t(lang, "notes.btn.discard"), "cr:notes:drop")]])]  # fmt: skip
+        return [Reply(t(lang, "notes.proposal.waiting"), [[Button(t(lang, "notes.btn.keep"), actions.Career(tool="notes", arg="keep").encode()),
+                                                            Button(t(lang, "notes.btn.discard"), actions.Career(tool="notes", arg="drop").encode())]])]  # fmt: skip
     await deps.store.set_session(user.id, Idle())
     return [Reply(t(lang, "career.expired"))]
 
@@ -231,7 +234,7 @@ async def _tag(value: str, deps: Deps, user: User, state: InCareer) -> list[Repl
         return [Reply(t(lang, "notes.not_found"), kind="error")]
     company = "" if name in ("-", "—", "无", "none") else company_name(name, "en")
     await deps.store.save_note(note.model_copy(update={"company": company}))
-    back = [[Button(t(lang, "notes.btn.all"), f"cr:notes:view:{note.id}")]]
+    back = [[Button(t(lang, "notes.btn.all"), actions.Career(tool="notes", arg=f"view:{note.id}").encode())]]
     if not company:
         return [Reply(t(lang, "notes.tag.cleared", n=note.version), back)]
     return [Reply(t(lang, "notes.tag.done", n=note.version, company=company_name(company, lang)), back)]

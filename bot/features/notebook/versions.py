@@ -12,7 +12,7 @@ import logging
 
 from bot.features.career.models import NoteEntry, NoteOrigin
 from bot.features.notebook.view import coverage, prompt_of, score_text, short
-from bot.kernel import llm_budget
+from bot.kernel import actions, llm_budget
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Attempt, Grade, Lang, Question, User
@@ -60,9 +60,9 @@ def saved_reply(note: NoteEntry, q: Question | None, user: User, key: str = "not
     text = t(lang, key, n=note.version, prompt=short(prompt_of(q, note.question_id, lang), lang), score=score)
     buttons = [
         [
-            Button(t(lang, "notes.btn.tag"), f"cr:notes:tag:{note.id}"),
-            Button(t(lang, "notes.btn.best"), f"cr:notes:best:{note.id}"),
-            Button(t(lang, "notes.btn.open"), f"cr:notes:view:{note.id}"),
+            Button(t(lang, "notes.btn.tag"), actions.Career(tool="notes", arg=f"tag:{note.id}").encode()),
+            Button(t(lang, "notes.btn.best"), actions.Career(tool="notes", arg=f"best:{note.id}").encode()),
+            Button(t(lang, "notes.btn.open"), actions.Career(tool="notes", arg=f"view:{note.id}").encode()),
         ]
     ]
     return Reply(text, buttons, kind="grade")
@@ -145,7 +145,12 @@ async def add_version(deps: Deps, user: User, q: Question, text: str, origin: No
 
 
 def proposal_buttons(lang: Lang) -> list[list[Button]]:
-    return [[Button(t(lang, "notes.btn.keep"), "cr:notes:keep"), Button(t(lang, "notes.btn.discard"), "cr:notes:drop")]]
+    return [
+        [
+            Button(t(lang, "notes.btn.keep"), actions.Career(tool="notes", arg="keep").encode()),
+            Button(t(lang, "notes.btn.discard"), actions.Career(tool="notes", arg="drop").encode()),
+        ]
+    ]
 
 
 async def propose(kind: str, note: NoteEntry, q: Question, deps: Deps, user: User) -> list[Reply]:

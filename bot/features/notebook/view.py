@@ -13,6 +13,7 @@ from datetime import datetime
 from bot.features.career.models import NoteEntry
 from bot.features.mock.report import clause_cut
 from bot.features.review.companies import company_name
+from bot.kernel import actions
 from bot.kernel.i18n import listing, t, tn
 from bot.kernel.models import KeyPoint, Lang, Question, User
 from bot.kernel.replies import Attachment, Button, Reply
@@ -23,7 +24,6 @@ POINT_CHARS = {"en": 60, "zh": 30}  # a key point's name in the side-by-side vie
 EXCERPT_CHARS = {"en": 220, "zh": 110}  # a version's text in the side-by-side view
 LIST_SHOWN = 20  # questions listed by /notes; /notes <words> finds the others
 LIST_BUTTONS = 10  # ...of which the first ones get a button
-MAX_ACTION = 64  # bytes of a button's action (Telegram callback data)
 MD_MIME = "text/markdown"
 
 
@@ -149,9 +149,12 @@ def list_page(groups: Sequence[Group], user: User) -> Reply:
     if len(groups) > LIST_SHOWN:
         lines.append(t(lang, "notes.list.more", n=len(groups) - LIST_SHOWN))
     lines.append(t(lang, "notes.list.hint"))
-    numbers = [Button(str(i), f"cr:notes:view:{g.notes[-1].id}") for i, g in enumerate(groups[:LIST_BUTTONS], 1)]
+    numbers = [
+        Button(str(i), actions.Career(tool="notes", arg=f"view:{g.notes[-1].id}").encode())
+        for i, g in enumerate(groups[:LIST_BUTTONS], 1)
+    ]
     buttons = [numbers[i : i + 5] for i in range(0, len(numbers), 5)]
-    buttons.append([Button(t(lang, "notes.btn.export"), "cr:notes:export")])
+    buttons.append([Button(t(lang, "notes.btn.export"), actions.Career(tool="notes", arg="export").encode())])
     return Reply("\n".join(lines), buttons)
 
 
@@ -166,11 +169,14 @@ def compare_page(group: Group, user: User) -> Reply:
         lines += ["", version_head(n, user), "  " + short(n.text, lang, EXCERPT_CHARS[lang]), *coverage(n, q, lang)]
     if q is not None and group.notes and not q.rubric.key_points:
         lines += ["", t(lang, "notes.compare.no_points")]
-    opens = [Button(f"v{n.version}" + (" ★" if n.best else ""), f"cr:notes:open:{n.id}") for n in group.notes]
+    opens = [
+        Button(f"v{n.version}" + (" ★" if n.best else ""), actions.Career(tool="notes", arg=f"open:{n.id}").encode())
+        for n in group.notes
+    ]
     buttons = [opens[i : i + 5] for i in range(0, len(opens), 5)]
-    write = f"cr:notes:write:{group.question_id}"
-    if q is not None and len(write.encode()) <= MAX_ACTION:
-        buttons.append([Button(t(lang, "notes.btn.write"), write)])
+    write = actions.Career(tool="notes", arg=f"write:{group.question_id}")
+    if q is not None and write.fits():
+        buttons.append([Button(t(lang, "notes.btn.write"), write.encode())])
     return Reply("\n".join(lines), buttons)
 
 
@@ -181,16 +187,20 @@ def version_page(n: NoteEntry, q: Question | None, user: User, star: bool, tight
     lines += ["", n.text.strip(), "", *coverage(n, q, lang)]
     buttons = [
         [
-            Button(t(lang, "notes.btn.best"), f"cr:notes:best:{n.id}"),
-            Button(t(lang, "notes.btn.tag"), f"cr:notes:tag:{n.id}"),
-            Button(t(lang, "notes.btn.delete"), f"cr:notes:del:{n.id}"),
+            Button(t(lang, "notes.btn.best"), actions.Career(tool="notes", arg=f"best:{n.id}").encode()),
+            Button(t(lang, "notes.btn.tag"), actions.Career(tool="notes", arg=f"tag:{n.id}").encode()),
+            Button(t(lang, "notes.btn.delete"), actions.Career(tool="notes", arg=f"del:{n.id}").encode()),
         ]
     ]
-    llm = [Button(t(lang, "notes.btn.star"), f"cr:notes:star:{n.id}")] if star else []
-    llm += [Button(t(lang, "notes.btn.tighten"), f"cr:notes:tight:{n.id}")] if tighten else []
+    llm = [Button(t(lang, "notes.btn.star"), actions.Career(tool="notes", arg=f"star:{n.id}").encode())] if star else []
+    llm += (
+        [Button(t(lang, "notes.btn.tighten"), actions.Career(tool="notes", arg=f"tight:{n.id}").encode())]
+        if tighten
+        else []
+    )
     if llm:
         buttons.append(llm)
-    buttons.append([Button(t(lang, "notes.btn.all"), f"cr:notes:view:{n.id}")])
+    buttons.append([Button(t(lang, "notes.btn.all"), actions.Career(tool="notes", arg=f"view:{n.id}").encode())])
     return Reply("\n".join(lines), buttons)
 
 

@@ -6,10 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.features.onboarding.zones import resolve_timezone, suggest_timezone
+from bot.kernel import actions
 from bot.kernel import commands as c
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import listing, t, tn
 from bot.kernel.models import LEVEL_WORDS, LEVELS, MAX_NEW_PER_DAY, TOPICS, Lang, User
+from bot.kernel.registry import help_text
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import Idle, Onboarding, OnboardStep
 from bot.kernel.timeutil import parse_hhmm
@@ -43,18 +45,32 @@ def _ask(step: str, lang: Lang) -> Reply:
     if step == "language":
         return Reply(
             t(lang, "welcome"),
-            [[Button(t(lang, "lang.own.en"), "set:language:en"), Button(t(lang, "lang.own.zh"), "set:language:zh")]],
+            [
+                [
+                    Button(t(lang, "lang.own.en"), actions.Setting(name="language", value="en").encode()),
+                    Button(t(lang, "lang.own.zh"), actions.Setting(name="language", value="zh").encode()),
+                ]
+            ],
         )
     if step == "level":
-        return Reply(t(lang, "ask_level"), [[Button(t(lang, f"level.{lv}"), f"set:level:{lv}") for lv in LEVELS]])
+        return Reply(
+            t(lang, "ask_level"),
+            [[Button(t(lang, f"level.{lv}"), actions.Setting(name="level", value=lv).encode()) for lv in LEVELS]],
+        )
     if step == "topics":
-        row = [Button(t(lang, f"topic.{k}"), f"set:topics:{k}") for k in (*TOPICS, "both")]
+        row = [
+            Button(t(lang, f"topic.{k}"), actions.Setting(name="topics", value=k).encode()) for k in (*TOPICS, "both")
+        ]
         return Reply(t(lang, "ask_topics"), [row])
     if step == "timezone":
-        rows = [[Button(z, f"set:timezone:{z}")] for z in COMMON_ZONES]
+        rows = [[Button(z, actions.Setting(name="timezone", value=z).encode())] for z in COMMON_ZONES]
         return Reply(t(lang, "ask_timezone"), rows, ask_text=True)
     times = ("08:00", "12:30", "21:00")
-    return Reply(t(lang, "ask_daily_time"), [[Button(x, f"set:daily_time:{x}") for x in times]], ask_text=True)
+    return Reply(
+        t(lang, "ask_daily_time"),
+        [[Button(x, actions.Setting(name="daily_time", value=x).encode()) for x in times]],
+        ask_text=True,
+    )
 
 
 def summary(user: User) -> dict[str, Any]:
@@ -79,7 +95,7 @@ async def start(cmd: c.StartUser, deps: Deps, user: User) -> list[Reply]:
 
 
 async def show_help(cmd: c.ShowHelp, deps: Deps, user: User) -> list[Reply]:
-    return [Reply(t(user.language, "help"))]
+    return [Reply(help_text(user.language))]  # each command's lines, from the registry
 
 
 async def show_settings(cmd: c.ShowSettings, deps: Deps, user: User) -> list[Reply]:
@@ -194,7 +210,9 @@ async def change_setting(cmd: c.ChangeSetting, deps: Deps, user: User) -> list[R
     updated, message = apply_setting(user, cmd.name, cmd.value, lambda text: deps.parse_clock(text, now))
     if updated is None:
         suggestion = suggest_timezone(cmd.value) if cmd.name == "timezone" else None
-        buttons = [[Button(suggestion, f"set:timezone:{suggestion}")]] if suggestion else []
+        buttons = (
+            [[Button(suggestion, actions.Setting(name="timezone", value=suggestion).encode())]] if suggestion else []
+        )
         return [
             Reply(message, buttons, kind="error", ask_text=isinstance(session, Onboarding) and cmd.name == session.step)
         ]
@@ -208,7 +226,7 @@ async def change_setting(cmd: c.ChangeSetting, deps: Deps, user: User) -> list[R
         await deps.store.save_user(updated)
         await deps.store.set_session(user.id, Idle())
         text = t(updated.language, "onboarded", **summary(updated))
-        return [Reply(text, [[Button("/drill", "next")]], promise=True)]
+        return [Reply(text, [[Button("/drill", actions.Next().encode())]], promise=True)]
     await deps.store.save_user(updated)
     return [Reply(message, promise=cmd.name in PUSH_SETTINGS and updated.onboarded)]
 

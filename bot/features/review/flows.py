@@ -8,6 +8,7 @@ skip it. The flow ends by calling the same handlers as the one-line forms.
 from __future__ import annotations
 
 from bot.features.review import interviews
+from bot.kernel import actions
 from bot.kernel import commands as c
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t
@@ -26,14 +27,19 @@ STEPS: dict[FlowKind, tuple[tuple[str, bool], ...]] = {
 
 def _ask(flow: FlowKind, step: str, lang: Lang) -> Reply:
     required = dict(STEPS[flow])[step]
-    row = [] if required else [Button(t(lang, "btn.skip"), "flow:skip")]
-    row.append(Button(t(lang, "btn.cancel"), "flow:cancel"))
+    row = [] if required else [Button(t(lang, "btn.skip"), actions.Flow(step="skip").encode())]
+    row.append(Button(t(lang, "btn.cancel"), actions.Flow(step="cancel").encode()))
     return Reply(t(lang, f"flow.{flow}.{step}"), [row], ask_text=True)
 
 
 def _confirm(flow: FlowKind, data: dict[str, str], lang: Lang) -> Reply:
     shown = {name: data.get(name) or t(lang, "flow.none") for name, _ in STEPS[flow]}
-    buttons = [[Button(t(lang, "btn.save"), "flow:ok"), Button(t(lang, "btn.cancel"), "flow:cancel")]]
+    buttons = [
+        [
+            Button(t(lang, "btn.save"), actions.Flow(step="ok").encode()),
+            Button(t(lang, "btn.cancel"), actions.Flow(step="cancel").encode()),
+        ]
+    ]
     return Reply(t(lang, f"flow.{flow}.confirm", **shown), buttons)
 
 

@@ -8,8 +8,8 @@ from typing import Literal
 
 from bot.features.drill import drill
 from bot.features.review.personal_questions import personal_question
+from bot.kernel import actions, srs
 from bot.kernel import commands as c
-from bot.kernel import srs
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import InterviewLog, Lang, Question, Reminder, ReviewItem, User
@@ -91,7 +91,12 @@ async def log_interview(cmd: c.LogInterview, deps: Deps, user: User) -> list[Rep
         data = {"company": company, "role": role, "when": fmt_local(at, user.timezone)}
         await deps.store.set_session(user.id, InFlow(flow="interview", data=data, step="confirm"))
         summary = t(lang, "flow.interview.confirm", **{k: v or t(lang, "flow.none") for k, v in data.items()})
-        buttons = [[Button(t(lang, "btn.save"), "flow:ok"), Button(t(lang, "btn.cancel"), "flow:cancel")]]
+        buttons = [
+            [
+                Button(t(lang, "btn.save"), actions.Flow(step="ok").encode()),
+                Button(t(lang, "btn.cancel"), actions.Flow(step="cancel").encode()),
+            ]
+        ]
         return [Reply(doubt + "\n" + summary, buttons)]
     log = await deps.store.add_interview(
         InterviewLog(
@@ -161,8 +166,11 @@ async def grade_recalled(deps: Deps, user: User, question: Question, answer: str
 
 
 def _offer_rows(offered: list[Question], lang: Lang) -> list[list[Button]]:
-    rows = [[Button(f"{i + 1}. {_short(q.prompt.get(lang))}", f"rv:{i}")] for i, q in enumerate(offered)]
-    rows.append([Button(t(lang, "review.pick_none"), "rv:none")])
+    rows = [
+        [Button(f"{i + 1}. {_short(q.prompt.get(lang))}", actions.PickReview(choice=i).encode())]
+        for i, q in enumerate(offered)
+    ]
+    rows.append([Button(t(lang, "review.pick_none"), actions.PickReview(choice=None).encode())])
     return rows
 
 
@@ -218,7 +226,7 @@ async def pick_review(cmd: c.PickReview, deps: Deps, user: User) -> list[Reply]:
         own = await deps.question(state.personal)
         graded = await grade_recalled(deps, user, own, item.answer_text) if own and item else []
         key = "review.kept_personal_graded" if graded else "review.kept_personal"
-        return [Reply(t(lang, key), [] if graded else [[Button("/drill", "next")]]), *graded]
+        return [Reply(t(lang, key), [] if graded else [[Button("/drill", actions.Next().encode())]]), *graded]
     chosen = deps.bank.get(ids[cmd.choice]) if 0 <= cmd.choice < len(ids) else None
     if chosen is None or item is None:
         return [Reply(t(lang, "flow.expired"))]
@@ -241,7 +249,7 @@ def _filed_reply(lang: Lang, company: str, question: Question, matched: bool, gr
     text = t(lang, key, company=company, subtopic=subtopic, rubric=_short(question.prompt.get(lang), RUBRIC_CHARS))
     if graded:
         return Reply(text + " " + t(lang, "review.answer_graded"))
-    return Reply(text + " " + t(lang, "review.due_now"), [[Button("/drill", "next")]])
+    return Reply(text + " " + t(lang, "review.due_now"), [[Button("/drill", actions.Next().encode())]])
 
 
 async def _due_now(deps: Deps, user: User, question_id: str, now: datetime) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from bot.features.stats.report import build_progress, chart_attachment
+from bot.kernel import actions
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import User
@@ -21,7 +22,7 @@ async def weekly_summary(deps: Deps, user: User, _last_answer: datetime | None =
         if not a.is_follow_up and a.created_at > now - timedelta(days=7) and a.status in ("graded", "regrade")
     ]
     if not attempts:
-        return [Reply(t(user.language, "push.weekly_empty"), [[Button("/drill", "next")]])]
+        return [Reply(t(user.language, "push.weekly_empty"), [[Button("/drill", actions.Next().encode())]])]
     scores: dict[str, list[int]] = {}
     for a in attempts:
         q = await deps.question(a.question_id)
@@ -39,7 +40,7 @@ async def weekly_summary(deps: Deps, user: User, _last_answer: datetime | None =
         weakest=subtopic_name(weakest, lang) if weakest else "-",
     )
     image = await chart_attachment(deps, await build_progress(deps, user), user.language)
-    return [Reply(text, [[Button("/drill", "next")]], image=image, kind="weekly")]
+    return [Reply(text, [[Button("/drill", actions.Next().encode())]], image=image, kind="weekly")]
 
 
 register_push("weekly", weekly_summary)

@@ -19,8 +19,10 @@ from bot.features.drill import drill
 from bot.features.onboarding.zones import resolve_timezone, suggest_timezone
 from bot.kernel import commands as c
 from bot.kernel import render, srs
+from bot.kernel.actions import AnswerDaily
 from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
+from bot.kernel.identity import server_source as server_source  # re-exported: where it was, for its callers
 from bot.kernel.models import Guild, Lang, Question, User
 from bot.kernel.ports import BOARD_SUFFIX
 from bot.kernel.push_rules import register_server_post
@@ -30,12 +32,6 @@ from bot.kernel.timeutil import local_date, zone
 
 BOARD_SIZE = 10
 DEFAULT_TIME = "09:00"
-ANSWER_ACTION = "answer:"  # + question id: the daily post's button; the platform asks for the answer
-
-
-def server_source(platform: str, server_id: str) -> str:
-    """The attempt source of answers given in a server (/answer there): where it was answered."""
-    return f"{platform}:guild:{server_id}"
 
 
 def board_source(platform: str, server_id: str) -> str:
@@ -65,7 +61,7 @@ def daily_post(deps: Deps, guild: Guild, now: datetime) -> Reply | None:
             t(lang, "server.daily_hint"),
         ]
     )
-    return Reply(text, [[Button(t(lang, "btn.answer"), ANSWER_ACTION + q.id)]], kind="daily")
+    return Reply(text, [[Button(t(lang, "btn.answer"), AnswerDaily(question=q.id).encode())]], kind="daily")
 
 
 async def setup_server(cmd: c.SetupServer, deps: Deps, user: User) -> list[Reply]:

@@ -12,9 +12,9 @@ from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
-from bot.features.study_server.study_server import server_source
 from bot.kernel import commands as c
 from bot.kernel.i18n import t
+from bot.kernel.identity import server_source
 from bot.kernel.models import Lang, User
 from bot.kernel.replies import Reply
 from bot.kernel.service import Service

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.kernel import actions
 from bot.kernel.fences import REOPEN_CHARS, balance, has_code
 from bot.kernel.replies import Attachment, Button, Reply
 from bot.text.split import split
@@ -26,8 +27,6 @@ MAX_CUSTOM_ID = 100
 ROW_WIDTH = 5
 MAX_ROWS = 5
 NO_MENTIONS = discord.AllowedMentions.none()
-PRIMARY = ("next", "answer:")
-DANGER = ("forget:yes",)
 
 
 class Layout(discord.ui.View):
@@ -50,9 +49,11 @@ class Layout(discord.ui.View):
 
 
 def _style(action: str) -> discord.ButtonStyle:
-    if action.startswith(DANGER):
+    """Red for deleting everything, blue for the next question and a study server's Answer, grey for the rest."""
+    payload = actions.decode(action)
+    if payload == actions.ConfirmForget(answer="yes"):
         return discord.ButtonStyle.danger
-    if action.startswith(PRIMARY):
+    if isinstance(payload, actions.Next | actions.AnswerDaily):
         return discord.ButtonStyle.primary
     return discord.ButtonStyle.secondary
 

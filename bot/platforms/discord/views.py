@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.features.study_server.study_server import ANSWER_ACTION
 from bot.kernel import commands as c
+from bot.kernel.actions import AnswerDaily, decode
 from bot.kernel.i18n import t
 from bot.platforms.discord.bridge import PLATFORM, Bridge
 from bot.platforms.discord.render import PREFIX
@@ -91,10 +91,11 @@ async def submit(interaction: discord.Interaction) -> None:
 
 async def press(interaction: discord.Interaction, action: str) -> None:
     bridge = bridge_of(interaction)
-    if action.startswith(ANSWER_ACTION) and interaction.guild_id is not None:
+    payload = decode(action)
+    if isinstance(payload, AnswerDaily) and interaction.guild_id is not None:
         # Opening a form changes nothing, so no idempotency write delays it: Discord refuses a second response.
         user = await bridge.user(interaction.user, interaction.locale)
-        await interaction.response.send_modal(answer_modal(action[len(ANSWER_ACTION) :], user.language))
+        await interaction.response.send_modal(answer_modal(payload.question, user.language))
         return
 
     async def act(user: User) -> list[Reply]:

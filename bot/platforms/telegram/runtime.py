@@ -19,7 +19,8 @@ from telegram import BotCommand, Update
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
 
-from bot.kernel.i18n import t
+from bot.kernel.models import Lang
+from bot.kernel.registry import REGISTRY
 from bot.kernel.service import Service
 from bot.platforms.telegram.handlers import TelegramHandlers
 from bot.platforms.telegram.notifier import TelegramNotifier
@@ -31,25 +32,8 @@ from bot.platforms.telegram.webhook import WebhookServer, shared_secret
 
 log = logging.getLogger(__name__)
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
-MENU = (
-    "start",
-    "drill",
-    "mock",
-    "review",
-    "interview",
-    "debrief",
-    "jd",
-    "notes",
-    "apps",
-    "stats",
-    "company",
-    "settings",
-    "lang",
-    "help",
-    "forget",
-    "export",
-    "privacy",
-)
+MENU_LANGUAGES: tuple[tuple[Lang, str | None], ...] = (("en", None), ("zh", "zh"))
+"""Each menu's language and the `language_code` it is set for (None: the default, for every other language)."""
 POOL_HEADROOM = 16  # connections beyond one per active update: pushes, chat actions, callback answers
 
 
@@ -75,10 +59,10 @@ def build_application(settings: TelegramSettings) -> Application:  # type: ignor
 
 
 async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
-    """The command menu, in English (the default) and in Chinese. A failure is logged, not fatal:
-    the commands work without the menu."""
-    for lang, code in (("en", None), ("zh", "zh")):
-        commands = [BotCommand(name, t(lang, f"menu.{name}")) for name in MENU]  # type: ignore[arg-type]
+    """The command menu, generated from the registry, in English (the default) and in Chinese. A failure is
+    logged, not fatal: the commands work without the menu."""
+    for lang, code in MENU_LANGUAGES:
+        commands = [BotCommand(name, text) for name, text in REGISTRY.menu(lang)]
         try:
             await app.bot.set_my_commands(commands, language_code=code)
         except TelegramError as err:

@@ -1,0 +1,54 @@
+"""The drill's commands (/drill, /skip, /reveal, Discord's /answer) and its buttons' handlers, declared once with
+the kernel's registry (bot/kernel/registry.py); importing this module registers them.
+
+An answer, /skip and /reveal are handled by the mock interview's door (bot/features/mock/mock.py): the drill's,
+or the mock interview's while one runs."""
+
+from __future__ import annotations
+
+from bot.features.drill import drill
+from bot.features.mock import mock
+from bot.kernel import commands as c
+from bot.kernel.registry import REGISTRY, Arg, Entry, Slash, no_words, register
+
+register(
+    Entry(
+        "drill",
+        no_words(c.NextQuestion),
+        aliases=("next",),
+        zh=("练习", "下一题"),
+        menu_key="menu.drill",
+        rank=20,
+        slash=Slash(),
+        handlers={c.NextQuestion: drill.next_question},
+    ),
+    Entry(
+        "answer",
+        args=(Arg("text", high=6000), Arg("audio", "audio")),
+        rank=25,
+        slash=Slash(
+            lambda call: c.SubmitAnswer(call.user_id, call.values["text"], source=call.source),
+            needs_one_of=("text", "audio"),
+            missing_key="answer.usage",
+            audio="audio",
+        ),
+        session_handlers={c.SubmitAnswer: mock.answer},
+    ),
+    Entry("skip", no_words(c.SkipQuestion), zh=("跳过",), rank=200, session_handlers={c.SkipQuestion: mock.skip}),
+    Entry(
+        "reveal",
+        no_words(c.RevealReference),
+        zh=("答案", "参考答案"),
+        rank=210,
+        session_handlers={c.RevealReference: mock.reveal},
+    ),
+)
+REGISTRY.handle(
+    {
+        c.OverrideRating: drill.override_rating,
+        c.StartFollowUp: drill.start_follow_up,
+        c.TickPoint: drill.tick_point,
+        c.Disagree: drill.disagree,
+        c.SecondLook: drill.second_look,
+    }
+)
