@@ -30,7 +30,15 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ["bot/kernel/scoring.py", "bot/kernel/srs.py"],
         ["tests/test_rules.py", "tests/test_service.py", "tests/test_progress.py"],
     ),
-    "push_rules": (["bot/kernel/push_rules.py"], ["tests/test_rules.py", "tests/test_push_rules.py"]),
+    "push_rules": (
+        ["bot/kernel/push_rules.py", "bot/features/drill/pushes.py", "bot/features/review/pushes.py"],
+        ["tests/test_rules.py", "tests/test_push_rules.py"],
+    ),
+    # each command declared once and each button's payload (the house issue's step 2)
+    "registry": (
+        ["bot/kernel/registry.py", "bot/kernel/actions.py", "bot/kernel/parsing.py"],
+        ["tests/test_registry.py", "tests/test_actions.py", "tests/test_commands_words.py", "tests/test_rules.py"],
+    ),
     "regrade": (
         ["bot/features/drill/regrade.py"],
         ["tests/test_regrade.py", "tests/test_llm_grader.py", "-k", "regrade"],
