@@ -10,7 +10,8 @@ it makes. A feature declares its entries in its `commands` module, which registe
 Generated from the registry: `parse_line`'s names (bot/kernel/parsing.py), the service's handler table
 (bot/features/routes.py), the /help text (`help_text`), Telegram's command menu per language (`menu`) and
 Discord's command tree (bot/platforms/discord/commands.py). Two entries claiming one name or alias, or two
-handlers of one command class, raise.
+handlers of one command class, raise. The jobs the scheduler sends (`c.Job`: the regrade round) register their
+handlers here too (`handle_jobs`), with no name a user could type.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any, Literal
 from bot.kernel import commands as c
 from bot.kernel.i18n import t
 from bot.kernel.models import Lang
-from bot.kernel.routing import Handler, SessionHandler
+from bot.kernel.routing import Handler, JobHandler, SessionHandler
 
 Parse = Callable[[int, str, str], "c.Command | None"]
 """The typed form: (user id, the words after the name, the English name typed) -> a command, or None when the
@@ -153,6 +154,7 @@ class Registry:
         self._typed: dict[str, Entry] = {}
         self._handlers: dict[type[c.Command], Handler] = {}
         self._session_handlers: dict[type[c.Command], SessionHandler] = {}
+        self._jobs: dict[type[c.Job], JobHandler] = {}
 
     def add(self, entry: Entry) -> None:
         """Register `entry`; a name, alias or command class already claimed is a bug, so it raises (and nothing
@@ -179,6 +181,13 @@ class Registry:
         self._check_handlers(handlers, session_handlers or {})
         self._handlers.update(handlers)
         self._session_handlers.update(session_handlers or {})
+
+    def handle_jobs(self, jobs: Mapping[type[c.Job], JobHandler]) -> None:
+        """Register the handlers of the jobs the scheduler sends (no user sees them: no name, no menu line)."""
+        twice = sorted(k.__name__ for k in jobs if k in self._jobs)
+        if twice:
+            raise ValueError(f"jobs handled twice: {', '.join(twice)}")
+        self._jobs.update(jobs)
 
     def _check_handlers(
         self, handlers: Mapping[type[c.Command], Handler], session_handlers: Mapping[type[c.Command], SessionHandler]
@@ -213,6 +222,10 @@ class Registry:
     @property
     def session_handlers(self) -> Mapping[type[c.Command], SessionHandler]:
         return self._session_handlers
+
+    @property
+    def jobs(self) -> Mapping[type[c.Job], JobHandler]:
+        return self._jobs
 
     def chinese_names(self) -> dict[str, str]:
         """Every Chinese name and the English name of its command: `/帮助` is `/help`."""
