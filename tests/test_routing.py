@@ -12,7 +12,7 @@ from bot.kernel import routing
 from bot.kernel.deps import Deps
 from bot.kernel.models import User
 from bot.kernel.replies import Reply
-from bot.kernel.routing import Handler, JobHandler, SessionHandler
+from bot.kernel.routing import Handler, SessionHandler
 from bot.kernel.service import Service
 from bot.kernel.session import InFlow, Session
 
@@ -30,15 +30,15 @@ class OneCommand:
         self._handlers: dict[type[c.Command], Handler] = {c.ShowHelp: help_}
 
     @property
+    def jobs(self) -> Mapping[type[c.Job], routing.JobHandler]:
+        return {}
+
+    @property
     def handlers(self) -> Mapping[type[c.Command], Handler]:
         return self._handlers
 
     @property
     def with_session(self) -> Mapping[type[c.Command], SessionHandler]:
-        return {}
-
-    @property
-    def jobs(self) -> Mapping[type[c.Job], JobHandler]:
         return {}
 
     async def greet(self, deps: Deps, user: User) -> list[Reply]:

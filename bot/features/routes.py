@@ -35,7 +35,7 @@ from bot.kernel.i18n import t
 from bot.kernel.models import User
 from bot.kernel.registry import REGISTRY
 from bot.kernel.replies import Reply
-from bot.kernel.routing import Handler, JobHandler, SessionHandler
+from bot.kernel.routing import Handler, SessionHandler
 from bot.kernel.session import (
     ConfirmingForget,
     Grading,
@@ -71,16 +71,16 @@ class FeatureRoutes:
     service calls around a command are here."""
 
     @property
+    def jobs(self) -> Mapping[type[c.Job], routing.JobHandler]:
+        return REGISTRY.jobs
+
+    @property
     def handlers(self) -> Mapping[type[c.Command], Handler]:
         return REGISTRY.handlers
 
     @property
     def with_session(self) -> Mapping[type[c.Command], SessionHandler]:
         return REGISTRY.session_handlers
-
-    @property
-    def jobs(self) -> Mapping[type[c.Job], JobHandler]:
-        return REGISTRY.jobs
 
     async def greet(self, deps: Deps, user: User) -> list[Reply]:
         return await onboarding.start(c.StartUser(user.id), deps, user)

@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.kernel import commands as c
+from bot.kernel import routing
 from bot.kernel.i18n import t
 from bot.kernel.models import Lang
-from bot.kernel.routing import Handler, JobHandler, SessionHandler
+from bot.kernel.routing import Handler, SessionHandler
 
 Parse = Callable[[int, str, str], "c.Command | None"]
 """The typed form: (user id, the words after the name, the English name typed) -> a command, or None when the
@@ -152,9 +153,9 @@ class Registry:
     def __init__(self) -> None:
         self._entries: dict[str, Entry] = {}
         self._typed: dict[str, Entry] = {}
+        self._jobs: dict[type[c.Job], routing.JobHandler] = {}
         self._handlers: dict[type[c.Command], Handler] = {}
         self._session_handlers: dict[type[c.Command], SessionHandler] = {}
-        self._jobs: dict[type[c.Job], JobHandler] = {}
 
     def add(self, entry: Entry) -> None:
         """Register `entry`; a name, alias or command class already claimed is a bug, so it raises (and nothing
@@ -182,13 +183,6 @@ class Registry:
         self._handlers.update(handlers)
         self._session_handlers.update(session_handlers or {})
 
-    def handle_jobs(self, jobs: Mapping[type[c.Job], JobHandler]) -> None:
-        """Register the handlers of the jobs the scheduler sends (no user sees them: no name, no menu line)."""
-        twice = sorted(k.__name__ for k in jobs if k in self._jobs)
-        if twice:
-            raise ValueError(f"jobs handled twice: {', '.join(twice)}")
-        self._jobs.update(jobs)
-
     def _check_handlers(
         self, handlers: Mapping[type[c.Command], Handler], session_handlers: Mapping[type[c.Command], SessionHandler]
     ) -> None:
@@ -215,6 +209,17 @@ class Registry:
         """Every entry, in menu order."""
         return sorted(self._entries.values(), key=lambda e: (e.rank, e.name))
 
+    def handle_jobs(self, jobs: Mapping[type[c.Job], routing.JobHandler]) -> None:
+        """Register the handlers of the jobs the scheduler sends (no user sees them: no name, no menu line)."""
+        twice = sorted(k.__name__ for k in jobs if k in self._jobs)
+        if twice:
+            raise ValueError(f"jobs handled twice: {', '.join(twice)}")
+        self._jobs.update(jobs)
+
+    @property
+    def jobs(self) -> Mapping[type[c.Job], routing.JobHandler]:
+        return self._jobs
+
     @property
     def handlers(self) -> Mapping[type[c.Command], Handler]:
         return self._handlers
@@ -222,10 +227,6 @@ class Registry:
     @property
     def session_handlers(self) -> Mapping[type[c.Command], SessionHandler]:
         return self._session_handlers
-
-    @property
-    def jobs(self) -> Mapping[type[c.Job], JobHandler]:
-        return self._jobs
 
     def chinese_names(self) -> dict[str, str]:
         """Every Chinese name and the English name of its command: `/帮助` is `/help`."""

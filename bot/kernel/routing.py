@@ -15,27 +15,23 @@ from typing import Any, Protocol
 from bot.kernel import commands as c
 from bot.kernel.deps import Deps
 from bot.kernel.models import User
-from bot.kernel.ports import Notify
 from bot.kernel.replies import Reply
 from bot.kernel.session import InFlow, Session
 
 Handler = Callable[[Any, Deps, User], Awaitable[list[Reply]]]
 SessionHandler = Callable[[Any, Deps, User, Session], Awaitable[list[Reply]]]
 """A handler that starts from the user's state: given the one `handle` read with the user, not read again."""
-JobHandler = Callable[[Any, Deps, Notify | None], Awaitable[int]]
-"""A job's handler (a `c.Job` the scheduler sends): given how to reach users (None: tell no one), it returns how
-many things it did."""
 
 
 class Routes(Protocol):
+    @property
+    def jobs(self) -> Mapping[type[c.Job], JobHandler]: ...
+
     @property
     def handlers(self) -> Mapping[type[c.Command], Handler]: ...
 
     @property
     def with_session(self) -> Mapping[type[c.Command], SessionHandler]: ...
-
-    @property
-    def jobs(self) -> Mapping[type[c.Job], JobHandler]: ...
 
     async def greet(self, deps: Deps, user: User) -> list[Reply]:
         """A user's first message after /forget, whatever it is: the welcome and onboarding."""
@@ -58,6 +54,9 @@ class Routes(Protocol):
         ...
 
 
+JobHandler = Callable[..., Awaitable[int]]
+"""A job's handler (a `c.Job` the scheduler sends), given the job, the dependencies and how to reach users (the
+notifier router; None: tell no one); it returns how many things it did."""
 _registered: Routes | None = None
 
 
