@@ -90,8 +90,8 @@ Build = Callable[[SlashCall], "c.Command | list[c.Command]"]
 
 @dataclass(frozen=True)
 class Slash:
-    """The command as a slash command (Discord's tree): named by the messages `cmd.<name>` and `cmd.<name>.desc`,
-    its options the entry's `args`. `build` turns the options into kernel commands (None: the typed form with
+    """The command as a slash command (Discord's tree): named as the entry (`Entry.zh`), described by the message
+    `cmd.<name>.desc`, its options the entry's `args`. `build` turns the options into kernel commands (None: the typed form with
     no words); a list of commands is run in turn and their replies shown as one message."""
 
     build: Build | None = None
@@ -118,13 +118,14 @@ class Entry:
     """One command, declared once."""
 
     name: str
-    """The English name, typed as /name; a slash command's name key is `cmd.<name>`."""
+    """The English name, typed as /name, and a slash command's name."""
     parse: Parse | None = None
     """The typed form; None: no typed form (a slash command only)."""
     aliases: tuple[str, ...] = ()
     """Other English names typed for it."""
     zh: tuple[str, ...] = ()
-    """Its Chinese names, typed for it (the first is the one /help lists beside the English name)."""
+    """Its Chinese names, typed for it (the first is the one /help lists beside the English name, and its slash
+    command's Chinese name; with none, that is the message `cmd.<name>`)."""
     usage_key: str = ""
     help_key: str = ""
     """Its lines in /help, when they are its own message (the base lines are the /help entry's)."""
