@@ -22,7 +22,6 @@ from bot.config import Settings
 from bot.dates import parse_natural
 from bot.delivery import NotifierRouter
 from bot.documents import read_document
-from bot.features.drill.regrade import regrade_pending
 from bot.features.routes import ROUTES
 from bot.grading.chain import GradingChain
 from bot.grading.factory import llm_grader
@@ -337,13 +336,10 @@ def build_scheduler(
             reachable=router.reaches if only_reachable else None,
         )
 
-    async def regrade() -> int:
-        return await regrade_pending(deps, router)
-
     async def housekeeping() -> int:
         now = deps.clock.now()
         events = await app.store.forget_events_before(now - EVENT_RETENTION)
         return events + await app.store.forget_usage_before(now - USAGE_RETENTION)  # forgotten users' usage rows
 
-    regrades = regrade if deps.grader.has_llm else None  # without an LLM nothing is queued for one
-    return Scheduler(dispatcher, settings.scheduler_tick_seconds, regrades, REGRADE_EVERY_S, housekeeping)
+    jobs = app.service if deps.grader.has_llm else None  # the regrade round: without an LLM nothing is queued for one
+    return Scheduler(dispatcher, settings.scheduler_tick_seconds, jobs, REGRADE_EVERY_S, housekeeping, notify=router)

@@ -1,7 +1,7 @@
 """`python -m bot run`: every configured platform in one event loop; the terminal chat when none is.
 
 The bot owns the event loop: each platform is started and stopped by hand (no run_polling() or
-bot.run()), so Telegram, Discord and background work (the LLM regrade worker, the scheduler)
+bot.run()), so Telegram, Discord and background work (the scheduler: pushes, LLM regrade rounds)
 share one asyncio loop. If the SQLite file is deleted or replaced under it, the bot stops (DatabaseFileGone)
 rather than go on acknowledging writes that are lost.
 """

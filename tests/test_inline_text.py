@@ -34,7 +34,7 @@ DATA = {
     "features/jd/jd.py": "/jd subcommand words typed in Chinese",
     "features/jd/terms.py": "the Chinese skill phrases read in a job description",
     "features/mock/mock.py": "/mock subcommand and focus words typed in Chinese",
-    "features/mock/report.py": "STAR markers the debrief looks for in a Chinese answer",
+    "features/mock/star.py": "STAR markers the debrief looks for in a Chinese answer",
     "features/notebook/notebook.py": "/notes subcommand words and the 'none' a user types",
     "features/onboarding/onboarding.py": "setting values typed in Chinese (weekdays, topics, on and off, language)",
     "features/onboarding/zones.py": "Chinese city names read as timezones",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from bot.features.mock import plan as mock_plan
 from bot.grading.offline import OfflineGrader
 from bot.kernel import commands as c
 from bot.kernel.deps import Deps
@@ -347,3 +348,33 @@ async def test_skip_passes_on_a_question_or_a_follow_up_and_reveal_waits_for_the
     assert len(mock.items[1].follow_ups) == 1
     drill = await service.handle_text(uid, "/skip")  # no mock now: the drill's /skip
     assert "no open question" in drill[0].text.lower()
+
+
+async def test_a_company_typed_in_full_width_letters_is_the_company_logged() -> None:
+    """Company names fold as everywhere (bot/text/fold.py): full-width letters, case and spaces make no other company."""
+    store, clock = FakeStore(), FakeClock()
+    service, uid = await _setup(mock_deps(store, FakeGrader(), clock))
+    await service.handle_text(uid, "/review OpenAI | How do you handle an FP16 loss that turns NaN?")
+    started = await service.handle_text(uid, "/mock ＯｐｅｎＡＩ 3")
+    assert started[-1].kind == "question"
+    [mock] = store.mocks.values()
+    assert mock.focus == "company" and mock.company == "OpenAI"
+    await service.handle_text(uid, "/mock stop")
+    assert (
+        "No interview questions from Anthropic are logged yet"
+        in (await service.handle_text(uid, "/mock Anthropic"))[0].text
+    )
+
+
+async def test_two_spellings_of_one_company_are_one_company_in_the_plan() -> None:
+    store, clock = FakeStore(), FakeClock()
+    deps = mock_deps(store, FakeGrader(), clock)
+    service, uid = await _setup(deps)
+    await service.handle_text(uid, "/review OpenAI | How do you handle an FP16 loss that turns NaN?")
+    clock.advance(minutes=1)
+    await service.handle_text(uid, "/review ＯＰＥＮＡＩ | How do you shard optimizer states across ranks?")
+    user = await store.get_user(uid)
+    assert user is not None
+    assert await mock_plan.companies(deps, user) == ["ＯＰＥＮＡＩ"]  # one company, as last logged
+    _, questions = await mock_plan.company_subtopics(deps, user, "openai")
+    assert len(questions) == 2 and len(store.review_items) == 2

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.features.mock.report import BANDS, clause_cut, star_check, verdict
+from bot.features.mock.report import BANDS, clause_cut, verdict
+from bot.features.mock.star import star_check
 from bot.kernel.service import Service
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.mock_helpers import CASE_ANSWER, mock_deps

@@ -13,6 +13,7 @@ import pytest
 from bot.features.drill import checklist
 from bot.features.drill.regrade import regrade_pending
 from bot.grading.chain import GradingChain
+from bot.kernel import commands as c
 from bot.kernel import render, srs
 from bot.kernel.bank import Bank
 from bot.kernel.deps import Deps, Limits
@@ -184,6 +185,18 @@ async def test_the_llm_grade_replaces_the_estimate_and_reschedules_the_card(worl
     assert f"fu:{queued.id}" in reply.actions() and f"dis:{queued.id}" in reply.actions()
     user = await world.store.get_user(uid)
     assert user is not None and not user.paused  # delivered: the user keeps their pushes
+
+
+async def test_the_service_runs_the_regrade_round_the_scheduler_sends(world: World) -> None:
+    uid, other = await world.user("1"), await world.user("2")
+    first, second = await world.queued_answer(uid), await world.queued_answer(other)
+    outbox = Outbox()
+    assert await world.service.run_job(c.RegradeRound(limit=1), outbox) == 1  # one at most, as the job says
+    assert (await attempt(world, first.id)).status == "graded" and (await attempt(world, second.id)).status == "regrade"
+    assert [to for to, _ in outbox.sent] == [uid]
+    assert await world.service.run_job(c.RegradeRound()) == 1  # no way to reach users: graded, nobody told
+    assert (await attempt(world, second.id)).status == "graded" and len(outbox.sent) == 1
+    assert (await world.service.handle_text(uid, "/regraderound"))[-1].kind == "error"  # no name a user types
 
 
 async def test_a_chinese_user_is_told_in_chinese(world: World) -> None:

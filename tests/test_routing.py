@@ -30,6 +30,10 @@ class OneCommand:
         self._handlers: dict[type[c.Command], Handler] = {c.ShowHelp: help_}
 
     @property
+    def jobs(self) -> Mapping[type[c.Job], routing.JobHandler]:
+        return {}
+
+    @property
     def handlers(self) -> Mapping[type[c.Command], Handler]:
         return self._handlers
 

@@ -16,13 +16,14 @@ from bot.bootstrap import App, build_app, build_scheduler, load_default_bank
 from bot.config import Settings
 from bot.delivery import NotifierRouter
 from bot.grading.offline import OfflineGrader
+from bot.kernel import commands as c
 from bot.kernel.bank import Bank
-from bot.kernel.ports import AboutToSend, Delivery
+from bot.kernel.ports import AboutToSend, Delivery, Notify
 from bot.kernel.replies import Reply
 from bot.scheduling.dispatcher import MAX_ATTEMPTS, Dispatcher
 from bot.scheduling.scheduler import HOUSEKEEPING_JOB_ID, JOB_ID, REGRADE_JOB_ID, Scheduler
 from bot.storage.pushes import PushStore
-from tests.fakes import FakeClock, FakeGrader
+from tests.fakes import FakeClock, FakeGrader, FakeStore
 
 
 class Outbox:
@@ -341,17 +342,24 @@ async def test_apscheduler_runs_the_tick_as_one_interval_job(app: App) -> None:
         s.shutdown()
 
 
-async def test_the_regrade_round_is_a_job_on_the_same_scheduler(caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="bot.scheduling.scheduler")
-    rounds: list[int] = []
+class JobRecorder:
+    """Where a scheduler sends its jobs: records each job and how it may notify; the first round fails (the LLM
+    is down), the next ones regrade two answers. A hand-written fake of the service's `run_job`."""
 
-    async def regrade() -> int:
-        rounds.append(len(rounds))
-        if len(rounds) == 1:
+    def __init__(self) -> None:
+        self.sent: list[tuple[c.Job, Notify | None]] = []
+
+    async def run_job(self, job: c.Job, notify: Notify | None = None) -> int:
+        self.sent.append((job, notify))
+        if len(self.sent) == 1:
             raise RuntimeError("the LLM is down")
         return 2
 
-    s = Scheduler(None, regrade=regrade, regrade_every_s=60)
+
+async def test_the_regrade_round_is_a_job_on_the_same_scheduler(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="bot.scheduling.scheduler")
+    service = JobRecorder()
+    s = Scheduler(None, jobs=service, regrade_every_s=60)
     s.start()
     try:
         job = s.aps.get_job(REGRADE_JOB_ID)
@@ -360,20 +368,32 @@ async def test_the_regrade_round_is_a_job_on_the_same_scheduler(caplog: pytest.L
         await job.func()  # the job's own callable, as APScheduler calls it
         assert "regrade round failed" in caplog.text  # logged; the next round tries again
         await job.func()
-        assert "regraded 2 answers" in caplog.text and rounds == [0, 1]
+        assert "regraded 2 answers" in caplog.text and len(service.sent) == 2
     finally:
         s.shutdown()
+
+
+async def test_the_regrade_tick_sends_the_regrade_round_command_to_the_service() -> None:
+    service = JobRecorder()
+    router = NotifierRouter(FakeStore())
+    s = Scheduler(None, jobs=service, notify=router)
+    await s.regrade_tick()
+    await s.regrade_tick()
+    assert service.sent == [(c.RegradeRound(limit=20), router), (c.RegradeRound(limit=20), router)]
+    assert Scheduler(None).jobs is None and Scheduler(None).aps.get_jobs() == []  # no service: no regrade job
+    await Scheduler(None).regrade_tick()  # nothing to send it to: nothing happens
 
 
 async def test_the_composition_root_adds_the_regrade_job_only_with_an_llm(app: App) -> None:
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     router = NotifierRouter(app.store)
     plain = build_scheduler(app, router, settings, pushes=True)
-    assert plain.regrade is None and plain.dispatcher is not None  # no LLM: nothing is ever queued for one
+    assert plain.jobs is None and plain.dispatcher is not None  # no LLM: nothing is ever queued for one
     app.service.deps.grader.estimator = OfflineGrader()  # as when an LLM grades and the offline grader stands by
     with_llm = build_scheduler(app, router, settings, pushes=False)
-    assert with_llm.regrade is not None and with_llm.dispatcher is None
-    assert await with_llm.regrade() == 0  # a real round on the real database: nothing queued yet
+    assert with_llm.jobs is app.service and with_llm.notify is router and with_llm.dispatcher is None
+    # a real round on the real database, sent as the scheduler sends it: nothing queued yet
+    assert await app.service.run_job(c.RegradeRound(), with_llm.notify) == 0
 
 
 async def test_housekeeping_forgets_update_ids_older_than_a_week_and_keeps_the_rest(

@@ -71,6 +71,10 @@ class FeatureRoutes:
     service calls around a command are here."""
 
     @property
+    def jobs(self) -> Mapping[type[c.Job], routing.JobHandler]:
+        return REGISTRY.jobs
+
+    @property
     def handlers(self) -> Mapping[type[c.Command], Handler]:
         return REGISTRY.handlers
 

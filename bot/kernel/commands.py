@@ -1,4 +1,4 @@
-"""Verb-named inputs to the service. Platforms build these from their events."""
+"""Verb-named inputs to the service. Platforms build these from their events; the scheduler sends the jobs."""
 
 from __future__ import annotations
 
@@ -262,3 +262,18 @@ class Invalid(Command):
     reason: str
     command: str = ""
     usage_key: str = ""
+
+
+@dataclass(frozen=True)
+class Job:
+    """A round of background work the scheduler sends (bot/scheduling/scheduler.py): no user, so no user's lock
+    and no session; its handler claims in the database what it works on (so replicas share the work) and returns
+    how many things it did."""
+
+
+@dataclass(frozen=True)
+class RegradeRound(Job):
+    """Grade with the LLM up to `limit` answers that got only the offline estimate (or no grade) while it was
+    down, and tell their users the new grade."""
+
+    limit: int = 20

@@ -124,6 +124,10 @@ class Notifier(Protocol):
     ) -> Delivery: ...
 
 
+Notify = Callable[[int, Sequence[Reply]], Awaitable[Delivery]]
+"""Pushes replies to a user (by user id) outside a conversation: the notifier router (bot/delivery.py)."""
+
+
 class ChannelPoster(Protocol):
     """Posts in a study server's channel (Discord): UNREACHABLE when the channel is gone or closed to the bot."""
 

@@ -10,7 +10,8 @@ it makes. A feature declares its entries in its `commands` module, which registe
 Generated from the registry: `parse_line`'s names (bot/kernel/parsing.py), the service's handler table
 (bot/features/routes.py), the /help text (`help_text`), Telegram's command menu per language (`menu`) and
 Discord's command tree (bot/platforms/discord/commands.py). Two entries claiming one name or alias, or two
-handlers of one command class, raise.
+handlers of one command class, raise. The jobs the scheduler sends (`c.Job`: the regrade round) register their
+handlers here too (`handle_jobs`), with no name a user could type.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.kernel import commands as c
+from bot.kernel import routing
 from bot.kernel.i18n import t
 from bot.kernel.models import Lang
 from bot.kernel.routing import Handler, SessionHandler
@@ -88,8 +90,8 @@ Build = Callable[[SlashCall], "c.Command | list[c.Command]"]
 
 @dataclass(frozen=True)
 class Slash:
-    """The command as a slash command (Discord's tree): named by the messages `cmd.<name>` and `cmd.<name>.desc`,
-    its options the entry's `args`. `build` turns the options into kernel commands (None: the typed form with
+    """The command as a slash command (Discord's tree): named as the entry (`Entry.zh`), described by the message
+    `cmd.<name>.desc`, its options the entry's `args`. `build` turns the options into kernel commands (None: the typed form with
     no words); a list of commands is run in turn and their replies shown as one message."""
 
     build: Build | None = None
@@ -116,13 +118,14 @@ class Entry:
     """One command, declared once."""
 
     name: str
-    """The English name, typed as /name; a slash command's name key is `cmd.<name>`."""
+    """The English name, typed as /name, and a slash command's name."""
     parse: Parse | None = None
     """The typed form; None: no typed form (a slash command only)."""
     aliases: tuple[str, ...] = ()
     """Other English names typed for it."""
     zh: tuple[str, ...] = ()
-    """Its Chinese names, typed for it (the first is the one /help lists beside the English name)."""
+    """Its Chinese names, typed for it (the first is the one /help lists beside the English name, and its slash
+    command's Chinese name; with none, that is the message `cmd.<name>`)."""
     usage_key: str = ""
     help_key: str = ""
     """Its lines in /help, when they are its own message (the base lines are the /help entry's)."""
@@ -151,6 +154,7 @@ class Registry:
     def __init__(self) -> None:
         self._entries: dict[str, Entry] = {}
         self._typed: dict[str, Entry] = {}
+        self._jobs: dict[type[c.Job], routing.JobHandler] = {}
         self._handlers: dict[type[c.Command], Handler] = {}
         self._session_handlers: dict[type[c.Command], SessionHandler] = {}
 
@@ -205,6 +209,17 @@ class Registry:
     def entries(self) -> list[Entry]:
         """Every entry, in menu order."""
         return sorted(self._entries.values(), key=lambda e: (e.rank, e.name))
+
+    def handle_jobs(self, jobs: Mapping[type[c.Job], routing.JobHandler]) -> None:
+        """Register the handlers of the jobs the scheduler sends (no user sees them: no name, no menu line)."""
+        twice = sorted(k.__name__ for k in jobs if k in self._jobs)
+        if twice:
+            raise ValueError(f"jobs handled twice: {', '.join(twice)}")
+        self._jobs.update(jobs)
+
+    @property
+    def jobs(self) -> Mapping[type[c.Job], routing.JobHandler]:
+        return self._jobs
 
     @property
     def handlers(self) -> Mapping[type[c.Command], Handler]:

@@ -25,6 +25,9 @@ SessionHandler = Callable[[Any, Deps, User, Session], Awaitable[list[Reply]]]
 
 class Routes(Protocol):
     @property
+    def jobs(self) -> Mapping[type[c.Job], JobHandler]: ...
+
+    @property
     def handlers(self) -> Mapping[type[c.Command], Handler]: ...
 
     @property
@@ -51,6 +54,9 @@ class Routes(Protocol):
         ...
 
 
+JobHandler = Callable[..., Awaitable[int]]
+"""A job's handler (a `c.Job` the scheduler sends), given the job, the dependencies and how to reach users (the
+notifier router; None: tell no one); it returns how many things it did."""
 _registered: Routes | None = None
 
 

@@ -11,7 +11,7 @@ from bot.kernel.i18n import t
 from bot.kernel.identity import identity
 from bot.kernel.models import Lang, User
 from bot.kernel.parsing import parse_action, parse_line
-from bot.kernel.ports import WriteFailed
+from bot.kernel.ports import Notify, WriteFailed
 from bot.kernel.rate_limit import Admission, RateLimiter
 from bot.kernel.replies import Button, Reply
 from bot.kernel.routing import Routes, registered
@@ -117,6 +117,12 @@ class Service:
 
     async def handle_action(self, user_id: int, action: str) -> list[Reply]:
         return await self.handle(parse_action(user_id, action))
+
+    async def run_job(self, job: c.Job, notify: Notify | None = None) -> int:
+        """Run a round of background work the scheduler sent (a `c.Job`): no user, so no user's lock (the job's
+        handler claims what it works on in the database); `notify` reaches the users it tells (None: no one).
+        Returns how many things it did; a failure is raised (the scheduler logs it, the next round tries again)."""
+        return await self.routes.jobs[type(job)](job, self.deps, notify)
 
     async def handle(self, cmd: c.Command) -> list[Reply]:
         """Run one command: the user and their state are read (in one read) once the user's lock is held, so a

@@ -1,9 +1,10 @@
 """APScheduler (3.x, AsyncIOScheduler) in the bot's event loop: the bot's one background loop.
 
 Interval jobs: the dispatcher's tick (pushes, with a chat platform), the regrade round (answers that
-got only the offline estimate while the LLM was down, with an LLM) and housekeeping (old update and
-interaction ids, which only guard against redelivery). The database is the source of truth for what
-is due; there are no per-user jobs in a job store.
+got only the offline estimate while the LLM was down, with an LLM: a kernel command, `c.RegradeRound`, sent
+through the service, so the scheduler knows no feature) and housekeeping (old update and interaction ids,
+which only guard against redelivery). The database is the source of truth for what is due; there are no
+per-user jobs in a job store.
 """
 
 from __future__ import annotations
@@ -12,9 +13,12 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from typing import Protocol
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from bot.kernel import commands as c
+from bot.kernel.ports import Notify
 from bot.scheduling.dispatcher import Dispatcher
 
 log = logging.getLogger(__name__)
@@ -22,7 +26,13 @@ JOB_ID = "dispatch"
 REGRADE_JOB_ID = "regrade"
 HOUSEKEEPING_JOB_ID = "housekeeping"
 CountingJob = Callable[[], Awaitable[int]]  # one round of a periodic job; returns how many things it did
-Regrade = Housekeeping = CountingJob
+Housekeeping = CountingJob
+
+
+class Jobs(Protocol):
+    """Where the scheduler sends its jobs: the service (bot/kernel/service.py), which hands each to its handler."""
+
+    async def run_job(self, job: c.Job, notify: Notify | None = None) -> int: ...
 
 
 class Scheduler:
@@ -30,22 +40,33 @@ class Scheduler:
         self,
         dispatcher: Dispatcher | None,
         every_s: float = 30.0,
-        regrade: Regrade | None = None,
+        jobs: Jobs | None = None,
         regrade_every_s: float = 60.0,
         housekeeping: Housekeeping | None = None,
         housekeeping_every_s: float = 3600.0,
+        notify: Notify | None = None,
     ) -> None:
         self.dispatcher = dispatcher
         self.every_s = every_s
-        self.regrade = regrade
+        self.jobs = jobs
+        """Where the regrade round is sent; None: no regrade round (without an LLM nothing is queued for one)."""
         self.regrade_every_s = regrade_every_s
         self.housekeeping = housekeeping
         self.housekeeping_every_s = housekeeping_every_s
+        self.notify = notify
+        """How a job reaches the users it tells (the notifier router); None: it tells no one."""
         self.aps = AsyncIOScheduler(timezone=UTC)
 
     async def regrade_tick(self) -> None:
-        """One regrade round; a failure is logged and the next round tries again."""
-        await _round(self.regrade, "regrade round failed", "regraded %d answers with the LLM")
+        """Send one regrade round; a failure is logged and the next round tries again."""
+        jobs = self.jobs
+        if jobs is None:
+            return
+
+        async def regrade() -> int:
+            return await jobs.run_job(c.RegradeRound(), self.notify)
+
+        await _round(regrade, "regrade round failed", "regraded %d answers with the LLM")
 
     async def housekeeping_tick(self) -> None:
         """Delete what is only kept for a while; a failure is logged and the next round tries again."""
@@ -74,7 +95,7 @@ class Scheduler:
                 coalesce=True,
                 next_run_time=datetime.now(UTC),
             )
-        if self.regrade is not None:
+        if self.jobs is not None:
             self.aps.add_job(
                 self.regrade_tick,
                 "interval",

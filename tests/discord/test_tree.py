@@ -6,7 +6,7 @@ from typing import Any
 
 import discord
 
-from bot.kernel.registry import Entry
+from bot.kernel.registry import REGISTRY, Entry
 from bot.platforms.discord.bridge import Bridge
 from bot.platforms.discord.client import DrillClient
 from bot.platforms.discord.settings import DiscordSettings
@@ -119,6 +119,7 @@ async def test_commands_sync_to_the_development_guild_with_chinese_names(start_b
     assert put.path.endswith("/applications/1000/guilds/700/commands")
     names = {cmd["name"]: cmd["name_localizations"].get("zh-CN") for cmd in put.json}
     assert names["leaderboard"] == "排行榜" and set(names) == COMMANDS
+    assert names["review"] == "记题" and names["debrief"] == "复盘"  # as /help lists them
 
 
 async def test_commands_sync_globally_without_a_guild_and_not_at_all_when_turned_off(
@@ -139,3 +140,37 @@ async def test_a_registry_entry_added_is_a_slash_command_that_reaches_its_handle
     assert {cmd["name"] for cmd in put.json} == COMMANDS | {"ping"}
     requests = await bot.interact(p.command("ping", word="hi"))
     assert [r.content for r in requests if "/webhooks/" in r.path] == ["pong: hi"]
+
+
+async def test_the_translator_names_commands_as_the_registry_and_describes_them_from_the_catalogue() -> None:
+    """Chinese clients see each command under the Chinese name /help lists and a user types elsewhere (/复盘 is
+    /debrief everywhere), its description and its options' from the catalogue; English clients see it unchanged."""
+    client = DrillClient(Bridge(None), DiscordSettings())  # type: ignore[arg-type]
+    tree, translator = client.tree, CatalogTranslator()  # the client installs it in setup_hook, before syncing
+    by_name = {c.name: await c.get_translated_payload(tree, translator) for c in tree.get_commands()}
+    zh = {name: p["name_localizations"]["zh-CN"] for name, p in by_name.items()}
+    assert (zh["review"], zh["debrief"], zh["notes"], zh["apps"], zh["jd"]) == ("记题", "复盘", "笔记", "投递", "职位")
+    assert (zh["pause"], zh["resume"], zh["drill"], zh["help"]) == ("暂停", "恢复", "练习", "帮助")
+    assert (zh["answer"], zh["leaderboard"], zh["setup"]) == ("回答", "排行榜", "每日一题设置")  # no typed form
+    assert by_name["review"]["name_localizations"]["zh-TW"] == "记题"
+    review = by_name["review"]
+    assert review["name"] == "review"
+    assert review["description"] == "Log a question from a real interview; it joins your deck"
+    assert review["description_localizations"]["zh-CN"] == "记录真实面试中被问到的题，它会加入你的题组"
+    company = review["options"][0]
+    assert (company["name"], company["description"]) == ("company", "The company")
+    assert company["name_localizations"]["zh-CN"] == "公司"
+    assert company["description_localizations"]["zh-CN"] == "面试的公司"
+    assert by_name["drill"]["description"] == "The next question: due reviews first, then new ones"
+    assert by_name["drill"]["description_localizations"]["zh-CN"] == "下一题：先复习到期的题，再出新题"
+    assert "ja" not in by_name["drill"]["name_localizations"]  # other locales: the English
+
+
+async def test_a_chinese_name_typed_on_the_other_platforms_is_the_same_command_on_discord() -> None:
+    client = DrillClient(Bridge(None), DiscordSettings())  # type: ignore[arg-type]
+    tree = client.tree
+    for cmd in tree.get_commands():
+        payload = await cmd.get_translated_payload(tree, CatalogTranslator())
+        chinese = payload["name_localizations"]["zh-CN"]
+        typed = REGISTRY.typed(chinese)
+        assert typed is None or typed.name == payload["name"], (payload["name"], chinese)

@@ -1,12 +1,13 @@
-"""The drill's commands (/drill, /skip, /reveal, Discord's /answer) and its buttons' handlers, declared once with
-the kernel's registry (bot/kernel/registry.py); importing this module registers them.
+"""The drill's commands (/drill, /skip, /reveal, Discord's /answer), its buttons' handlers and the regrade round
+the scheduler sends, declared once with the kernel's registry (bot/kernel/registry.py); importing this module
+registers them.
 
 An answer, /skip and /reveal are handled by the mock interview's door (bot/features/mock/mock.py): the drill's,
 or the mock interview's while one runs."""
 
 from __future__ import annotations
 
-from bot.features.drill import drill
+from bot.features.drill import drill, regrade
 from bot.features.mock import mock
 from bot.kernel import commands as c
 from bot.kernel.registry import REGISTRY, Arg, Entry, Slash, no_words, register
@@ -52,3 +53,4 @@ REGISTRY.handle(
         c.SecondLook: drill.second_look,
     }
 )
+REGISTRY.handle_jobs({c.RegradeRound: regrade.regrade_round})  # sent by the scheduler: no name, no menu line

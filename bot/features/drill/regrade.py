@@ -1,5 +1,6 @@
-"""The regrade worker: attempts that got only the offline estimate (or no grade) while the LLM
-was down are graded by the LLM once it answers again, and the user is sent the new grade.
+"""The regrade round: attempts that got only the offline estimate (or no grade) while the LLM was down are
+graded by the LLM once it answers again, and the user is sent the new grade. The scheduler sends the round as a
+kernel command (`c.RegradeRound`) through the service, which hands it to `regrade_round`.
 
 Each attempt is claimed (regrade -> regrading, stamped) by an atomic update first, so two workers on one
 database (two replicas) never grade the same attempt twice; a failure puts it back for a later round, and
@@ -9,17 +10,17 @@ a claim left by a worker that died (older than REGRADING_STALE_AFTER) is put bac
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from bot.features.drill import checklist
 from bot.features.mock import turn as mock_turn
+from bot.kernel import commands as c
 from bot.kernel import llm_budget, srs, verdicts
 from bot.kernel.deps import Deps
 from bot.kernel.follow_ups import follow_up_question
 from bot.kernel.i18n import t
 from bot.kernel.models import Attempt, Card, Rating, User
-from bot.kernel.ports import Delivery
+from bot.kernel.ports import Delivery, Notify
 from bot.kernel.replies import Reply
 from bot.kernel.scoring import rating_from_score
 from bot.kernel.session import Idle
@@ -27,7 +28,6 @@ from bot.kernel.timeutil import fmt_local
 
 log = logging.getLogger(__name__)
 REGRADING_STALE_AFTER = timedelta(minutes=10)  # well past one grading's deadline with its retries
-Notify = Callable[[int, list[Reply]], Awaitable[Delivery]]
 
 
 async def _question_for(deps: Deps, attempt: Attempt):  # type: ignore[no-untyped-def]
@@ -123,6 +123,11 @@ async def regrade_pending(deps: Deps, notify: Notify | None = None, limit: int =
         if sent is Delivery.UNREACHABLE and not target.paused:  # blocked the bot: no pushes until they are back
             await store.save_user(target.model_copy(update={"paused": True}))
     return done
+
+
+async def regrade_round(job: c.RegradeRound, deps: Deps, notify: Notify | None) -> int:
+    """The regrade round the scheduler sends (registered in bot/features/drill/commands.py)."""
+    return await regrade_pending(deps, notify, job.limit)
 
 
 async def regrade_claimed(deps: Deps, attempt: Attempt, user: User | None) -> Reply | None:

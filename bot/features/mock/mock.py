@@ -21,6 +21,7 @@ from bot.kernel.models import LEVEL_WORDS, User
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import InMock, Session
 from bot.kernel.timeutil import fmt_local
+from bot.text.fold import squash
 
 __all__ = ["answer", "history", "mock_command", "reveal", "share", "skip", "start", "stats_line", "stop", "submit"]
 
@@ -96,10 +97,10 @@ async def _parse(words: list[str], deps: Deps, user: User) -> Setup | Reply:
     if not company:
         return Setup(focus, level, length)
     name = " ".join(company)
-    known = {k.casefold(): k for k in await mock_plan.companies(deps, user)}
-    if name.casefold() not in known:
+    known = {squash(k): k for k in await mock_plan.companies(deps, user)}  # ＯｐｅｎＡＩ is OpenAI
+    if squash(name) not in known:
         return Reply(t(user.language, "mock.no_company", company=name[:60]), kind="error")
-    return Setup("company", level, length, known[name.casefold()])
+    return Setup("company", level, length, known[squash(name)])
 
 
 async def _suggest(deps: Deps, user: User) -> list[Reply]:

@@ -13,6 +13,7 @@ from bot.features.jd import focus
 from bot.features.mock.models import DEFAULT_LENGTH, FocusKind
 from bot.kernel.deps import Deps
 from bot.kernel.models import LEVELS, Card, Level, Question, QuestionType, User
+from bot.text.fold import squash
 
 # Seconds a spoken answer of each type takes in a real round (a follow-up: FOLLOW_UP_BUDGET).
 BUDGET: dict[QuestionType, int] = {"concept": 180, "compare": 180, "open": 240, "fault": 240, "case": 300, "code": 600}
@@ -56,8 +57,8 @@ async def weakest_subtopics(deps: Deps, user: User, limit: int = WEAKEST_SUBTOPI
 
 async def company_subtopics(deps: Deps, user: User, company: str) -> tuple[list[str], list[str]]:
     """The subtopics a company asked about in the user's logged interview questions, and those questions."""
-    want = company.strip().casefold()
-    items = [i for i in await deps.store.list_review_items(user.id) if i.company.strip().casefold() == want]
+    want = squash(company)
+    items = [i for i in await deps.store.list_review_items(user.id) if squash(i.company) == want]
     subtopics = list(dict.fromkeys(i.subtopic for i in items))
     return subtopics, list(dict.fromkeys(i.question_id for i in items))
 
@@ -71,8 +72,8 @@ async def neighbour_subtopics(deps: Deps, user: User, company: str, subtopics: l
     in_bank = {q.subtopic for q in deps.bank.all()}
     if len(have & in_bank) >= COMPANY_SUBTOPICS:
         return []
-    want = company.strip().casefold()
-    items = [i for i in await deps.store.list_review_items(user.id) if i.company.strip().casefold() == want]
+    want = squash(company)
+    items = [i for i in await deps.store.list_review_items(user.id) if squash(i.company) == want]
     ranked: dict[str, float] = {}
     for item in items[-NEIGHBOUR_QUESTIONS:]:
         for q, score in await deps.candidates(item.question_text, NEIGHBOUR_CANDIDATES):
@@ -83,20 +84,21 @@ async def neighbour_subtopics(deps: Deps, user: User, company: str, subtopics: l
 
 
 async def companies(deps: Deps, user: User) -> list[str]:
-    """Companies of the user's logged interview questions, most recently logged first."""
+    """Companies of the user's logged interview questions, most recently logged first: names that fold to one
+    (bot/text/fold.py: full-width letters, case, white space) are one company, named as last logged."""
     items = sorted(await deps.store.list_review_items(user.id), key=lambda i: (i.created_at, i.id), reverse=True)
     seen: dict[str, str] = {}
     for i in items:
-        seen.setdefault(i.company.strip().casefold(), i.company.strip())
+        seen.setdefault(squash(i.company), i.company.strip())
     return list(seen.values())
 
 
 async def suggest(deps: Deps, user: User, now: datetime) -> Setup:
     """One tap: the company of an interview coming up soon (when its questions are logged), else the user's
     weakest subtopics once there are graded answers to tell them, else a mixed round."""
-    known = {c.casefold() for c in await companies(deps, user)}
+    known = {squash(c) for c in await companies(deps, user)}
     for log in await deps.store.list_interviews(user.id):
-        if now <= log.at <= now + SUGGEST_COMPANY_WITHIN and log.company.strip().casefold() in known:
+        if now <= log.at <= now + SUGGEST_COMPANY_WITHIN and squash(log.company) in known:
             return Setup("company", user.level, company=log.company.strip())
     graded = [a for a in await deps.store.list_attempts(user.id) if a.grade is not None and not a.is_follow_up]
     return Setup("weakest" if len(graded) >= MIN_GRADED_FOR_WEAKEST else "mixed", user.level)

@@ -13,6 +13,7 @@ from typing import Any
 from bot.features.drill.speaking import analyse, render_insights
 from bot.features.mock.chart_data import MockChartData
 from bot.features.mock.models import MockItem, MockSession, MockSummary
+from bot.features.mock.star import STAR_PARTS, star_check
 from bot.kernel import actions
 from bot.kernel.i18n import t
 from bot.kernel.models import DIMENSIONS, Attempt, KeyPoint, Lang, Question
@@ -201,106 +202,6 @@ def clock(seconds: float | None) -> str:
         return "-"
     s = max(0, round(seconds))
     return f"{s // 60}:{s % 60:02d}"
-
-
-# STAR parts by markers in both languages; a Result without a number, or a single Action marker, is vague.
-STAR_MARKERS: dict[str, tuple[str, ...]] = {
-    "S": (
-        "when i was",
-        "at my",
-        "in my last",
-        "our team",
-        "we were",
-        "the project",
-        "in production",
-        "last year",
-        "on a run",
-        "当时",
-        "之前在",
-        "我们团队",
-        "项目",
-        "背景",
-        "有一次",
-        "线上",
-    ),
-    "T": (
-        "my task",
-        "i was responsible",
-        "i owned",
-        "my job",
-        "my role",
-        "the goal",
-        "i had to",
-        "i needed to",
-        "we needed to",
-        "负责",
-        "任务",
-        "目标",
-        "需要我",
-        "我的职责",
-    ),
-    "A": (
-        "i added",
-        "i changed",
-        "i ran",
-        "i set",
-        "i checked",
-        "i traced",
-        "i switched",
-        "i rolled back",
-        "i implemented",
-        "first i",
-        "then i",
-        "we switched",
-        "we added",
-        "我先",
-        "然后我",
-        "我把",
-        "我们把",
-        "我加了",
-        "改成",
-        "排查",
-        "定位到",
-        "回滚",
-    ),
-    "R": (
-        "as a result",
-        "result",
-        "reduced",
-        "improved",
-        "went down",
-        "went up",
-        "recovered",
-        "saved",
-        "cut",
-        "no longer",
-        "结果",
-        "最终",
-        "降到",
-        "提升",
-        "减少",
-        "恢复",
-        "不再",
-        "缩短",
-    ),
-}
-NUMBER = re.compile(r"\d")
-STAR_PARTS = ("situation", "task", "action", "result")
-
-
-def star_check(answer: str) -> dict[str, str]:
-    """For each STAR part: "ok", "vague" or "missing"."""
-    low = answer.lower()
-    found = {part: sum(low.count(m) for m in markers) for part, markers in STAR_MARKERS.items()}
-    out = {}
-    for part, n in found.items():
-        if n == 0:
-            out[part] = "missing"
-        elif (part == "R" and not NUMBER.search(answer)) or (part == "A" and n < 2):
-            out[part] = "vague"
-        else:
-            out[part] = "ok"
-    return out
 
 
 def _question_block(r: Answered, lang: Lang, view: QuestionView | None = None) -> str:

@@ -2,7 +2,10 @@
 becomes one command, its `args` its options; the options become kernel commands (the entry's `build`) answered
 via the bridge.
 
-Names, descriptions, option names and choices come from the core's catalogue (see translator.py).
+A command's name is its registry entry's: the English name, and in Chinese its first Chinese name (the one /help
+lists and a user types on the other platforms); a command with no typed form (answer, leaderboard, setup) takes
+its Chinese name from the catalogue (`cmd.<name>`). Descriptions, option names and choices come from the core's
+catalogue; translator.py gives Discord the Chinese (see there).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from bot.kernel.parsing import parse_line
 from bot.kernel.registry import REGISTRY, Arg, ChannelRef, Entry, Slash, SlashCall
 from bot.kernel.replies import Reply
 from bot.platforms.discord.bridge import PLATFORM, may_post, public_text, source_of
-from bot.platforms.discord.translator import loc
+from bot.platforms.discord.translator import loc, named
 from bot.platforms.discord.views import bridge_of
 
 if TYPE_CHECKING:
@@ -166,9 +169,15 @@ def slash_command(entry: Entry) -> app_commands.Command[Any, ..., None]:
         callback = app_commands.guild_only()(callback)
     if slash.managers_only:
         callback = app_commands.default_permissions(manage_guild=True)(callback)
-    return app_commands.Command(
-        name=loc(f"cmd.{entry.name}"), description=loc(f"cmd.{entry.name}.desc"), callback=callback
-    )
+    return app_commands.Command(name=command_name(entry), description=loc(f"cmd.{entry.name}.desc"), callback=callback)
+
+
+def command_name(entry: Entry) -> app_commands.locale_str:
+    """The entry's name as a slash command: its English name and, in Chinese, its first Chinese name; with no
+    Chinese name (no typed form), the catalogue's `cmd.<name>`."""
+    if entry.zh:
+        return named(entry.name, entry.zh[0])
+    return loc(f"cmd.{entry.name}")
 
 
 def register(tree: app_commands.CommandTree[discord.Client]) -> None:
