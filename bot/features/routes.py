@@ -35,7 +35,7 @@ from bot.kernel.i18n import t
 from bot.kernel.models import User
 from bot.kernel.registry import REGISTRY
 from bot.kernel.replies import Reply
-from bot.kernel.routing import Handler, SessionHandler
+from bot.kernel.routing import Handler
 from bot.kernel.session import (
     ConfirmingForget,
     Grading,
@@ -73,10 +73,6 @@ class FeatureRoutes:
     @property
     def handlers(self) -> Mapping[type[c.Command], Handler]:
         return REGISTRY.handlers
-
-    @property
-    def with_session(self) -> Mapping[type[c.Command], SessionHandler]:
-        return REGISTRY.session_handlers
 
     async def greet(self, deps: Deps, user: User) -> list[Reply]:
         return await onboarding.start(c.StartUser(user.id), deps, user)

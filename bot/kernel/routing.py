@@ -10,7 +10,7 @@ does the tests' conftest; a Service built with no routes uses the registered one
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.kernel import commands as c
 from bot.kernel.deps import Deps
@@ -18,17 +18,14 @@ from bot.kernel.models import User
 from bot.kernel.replies import Reply
 from bot.kernel.session import InFlow, Session
 
-Handler = Callable[[Any, Deps, User], Awaitable[list[Reply]]]
-SessionHandler = Callable[[Any, Deps, User, Session], Awaitable[list[Reply]]]
-"""A handler that starts from the user's state: given the one `handle` read with the user, not read again."""
+Handler = Callable[..., Awaitable[list[Reply]]]
+"""A command's handler: its parameters name what it is given (bot/kernel/inject.py): `cmd`, `user`, `session` (the
+user's state, as `handle` read it with the user) and the dependencies it uses (a store port, the bank, the clock ...)."""
 
 
 class Routes(Protocol):
     @property
     def handlers(self) -> Mapping[type[c.Command], Handler]: ...
-
-    @property
-    def with_session(self) -> Mapping[type[c.Command], SessionHandler]: ...
 
     async def greet(self, deps: Deps, user: User) -> list[Reply]:
         """A user's first message after /forget, whatever it is: the welcome and onboarding."""

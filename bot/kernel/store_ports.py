@@ -75,7 +75,7 @@ class UsersPort(Protocol):
 
 
 class CardsPort(Protocol):
-    """Cards (a user x a question, with its FSRS state) and attempts (answers, stored before grading)."""
+    """Cards: a user x a question, with its FSRS state."""
 
     async def get_card(self, card_id: int) -> Card | None: ...
     async def card_for_question(self, user_id: int, question_id: str) -> Card | None: ...
@@ -105,6 +105,10 @@ class CardsPort(Protocol):
     async def save_card(self, card: Card) -> None:
         """Update a stored card (never its owner); a card that is gone stays gone."""
         ...
+
+
+class AttemptsPort(Protocol):
+    """Attempts: answers, stored before grading, graded (or queued for a regrade) after."""
 
     async def add_attempt(self, attempt: Attempt) -> Attempt: ...
     async def open_attempt(self, attempt: Attempt, session_was: Session, session: Session) -> Attempt | None:
@@ -221,6 +225,10 @@ class InterviewsPort(Protocol):
         `new` (/company merges two names), in one transaction: (interviews, review items) changed.
         All or nothing: `WriteFailed` when not. Other users' entries are never touched."""
         ...
+
+
+class RemindersPort(Protocol):
+    """A user's reminders (after an interview, before one, a review due): sent by the scheduler (PushPort)."""
 
     async def add_reminder(self, reminder: Reminder) -> Reminder: ...
     async def list_reminders(self, user_id: int) -> list[Reminder]:
@@ -348,8 +356,10 @@ class ApplicationsPort(Protocol):
 class Store(
     UsersPort,
     CardsPort,
+    AttemptsPort,
     LLMBudgetPort,
     InterviewsPort,
+    RemindersPort,
     GuildsPort,
     MocksPort,
     JobsPort,
@@ -357,7 +367,27 @@ class Store(
     ApplicationsPort,
     Protocol,
 ):
-    """Every store port in one object (what `Deps.store` holds); a module that needs one area names its port."""
+    """Every store port of the kernel in one object (what `Deps.store` holds); a handler names the ports it uses
+    (`STORE_PORTS`), and the store (one object implementing them all, the features' ports too) is given as each."""
+
+
+STORE_PORTS: dict[str, type] = {
+    "users": UsersPort,
+    "cards": CardsPort,
+    "attempts": AttemptsPort,
+    "usage": LLMBudgetPort,
+    "interviews": InterviewsPort,
+    "reminders": RemindersPort,
+    "guilds": GuildsPort,
+}
+"""The kernel's store ports by the name a handler gives them; a feature adds its own (`add_store_port`)."""
+
+
+def add_store_port(name: str, port: type) -> None:
+    """A feature's store port (its own models), served by the store under `name`; a name taken twice raises."""
+    if STORE_PORTS.get(name, port) is not port:
+        raise ValueError(f"store port {name!r} declared twice")
+    STORE_PORTS[name] = port
 
 
 @dataclass(frozen=True)
