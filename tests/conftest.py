@@ -10,9 +10,9 @@ import pytest
 
 import bot.features.routes  # noqa: F401  (registers the features with the kernel, as the composition root does)
 from bot.content.loader import load_file
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import KeyPoint, Question, Rubric, Text, TextList
 from bot.kernel.service import Service
 from bot.storage.engine import make_engines

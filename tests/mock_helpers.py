@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.content.loader import load_file
+from bot.features.deps import Deps, Limits
 from bot.features.mock.chart_data import MockChartData
 from bot.grading.chain import GradingChain
 from bot.grading.feedback import follow_up_for_points
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Grade, Lang, Level, Question
 from bot.kernel.replies import Reply
 from bot.kernel.service import Service

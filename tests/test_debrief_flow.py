@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from bot.features.debrief.log import SOURCE
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import InterviewLog, Question, ReviewItem
 from bot.kernel.ports import WriteFailed
 from bot.kernel.registry import help_text

@@ -14,11 +14,11 @@ from pydantic import SecretStr
 from bot.bootstrap import build_app
 from bot.config import Settings
 from bot.features.debrief.debrief import MAX_DATA_CHARS
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.grading.debrief_splitter import LLMDebriefSplitter, answer_between, numbered, split_schema
 from bot.grading.settings import LLMSettings
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.ports import DebriefSplit
 from bot.kernel.service import Service
 from tests.conftest import make_question

@@ -4,12 +4,12 @@ questions, and a question the bank does not have is a new personal one."""
 from __future__ import annotations
 
 from bot.content.loader import load_bank
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.grading.question_match import SemanticMatcher
 from bot.grading.semantic import default_embedder
 from bot.grading.term_weights import bank_weights
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.service import Service
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 

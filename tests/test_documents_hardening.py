@@ -10,11 +10,11 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.documents import read_document
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.grading.pooled import PooledWork
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.ports import DocumentError
 from bot.kernel.service import Service
 from bot.workers import ProcessPool

@@ -8,12 +8,12 @@ from datetime import timedelta
 
 import pytest
 
+from bot.features.deps import Deps, Limits
 from bot.features.drill import checklist, drill
 from bot.grading.chain import GradingChain
 from bot.kernel import commands as c
 from bot.kernel import render, srs
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Attempt, Rating, Text, User
 from bot.kernel.replies import Button, Reply

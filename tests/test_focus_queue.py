@@ -10,11 +10,11 @@ from datetime import datetime, timedelta
 import pytest
 
 from bot.features.career.models import JobDescription
+from bot.features.deps import Deps, Limits
 from bot.features.mock import plan as mock_plan
 from bot.grading.chain import GradingChain
 from bot.kernel import push_rules, srs
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t
 from bot.kernel.models import Question, User
 from bot.kernel.service import Service

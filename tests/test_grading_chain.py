@@ -9,11 +9,11 @@ import logging
 
 import pytest
 
+from bot.features.deps import Deps, Limits
 from bot.grading import chain as grading_chain
 from bot.grading.chain import GradingChain
 from bot.kernel import llm_budget
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Grade, Lang, Level, Question, User
 from bot.kernel.ports import Outcome
 from tests.conftest import example_question

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.features.deps import Deps
 from bot.features.routes import ROUTES
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.inject import UnknownDependency, bind, parameters
 from bot.kernel.models import User
 from bot.kernel.ports import Clock
@@ -46,11 +46,6 @@ HANDLERS_TAKING_DEPS = {
     "bot.features.mock.mock.mock_command",
     "bot.features.mock.mock.reveal",
     "bot.features.mock.mock.skip",
-    "bot.features.onboarding.onboarding.change_setting",
-    "bot.features.onboarding.onboarding.set_paused",
-    "bot.features.onboarding.onboarding.show_help",
-    "bot.features.onboarding.onboarding.show_settings",
-    "bot.features.onboarding.onboarding.start",
     "bot.features.review.company_merge.merge_companies",
     "bot.features.review.company_merge.show_companies",
     "bot.features.review.flows.start_flow",

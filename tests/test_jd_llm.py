@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pytest
 
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Lang
 from bot.kernel.ports import JdReading
 from bot.kernel.replies import Reply

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.grading.offline import OfflineGrader
 from bot.grading.rubric_writer import LLMRubricWriter
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.service import Service
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade

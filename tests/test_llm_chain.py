@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bot.features.deps import Deps, Limits
 from bot.features.drill.regrade import regrade_pending
 from bot.features.study_server.study_server import board_source
 from bot.grading.chain import DISAGREEMENT, GradingChain, counts_on_board, suspicious
@@ -15,7 +16,6 @@ from bot.grading.offline import OfflineGrader
 from bot.grading.rubric_writer import RUBRIC_SCHEMA, LLMRubricWriter
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Grade, KeyPointResult
 from bot.kernel.service import Service
 from tests.conftest import example_question

@@ -10,6 +10,7 @@ from typing import Any
 import openai
 import pytest
 
+from bot.features.deps import Deps, Limits
 from bot.features.drill.regrade import regrade_pending
 from bot.grading.chain import GradingChain
 from bot.grading.llm import LLMGrader
@@ -18,7 +19,6 @@ from bot.grading.offline import OfflineGrader
 from bot.grading.prompts import load_prompts
 from bot.grading.rubric_writer import LLMRubricWriter
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.ports import Delivery, GraderUnavailable
 from bot.kernel.replies import Reply
 from bot.kernel.scoring import total_score

@@ -10,10 +10,10 @@ import sys
 from pydantic import SecretStr
 
 from bot.config import Settings
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import User
 from bot.kernel.service import Service
 from bot.kernel.session import Session

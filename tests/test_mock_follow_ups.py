@@ -3,11 +3,11 @@ targets it (bot/grading/feedback.py follow_up_for_points, graded by the real off
 
 from __future__ import annotations
 
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import FollowUp, KeyPoint, Question, Rubric, Text, TextList
 from bot.kernel.service import Service
 from tests.fakes import FakeClock, FakeStore

@@ -4,11 +4,11 @@ against the fake OpenAI-compatible server; and a version spoken as a voice messa
 
 from __future__ import annotations
 
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.grading.tightener import TIGHTEN_SCHEMA, LLMTightener
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Lang
 from bot.kernel.service import Service
 from bot.kernel.session import Idle, InCareer

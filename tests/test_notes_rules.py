@@ -9,10 +9,10 @@ import json
 import pytest
 
 from bot.features.career.models import NoteEntry
+from bot.features.deps import Deps, Limits
 from bot.features.notebook import versions as notebook_versions
 from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Grade, KeyPointResult, Lang, Rubric, Text, User
 from bot.kernel.service import Service
 from bot.storage.store import SqlStore

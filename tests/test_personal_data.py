@@ -16,10 +16,10 @@ import pytest
 from sqlalchemy import text
 
 from bot.config import Settings
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import InterviewLog, ReviewItem
 from bot.kernel.ports import WriteFailed
 from bot.kernel.service import Service

@@ -9,12 +9,12 @@ from statistics import fmean
 import fsrs
 import pytest
 
+from bot.features.deps import Deps, Limits
 from bot.features.stats.progress import compute_progress, due_forecast, streaks
 from bot.features.stats.report import progress_text
 from bot.grading.chain import GradingChain
 from bot.kernel import srs
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import DIMENSIONS, Attempt, Card, Grade, InterviewLog, Question, ReviewItem, User
 from bot.kernel.service import Service
 from tests.conftest import make_question

@@ -7,12 +7,12 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from bot.features.deps import Deps, Limits
 from bot.features.drill import drill
 from bot.features.review.pushes import post_interview
 from bot.grading.chain import GradingChain
 from bot.kernel import push_rules, srs
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import DIMENSIONS, Attempt, Grade, Reminder, ReviewItem, User
 from bot.kernel.push_rules import (

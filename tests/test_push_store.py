@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Attempt, Reminder, User
 from bot.kernel.ports import AboutToSend, Delivery

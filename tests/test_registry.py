@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from telegram import BotCommand
 
+from bot.features.deps import Deps
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import MESSAGES, register, t
 from bot.kernel.models import User
 from bot.kernel.parsing import parse_line

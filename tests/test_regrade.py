@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
+from bot.features.deps import Deps, Limits
 from bot.features.drill import checklist
 from bot.features.drill.regrade import regrade_pending
 from bot.grading.chain import GradingChain
 from bot.kernel import render, srs
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t
 from bot.kernel.models import DIMENSIONS, Attempt, Grade, KeyPointResult, Question, Rating
 from bot.kernel.ports import Delivery, GraderUnavailable

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.delivery import NotifierRouter
+from bot.features.deps import Deps, Limits
 from bot.features.drill.regrade import regrade_pending
 from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.ports import AboutToSend, Delivery
 from bot.kernel.replies import Reply
 from bot.kernel.service import Service

@@ -8,12 +8,12 @@ import pytest
 import yaml
 
 from bot.content.loader import load_bank
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.grading.question_match import SURE, UNSURE, SemanticMatcher
 from bot.grading.semantic import default_embedder
 from bot.grading.term_weights import bank_weights
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t
 from bot.kernel.models import Question
 from bot.kernel.service import Service

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 
 import pytest
 
+from bot.features.deps import Deps
 from bot.features.routes import ROUTES
 from bot.kernel import commands as c
 from bot.kernel import routing
-from bot.kernel.deps import Deps
 from bot.kernel.models import User
 from bot.kernel.replies import Reply
 from bot.kernel.routing import Handler

@@ -72,8 +72,8 @@ def test_a_rating_override_with_a_huge_attempt_id_is_refused() -> None:
 
 
 async def test_nul_and_control_characters_are_removed_at_the_edge() -> None:
+    from bot.features.deps import Deps, Limits
     from bot.kernel.bank import Bank
-    from bot.kernel.deps import Deps, Limits
     from bot.kernel.service import Service, clean_text
     from tests.conftest import make_question
     from tests.fakes import FakeClock, FakeGrader, FakeStore

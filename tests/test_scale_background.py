@@ -10,10 +10,10 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.features.deps import Deps, Limits
 from bot.features.drill.regrade import REGRADING_STALE_AFTER, regrade_pending
 from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Attempt, User
 from bot.kernel.ports import Delivery
 from bot.kernel.replies import Reply

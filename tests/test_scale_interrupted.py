@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Attempt
 from bot.kernel.service import Service
 from bot.kernel.session import Answering, Grading, Idle

@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.service import Service
 from bot.kernel.user_lock import LocalUserLocks
 from bot.storage.engine import Engines, make_engines

@@ -13,9 +13,9 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import User
 from bot.kernel.service import Service
 from bot.kernel.session import (

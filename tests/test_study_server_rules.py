@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from bot.features.deps import Deps, Limits
 from bot.features.study_server.study_server import daily_post, daily_question
 from bot.grading.chain import GradingChain
 from bot.kernel import commands as c
 from bot.kernel import render, srs
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t, tn
 from bot.kernel.replies import Button
 from bot.kernel.service import Service

@@ -13,6 +13,7 @@ from bot.features.apps import commands as apps_commands
 from bot.features.career import commands as career_commands
 from bot.features.career import router as career_router
 from bot.features.debrief import commands as debrief_commands
+from bot.features.deps import Deps
 from bot.features.drill import commands as drill_commands
 from bot.features.drill import drill, regrade
 from bot.features.drill import pushes as drill_pushes
@@ -30,7 +31,6 @@ from bot.features.study_server import commands as study_server_commands
 from bot.features.voice import commands as voice_commands
 from bot.kernel import commands as c
 from bot.kernel import routing
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t
 from bot.kernel.models import User
 from bot.kernel.registry import REGISTRY
@@ -75,7 +75,7 @@ class FeatureRoutes:
         return REGISTRY.handlers
 
     async def greet(self, deps: Deps, user: User) -> list[Reply]:
-        return await onboarding.start(c.StartUser(user.id), deps, user)
+        return await onboarding.start(c.StartUser(user.id), user, deps.store)
 
     async def flow_action(self, cmd: c.FlowAction, deps: Deps, user: User, before: Session) -> list[Reply]:
         return await flows.flow_action(cmd, deps, user, before)

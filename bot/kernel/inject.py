@@ -27,19 +27,18 @@ class UnknownDependency(LookupError):
 
 @dataclass(frozen=True)
 class Bound:
-    """A handler with its dependencies picked: call it with the per-call values."""
+    """A handler with its dependencies picked: call it with the per-call values. What it names is read from the map
+    at each call (a test that swaps the clock or the limits of a built service is seen)."""
 
     handler: AnyHandler
-    given: Mapping[str, object]
+    provided: Mapping[str, object]
+    names: tuple[str, ...]
+    """The dependencies the handler named (not the per-call values), in its order."""
     per_call: tuple[str, ...]
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        """The dependencies the handler named (not the per-call values), in its order."""
-        return tuple(self.given)
-
     async def __call__(self, **call: object) -> Any:
-        return await self.handler(**{name: call[name] for name in self.per_call}, **self.given)
+        given = {name: self.provided[name] for name in self.names}
+        return await self.handler(**{name: call[name] for name in self.per_call}, **given)
 
 
 def parameters(handler: AnyHandler) -> list[str]:
@@ -49,18 +48,18 @@ def parameters(handler: AnyHandler) -> list[str]:
 
 def bind(handler: AnyHandler, provided: Mapping[str, object], per_call: tuple[str, ...] = PER_CALL) -> Bound:
     """`handler` with what it names taken from `provided`; UnknownDependency for a name that is in neither."""
-    given: dict[str, object] = {}
+    given: list[str] = []
     called: list[str] = []
     for name in parameters(handler):
         if name in per_call:
             called.append(name)
         elif name in provided:
-            given[name] = provided[name]
+            given.append(name)
         else:
             where = f"{getattr(handler, '__module__', '?')}.{getattr(handler, '__qualname__', handler)!s}"
             known = ", ".join(sorted({*provided, *per_call}))
             raise UnknownDependency(f"{where} names {name!r}, which nothing provides (known: {known})")
-    return Bound(handler, given, tuple(called))
+    return Bound(handler, provided, tuple(given), tuple(called))
 
 
 def bind_all(

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
+from bot.kernel.deps import Core
 from bot.kernel.i18n import t
 from bot.kernel.identity import identity
 from bot.kernel.inject import Bound, bind, bind_all
@@ -35,21 +36,32 @@ log = logging.getLogger(__name__)
 class Service:
     def __init__(
         self,
-        deps: Deps,
+        deps: Core,
         user_lock: UserLock | None = None,
         routes: Routes | None = None,
-        provided: dict[str, object] | None = None,
+        provided: Mapping[str, object] | None = None,
     ) -> None:
-        self.deps = deps
         self.routes = routes or registered()
         """The features' handlers and states (bot/features/routes.py, registered by the composition root)."""
-        self.provided = provided if provided is not None else deps.provided()
-        """What a handler may name (bot/kernel/inject.py): the composition root's map, by default `deps.provided()`."""
-        self._bound: dict[type, Bound] = bind_all(self.routes.handlers, self.provided)
-        """Every handler with what it names: a name nothing provides raises here, at start-up."""
+        self._given = provided
+        self.deps = deps
         self.user_lock: UserLock = user_lock or LocalUserLocks()
         """A user's commands one at a time: in this process, or across replicas (bot/storage/user_lock.py)."""
         self._rate = RateLimiter(deps.limits.rate_per_minute, deps.limits.rate_burst)
+
+    @property
+    def deps(self) -> Core:
+        """The composition root's record (its store, clock and limits are the service's own)."""
+        return self._deps
+
+    @deps.setter
+    def deps(self, deps: Core) -> None:
+        """A record set (at start, or by a test swapping one field of a built service): every handler bound to it."""
+        self._deps = deps
+        self.provided = self._given if self._given is not None else deps.provided()
+        """What a handler may name (bot/kernel/inject.py): the composition root's map, by default `deps.provided()`."""
+        self._bound: dict[type, Bound] = bind_all(self.routes.handlers, self.provided)
+        """Every handler with what it names: a name nothing provides raises here, at start-up."""
 
     def admit(self, user: User, platform: str, external_id: str, *, every_time: bool = False) -> list[Reply] | None:
         """The rate limit of the account `platform`:`external_id` (whose user is `user`), asked by the chat

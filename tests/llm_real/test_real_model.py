@@ -11,13 +11,13 @@ from functools import cache
 import pytest
 
 from bot.content.loader import load_bank
+from bot.features.deps import Deps, Limits
 from bot.grading.chain import GradingChain
 from bot.grading.llm_reply import reply_schema, token_bound
 from bot.grading.local_server import MODEL_NAME, Running
 from bot.grading.offline import OfflineGrader
 from bot.kernel import llm_budget
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Question, User
 from bot.kernel.service import Service
 from tests.fakes import FakeClock, FakeStore

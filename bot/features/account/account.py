@@ -8,11 +8,11 @@ from dataclasses import replace
 from typing import Any
 
 from bot.features.account import export_files, export_markdown
+from bot.features.deps import Deps
 from bot.features.mock import mock
 from bot.features.stats.report import progress_reply
 from bot.kernel import actions
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import listing, t, tn
 from bot.kernel.models import Lang, Question, User
 from bot.kernel.replies import Attachment, Button, Reply

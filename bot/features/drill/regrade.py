@@ -12,10 +12,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
+from bot.features.deps import Deps
 from bot.features.drill import checklist
 from bot.features.mock import turn as mock_turn
 from bot.kernel import llm_budget, srs, verdicts
-from bot.kernel.deps import Deps
 from bot.kernel.follow_ups import follow_up_question
 from bot.kernel.i18n import t
 from bot.kernel.models import Attempt, Card, Rating, User

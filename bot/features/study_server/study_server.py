@@ -15,12 +15,12 @@ import dataclasses
 import zlib
 from datetime import UTC, date, datetime, time, timedelta
 
+from bot.features.deps import Deps
 from bot.features.drill import drill
 from bot.features.onboarding.zones import resolve_timezone, suggest_timezone
 from bot.kernel import commands as c
 from bot.kernel import render, srs
 from bot.kernel.actions import AnswerDaily
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.identity import server_source as server_source  # re-exported: where it was, for its callers
 from bot.kernel.models import Guild, Lang, Question, User
