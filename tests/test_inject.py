@@ -28,10 +28,6 @@ BOT = Path(__file__).resolve().parents[1] / "bot"
 MAX_PORT_METHODS = 15
 
 HANDLERS_TAKING_DEPS = {
-    "bot.features.account.account.confirm_forget",
-    "bot.features.account.account.export_data",
-    "bot.features.account.account.forget",
-    "bot.features.account.account.privacy",
     "bot.features.account.account.show_stats",
     "bot.features.career.router.action",
     "bot.features.career.router.command",
@@ -46,15 +42,11 @@ HANDLERS_TAKING_DEPS = {
     "bot.features.mock.mock.mock_command",
     "bot.features.mock.mock.reveal",
     "bot.features.mock.mock.skip",
-    "bot.features.review.company_merge.merge_companies",
-    "bot.features.review.company_merge.show_companies",
     "bot.features.review.flows.start_flow",
     "bot.features.review.interviews.log_interview",
     "bot.features.review.interviews.log_review",
     "bot.features.review.interviews.pick_review",
     "bot.features.study_server.study_server.answer_server_question",
-    "bot.features.study_server.study_server.setup_server",
-    "bot.features.study_server.study_server.show_leaderboard",
     "bot.features.voice.voice.submit_voice",
 }
 """Debts: registered handlers that still take the whole `deps` (the composition root's record) instead of naming

@@ -5,10 +5,10 @@ tests/test_inject.py."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from bot.features.apps.ports import ApplicationsPort, AppsChartRenderer
 from bot.features.jd.ports import JobsPort
@@ -16,6 +16,7 @@ from bot.features.mock.ports import MockChartRenderer, MocksPort
 from bot.features.notebook.ports import NotebookPort
 from bot.features.stats.ports import ChartRenderer
 from bot.kernel.bank import Bank
+from bot.kernel.inject import bind
 from bot.kernel.limits import DataFacts as DataFacts  # re-exported: where most import them
 from bot.kernel.limits import Limits as Limits
 from bot.kernel.llm_budget import Budget
@@ -33,6 +34,8 @@ from bot.kernel.ports import (
     Transcriber,
 )
 from bot.kernel.store_ports import STORE_PORTS, Store
+
+T = TypeVar("T")
 
 
 class Provided(Mapping[str, object]):
@@ -115,6 +118,13 @@ class Deps:
         `matching`), and `deps`, this whole record (a debt: tests/test_inject.py lists the handlers that still take
         it). Read when asked, so a test that swaps a field of a built service is seen."""
         return Provided(self)
+
+    async def call(self, handler: Callable[..., Awaitable[T]], **per_call: object) -> T:
+        """Run a handler that names what it uses from a hook that still holds this record (bot/features/routes.py):
+        given `per_call` (cmd, user, session) and the rest by name, as the service gives it."""
+        bound = bind(handler, self.provided(), tuple(per_call))
+        result: T = await bound(**per_call)
+        return result
 
     @property
     def budget(self) -> Budget:

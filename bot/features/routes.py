@@ -75,7 +75,7 @@ class FeatureRoutes:
         return REGISTRY.handlers
 
     async def greet(self, deps: Deps, user: User) -> list[Reply]:
-        return await onboarding.start(c.StartUser(user.id), user, deps.store)
+        return await deps.call(onboarding.start, cmd=c.StartUser(user.id), user=user)
 
     async def flow_action(self, cmd: c.FlowAction, deps: Deps, user: User, before: Session) -> list[Reply]:
         return await flows.flow_action(cmd, deps, user, before)
@@ -109,7 +109,9 @@ class FeatureRoutes:
             return interviews.still_picking(deps, user, session)
         if isinstance(session, ConfirmingForget):
             confirmed = is_yes(cmd.text, DELETE)  # "yes", "y", "确认", "好" ...; anything else keeps the data
-            return await account.confirm_forget(c.ConfirmForget(user.id, confirmed), deps, user, session)
+            return await deps.call(
+                account.confirm_forget, cmd=c.ConfirmForget(user.id, confirmed), user=user, session=session
+            )
         return None
 
 

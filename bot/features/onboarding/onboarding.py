@@ -236,4 +236,4 @@ async def change_setting(cmd: c.ChangeSetting, user: User, users: UsersPort, clo
 
 async def onboarding_text(text: str, deps: Deps, user: User, step: str) -> list[Reply]:
     """Typed text during onboarding answers the current step."""
-    return await change_setting(c.ChangeSetting(user.id, step, text), user, deps.store, deps.clock, deps.dates)
+    return await deps.call(change_setting, cmd=c.ChangeSetting(user.id, step, text), user=user)
