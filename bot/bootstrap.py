@@ -38,6 +38,7 @@ from bot.kernel.identity import USAGE_RETENTION
 from bot.kernel.ports import Clock, Grader, Transcriber
 from bot.kernel.service import Service
 from bot.kernel.timeutil import SystemClock
+from bot.kernel.user_lock import UserLock
 from bot.platforms.base import UPLOAD_LIMITS
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.scheduler import Scheduler
@@ -217,6 +218,13 @@ def llm_helpers(llm: Any) -> dict[str, Any]:
     }
 
 
+def compose(deps: Deps, user_locks: UserLock | None = None) -> Service:
+    """The service over what was built: every feature's handler bound, by the names of its parameters, to the map of
+    what the root made (`deps.provided()`: each store port, the bank, the clock, the grader ...); a handler naming
+    anything else fails here, at start-up. Tests compose the same way with fakes (tests/app.py)."""
+    return Service(deps, user_locks, ROUTES)  # bound to deps.provided(), and again to another record set later
+
+
 async def build_app(
     settings: Settings,
     *,
@@ -307,7 +315,7 @@ async def build_app(
     log.info("bank: %d questions; database: %s", len(bank), engines.writer.url.render_as_string(hide_password=True))
     user_locks = None if engines.is_sqlite else PgUserLocks(settings.database_url)  # order across replicas
     own_documents = documents if documents is not workers else None
-    service = Service(deps, user_locks, ROUTES)
+    service = compose(deps, user_locks)
     return App(settings, engines, store, bank, service, deps, user_locks, workers, transcribe_pool, own_documents)
 
 
