@@ -31,12 +31,12 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 
 from bench.report import final_line, verdict_of
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
+from bot.features.deps import Deps, Limits
 from bot.features.routes import ROUTES
 from bot.grading.chain import GradingChain
 from bot.grading.offline import OfflineGrader
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.service import Service
 from bot.platforms.base import UPLOAD_LIMITS
 from bot.storage.engine import make_engines

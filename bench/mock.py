@@ -33,13 +33,13 @@ if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
 from bench.report import final_line, verdict_of
 from bot.charts import MatplotlibMockChart
 from bot.content.loader import load_bank
+from bot.features.deps import Deps, Limits
 from bot.features.mock.chart_data import MockChartData
 from bot.features.routes import ROUTES
 from bot.grading.chain import GradingChain
 from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Grade, Lang, Level, Question
 from bot.kernel.service import Service
 from bot.storage.engine import make_engines

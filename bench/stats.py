@@ -32,13 +32,13 @@ from datetime import UTC, datetime, timedelta
 from bench.report import final_line, verdict_of
 from bot.charts import MatplotlibChartRenderer
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
+from bot.features.deps import Deps, Limits
 from bot.features.stats.progress import ProgressData, compute_progress
 from bot.features.stats.report import build_progress, progress_reply
 from bot.grading.chain import GradingChain
 from bot.grading.offline import OfflineGrader
 from bot.kernel import srs
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import DIMENSIONS, Attempt, Card, Grade, InterviewLog, Question, ReviewItem, User
 from bot.kernel.scoring import rating_from_score
 from bot.storage.engine import make_engines

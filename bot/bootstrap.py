@@ -22,7 +22,10 @@ from bot.config import Settings
 from bot.dates import parse_natural
 from bot.delivery import NotifierRouter
 from bot.documents import read_document
+from bot.features.deps import DataFacts, Deps, Limits
+from bot.features.mock.ports import MockChartRenderer
 from bot.features.routes import ROUTES
+from bot.features.stats.ports import ChartRenderer
 from bot.grading.chain import GradingChain
 from bot.grading.factory import llm_grader
 from bot.grading.feedback import follow_up_for_points
@@ -30,17 +33,11 @@ from bot.grading.offline import OfflineGrader
 from bot.grading.pooled import PooledGrader, PooledWork, thread_tasks
 from bot.grading.term_weights import bank_weights
 from bot.kernel.bank import Bank
-from bot.kernel.deps import DataFacts, Deps, Limits
 from bot.kernel.identity import USAGE_RETENTION
-from bot.kernel.ports import (
-    ChartRenderer,
-    Clock,
-    Grader,
-    MockChartRenderer,
-    Transcriber,
-)
+from bot.kernel.ports import Clock, Grader, Transcriber
 from bot.kernel.service import Service
 from bot.kernel.timeutil import SystemClock
+from bot.kernel.user_lock import UserLock
 from bot.platforms.base import UPLOAD_LIMITS
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.scheduler import Scheduler
@@ -76,6 +73,8 @@ class App:
     store: SqlStore
     bank: Bank
     service: Service
+    deps: Deps
+    """What the root built (handlers are given parts of it by name: `Service.provided`)."""
     user_locks: PgUserLocks | None = None
     workers: ProcessPool | ThreadPool | None = None
     transcribe_workers: ProcessPool | None = None
@@ -218,6 +217,13 @@ def llm_helpers(llm: Any) -> dict[str, Any]:
     }
 
 
+def compose(deps: Deps, user_locks: UserLock | None = None) -> Service:
+    """The service over what was built: every feature's handler bound, by the names of its parameters, to the map of
+    what the root made (`deps.provided()`: each store port, the bank, the clock, the grader ...); a handler naming
+    anything else fails here, at start-up. Tests compose the same way with fakes (tests/app.py)."""
+    return Service(deps, user_locks, ROUTES)  # bound to deps.provided(), and again to another record set later
+
+
 async def build_app(
     settings: Settings,
     *,
@@ -308,8 +314,8 @@ async def build_app(
     log.info("bank: %d questions; database: %s", len(bank), engines.writer.url.render_as_string(hide_password=True))
     user_locks = None if engines.is_sqlite else PgUserLocks(settings.database_url)  # order across replicas
     own_documents = documents if documents is not workers else None
-    service = Service(deps, user_locks, ROUTES)
-    return App(settings, engines, store, bank, service, user_locks, workers, transcribe_pool, own_documents)
+    service = compose(deps, user_locks)
+    return App(settings, engines, store, bank, service, deps, user_locks, workers, transcribe_pool, own_documents)
 
 
 def build_scheduler(
@@ -318,7 +324,7 @@ def build_scheduler(
     """The one background loop: pushes (daily drills, reminders, nudges, summaries, study-server posts) through
     the platforms' notifiers when `pushes`, and the LLM regrade round when an LLM grades. `only_reachable`: push
     only to users a registered platform knows (the terminal chat: its own user; the others' pushes stay due)."""
-    deps = app.service.deps
+    deps = app.deps
     dispatcher = None
     if pushes:
 

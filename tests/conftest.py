@@ -9,15 +9,16 @@ from pathlib import Path
 import pytest
 
 import bot.features.routes  # noqa: F401  (registers the features with the kernel, as the composition root does)
+from bot.bootstrap import compose
 from bot.content.loader import load_file
-from bot.grading.chain import GradingChain
+from bot.features.deps import Deps
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import KeyPoint, Question, Rubric, Text, TextList
 from bot.kernel.service import Service
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
+from tests.app import build_test_app
 from tests.fake_openai import FakeOpenAI
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 
@@ -95,12 +96,14 @@ def store() -> FakeStore:
 
 @pytest.fixture
 def deps(store: FakeStore, bank: Bank, grader: FakeGrader, clock: FakeClock) -> Deps:
-    return Deps(store=store, bank=bank, grader=GradingChain(grader), clock=clock, limits=Limits(fuzz=False))
+    """What the composition root builds over the fakes of the fixtures above (tests/app.py)."""
+    return build_test_app(bank, grader=grader, store=store, clock=clock).deps
 
 
 @pytest.fixture
 def service(deps: Deps) -> Service:
-    return Service(deps)
+    """The service the root composes over `deps` (a test module's own `deps` fixture included)."""
+    return compose(deps)
 
 
 POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL")

@@ -6,14 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.content.loader import load_file
+from bot.features.deps import Deps
 from bot.features.mock.chart_data import MockChartData
-from bot.grading.chain import GradingChain
 from bot.grading.feedback import follow_up_for_points
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Grade, Lang, Level, Question
 from bot.kernel.replies import Reply
 from bot.kernel.service import Service
+from tests.app import build_test_app
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 
 ROOT = Path(__file__).resolve().parents[1] / "content"
@@ -47,14 +47,13 @@ def mock_bank() -> Bank:
 
 
 def mock_deps(store: FakeStore | None = None, grader: object | None = None, clock: FakeClock | None = None) -> Deps:
-    return Deps(
+    return build_test_app(
+        mock_bank(),
+        grader=grader or FakeGrader(),
         store=store or FakeStore(),
-        bank=mock_bank(),
-        grader=GradingChain(grader or FakeGrader()),  # type: ignore[arg-type]
         clock=clock or FakeClock(),
-        limits=Limits(fuzz=False),
         follow_up_chooser=follow_up_for_points,
-    )
+    ).deps
 
 
 async def answer_all(service: Service, user_id: int, clock: FakeClock, answer: str = PLAIN_ANSWER) -> list[Reply]:

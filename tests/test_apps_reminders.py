@@ -13,9 +13,9 @@ import pytest
 from bot.bootstrap import App, build_app
 from bot.config import Settings
 from bot.features.apps import data as apps_data
+from bot.features.deps import Deps
 from bot.kernel import push_rules
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps
 from bot.kernel.models import Reminder
 from bot.kernel.service import Service
 from tests.fakes import FakeClock, FakeGrader, FakeStore

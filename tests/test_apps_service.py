@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from bot.features.apps import apps
-from bot.kernel.deps import Deps
+from bot.features.deps import Deps
 from bot.kernel.service import Service
 from bot.kernel.session import Idle, InCareer
 from tests.fakes import FakeStore

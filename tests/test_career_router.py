@@ -13,8 +13,8 @@ import pytest
 from bot.features.career import router as career_router
 from bot.features.career.router import TOOLS
 from bot.features.career.tool import Tool
+from bot.features.deps import Deps
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.models import User
 from bot.kernel.parsing import parse_action, parse_line
 from bot.kernel.ports import DocumentError

@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 
 from bot.features.debrief.log import SOURCE
-from bot.grading.chain import GradingChain
+from bot.features.deps import Deps, Limits
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import InterviewLog, Question, ReviewItem
 from bot.kernel.ports import WriteFailed
 from bot.kernel.registry import help_text
@@ -22,6 +21,7 @@ from bot.kernel.replies import Reply
 from bot.kernel.service import Service
 from bot.kernel.session import Idle, InCareer
 from bot.storage.store import SqlStore
+from tests.app import build_test_app
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 
@@ -84,7 +84,7 @@ def grader() -> FakeGrader:
 @pytest.fixture
 def deps(store: FailingStore, grader: FakeGrader, clock: FakeClock) -> Deps:
     bank = Bank([NAN, ZERO], KeywordMatcher({"nan": NAN, "zero": ZERO}))  # type: ignore[arg-type]
-    return Deps(store=store, bank=bank, grader=GradingChain(grader), clock=clock, limits=Limits(fuzz=False))
+    return build_test_app(bank, grader=grader, store=store, clock=clock).deps
 
 
 async def user(service: Service, lang: str = "en", who: str = "u1") -> int:
@@ -373,9 +373,7 @@ async def test_the_whole_flow_in_chinese(service: Service, store: FakeStore) -> 
 
 async def test_the_list_survives_in_the_sql_store_and_is_logged_from_it(sql: SqlStore, clock: FakeClock) -> None:
     bank = Bank([NAN, ZERO], KeywordMatcher({"nan": NAN, "zero": ZERO}))  # type: ignore[arg-type]
-    service = Service(
-        Deps(store=sql, bank=bank, grader=GradingChain(FakeGrader(score=64)), clock=clock, limits=Limits(fuzz=False))
-    )
+    service = build_test_app(bank, grader=FakeGrader(score=64), store=sql, clock=clock).service
     uid = await user(service)
     long_answer = "因为" * 2500  # a long recalled answer in the session's data, in Chinese
     await listed(service, uid, NOTES + "5. Why is pre-LN stable?\n" + long_answer)

@@ -14,13 +14,13 @@ from pydantic import SecretStr
 from bot.bootstrap import build_app
 from bot.config import Settings
 from bot.features.debrief.debrief import MAX_DATA_CHARS
-from bot.grading.chain import GradingChain
+from bot.features.deps import Limits
 from bot.grading.debrief_splitter import LLMDebriefSplitter, answer_between, numbered, split_schema
 from bot.grading.settings import LLMSettings
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.ports import DebriefSplit
 from bot.kernel.service import Service
+from tests.app import build_test_app
 from tests.conftest import make_question
 from tests.fake_openai import FakeOpenAI, Fault, default_grade
 from tests.fakes import FakeClock, FakeGrader, FakeStore
@@ -96,9 +96,7 @@ NAN = make_question("stab-nan", prompt_en="Your loss becomes NaN: how do you deb
 
 async def _flow(splitter: FakeSplitter, llm_limit: int = 50) -> tuple[str, FakeStore]:
     store = FakeStore()
-    deps = Deps(
-        store=store, bank=Bank([NAN]), grader=GradingChain(FakeGrader()), clock=FakeClock(), limits=Limits(fuzz=False)
-    )
+    deps = build_test_app(Bank([NAN]), grader=FakeGrader(), store=store, clock=FakeClock()).deps
     deps.debrief_splitter, deps.limits = splitter, Limits(fuzz=False, llm_daily_limit=llm_limit)
     service = Service(deps)
     uid = (await service.user_for("test", "u1", "en")).id

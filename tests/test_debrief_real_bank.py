@@ -4,13 +4,11 @@ questions, and a question the bank does not have is a new personal one."""
 from __future__ import annotations
 
 from bot.content.loader import load_bank
-from bot.grading.chain import GradingChain
 from bot.grading.question_match import SemanticMatcher
 from bot.grading.semantic import default_embedder
 from bot.grading.term_weights import bank_weights
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
-from bot.kernel.service import Service
+from tests.app import build_test_app
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 
 NOTES = """字节 大模型训练 二面
@@ -27,9 +25,7 @@ async def test_realistic_notes_find_their_bank_questions() -> None:
     questions = load_bank().questions
     bank = Bank(questions, SemanticMatcher(questions, embedder, bank_weights()))
     store = FakeStore()
-    service = Service(
-        Deps(store=store, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(), limits=Limits(fuzz=False))
-    )
+    service = build_test_app(bank, grader=FakeGrader(), store=store, clock=FakeClock()).service
     uid = (await service.user_for("test", "u1", "zh")).id
     await service.handle_text(uid, "/debrief 字节")
     (reply,) = await service.handle_text(uid, NOTES)

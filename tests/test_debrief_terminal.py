@@ -7,7 +7,7 @@ import io
 from pathlib import Path
 
 from bot.documents import read_document
-from bot.kernel.deps import Deps
+from bot.features.deps import Deps
 from bot.kernel.service import Service
 from bot.platforms.console.chat import run_console
 

@@ -10,14 +10,13 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.documents import read_document
-from bot.grading.chain import GradingChain
 from bot.grading.pooled import PooledWork
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.ports import DocumentError
 from bot.kernel.service import Service
 from bot.workers import ProcessPool
+from tests.app import build_test_app
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.pdf_builder import shared_stream_pdf, text_pdf
 from tests.redos import budget
@@ -81,14 +80,9 @@ async def test_a_file_past_its_deadline_stops_its_worker_before_the_slot_is_free
 
 async def test_the_career_router_reads_a_sent_file_in_the_pool(documents: ProcessPool) -> None:
     store = FakeStore()
-    deps = Deps(
-        store=store,
-        bank=Bank([]),
-        grader=GradingChain(FakeGrader()),
-        clock=FakeClock(),
-        limits=Limits(fuzz=False),
-        cpu=PooledWork(documents, Bank([])),
-    )
+    deps = build_test_app(
+        Bank([]), grader=FakeGrader(), store=store, clock=FakeClock(), cpu=PooledWork(documents, Bank([]))
+    ).deps
     service = Service(deps)
     uid = (await service.user_for("test", "u1", "en")).id
     (reply,) = await service.handle(c.UploadDocument(uid, shared_stream_pdf(30, 100_000), "jd.pdf"))

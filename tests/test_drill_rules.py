@@ -8,12 +8,11 @@ from datetime import timedelta
 
 import pytest
 
+from bot.features.deps import Limits
 from bot.features.drill import checklist, drill
-from bot.grading.chain import GradingChain
 from bot.kernel import commands as c
 from bot.kernel import render, srs
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Attempt, Rating, Text, User
 from bot.kernel.replies import Button, Reply
@@ -21,6 +20,7 @@ from bot.kernel.scoring import rating_from_score
 from bot.kernel.service import Service
 from bot.kernel.session import Answering, FollowingUp, Grading, Idle
 from bot.kernel.timeutil import fmt_local
+from tests.app import build_test_app
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.test_regrade import LLMStub
@@ -53,13 +53,7 @@ async def latest(service: Service, user: User) -> Attempt:
 def with_llm(store: FakeStore, bank: Bank, clock: FakeClock) -> tuple[Service, LLMStub]:
     """An LLM grader (recording every question it is given) with the offline estimate (30) beside it."""
     llm = LLMStub()
-    deps = Deps(
-        store=store,
-        bank=bank,
-        grader=GradingChain(llm, FakeGrader(30, grader="offline")),
-        clock=clock,
-        limits=Limits(fuzz=False),
-    )
+    deps = build_test_app(bank, grader=llm, estimator=FakeGrader(30, grader="offline"), store=store, clock=clock).deps
     return Service(deps), llm
 
 
@@ -271,9 +265,7 @@ async def test_a_question_without_rubric_or_reference_is_self_rated(
         update={"rubric": make_question("x").rubric.model_copy(update={"key_points": []}),
                 "reference_answer": Text(zh="", en="Only in English.")}
     )  # fmt: skip
-    service = Service(
-        Deps(store=store, bank=Bank([bare]), grader=GradingChain(grader), clock=clock, limits=Limits(fuzz=False))
-    )
+    service = build_test_app(Bank([bare]), grader=grader, store=store, clock=clock).service
     user = await zh_user(service)  # no reference in Chinese: nothing to grade against
     await service.handle_text(user.id, "/drill")
     card = await store.get_card(await open_card(service, user))
@@ -297,9 +289,7 @@ async def test_a_question_with_a_rubric_but_no_reference_is_graded(
     store: FakeStore, clock: FakeClock, grader: FakeGrader
 ) -> None:
     q = make_question("pipe-norefs-001").model_copy(update={"reference_answer": Text(zh="", en="")})
-    service = Service(
-        Deps(store=store, bank=Bank([q]), grader=GradingChain(grader), clock=clock, limits=Limits(fuzz=False))
-    )
+    service = build_test_app(Bank([q]), grader=grader, store=store, clock=clock).service
     user = await zh_user(service)
     await service.handle_text(user.id, "/drill")
     (reply,) = await service.handle_text(user.id, ANSWER)
@@ -431,9 +421,7 @@ async def test_a_reference_of_a_question_that_left_the_bank_or_has_none(
     store: FakeStore, clock: FakeClock, grader: FakeGrader
 ) -> None:
     q = make_question("pipe-enonly-001").model_copy(update={"reference_answer": Text(zh=" ", en="English only.")})
-    service = Service(
-        Deps(store=store, bank=Bank([q]), grader=GradingChain(grader), clock=clock, limits=Limits(fuzz=False))
-    )
+    service = build_test_app(Bank([q]), grader=grader, store=store, clock=clock).service
     user = await zh_user(service)
     await service.handle_text(user.id, "/drill")
     await service.handle_text(user.id, ANSWER)

@@ -18,18 +18,16 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t
 from bot.kernel.models import Lang
 from bot.kernel.parsing import MAX_ID
-from bot.kernel.service import Service
 from bot.storage.engine import Engines, make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.sqlite_file import DatabaseFileGone
 from bot.storage.store import SqlStore
 from bot.storage.tables import processed_events
+from tests.app import build_test_app
 from tests.bot_env import bot_env
 from tests.fakes import FakeClock, FakeGrader
 from tests.telegram import updates
@@ -230,9 +228,7 @@ async def test_a_deleted_database_stops_the_running_bot_with_a_clear_error(tmp_p
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_huge_id_in_a_button_gets_a_clear_answer(sql: SqlStore, bank: Bank, lang: Lang) -> None:
-    svc = Service(
-        Deps(store=sql, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(), limits=Limits(fuzz=False))
-    )
+    svc = build_test_app(bank, grader=FakeGrader(), store=sql, clock=FakeClock()).service
     user = await svc.user_for("test", "huge", lang)
     for action in ("ref:99999999999999999999999", f"ref:{MAX_ID + 1}", "rate:99999999999999999999999:3", "ref:-1"):
         (reply,) = await svc.handle_action(user.id, action)

@@ -9,10 +9,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.dates import parse_natural
+from bot.features.deps import Deps
 from bot.kernel import commands as c
 from bot.kernel import srs
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps
 from bot.kernel.parsing import parse_line
 from bot.kernel.service import Service
 from bot.kernel.session import InFlow

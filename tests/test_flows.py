@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.dates import parse_natural
-from bot.kernel.deps import Deps
+from bot.features.deps import Deps
 from bot.kernel.service import Service
 from bot.kernel.session import Answering, Idle, InFlow
 from tests.fakes import FakeStore

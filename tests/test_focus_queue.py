@@ -10,16 +10,16 @@ from datetime import datetime, timedelta
 import pytest
 
 from bot.features.career.models import JobDescription
+from bot.features.deps import Deps
 from bot.features.mock import plan as mock_plan
-from bot.grading.chain import GradingChain
 from bot.kernel import push_rules, srs
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t
 from bot.kernel.models import Question, User
 from bot.kernel.service import Service
 from bot.kernel.session import Answering
 from bot.storage.store import SqlStore
+from tests.app import build_test_app
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.mock_helpers import mock_deps
@@ -153,9 +153,7 @@ async def test_the_daily_push_leans_to_the_focus_too(service: Service) -> None:
 
 
 async def test_drill_reads_the_focus_from_the_sql_store(sql: SqlStore, bank: Bank, clock: FakeClock) -> None:
-    service = Service(
-        Deps(store=sql, bank=bank, grader=GradingChain(FakeGrader()), clock=clock, limits=Limits(fuzz=False))
-    )
+    service = build_test_app(bank, grader=FakeGrader(), store=sql, clock=clock).service
     plain = await user_with(service, "plain")
     focused = await user_with(service, "focused")
     await focus_on(service.deps, focused, ["rlhf"], clock.now() + timedelta(days=14))

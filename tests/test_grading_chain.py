@@ -9,13 +9,13 @@ import logging
 
 import pytest
 
+from bot.features.deps import Deps, Limits
 from bot.grading import chain as grading_chain
-from bot.grading.chain import GradingChain
 from bot.kernel import llm_budget
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Grade, Lang, Level, Question, User
 from bot.kernel.ports import Outcome
+from tests.app import build_test_app
 from tests.conftest import example_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 
@@ -41,10 +41,7 @@ def ticks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def deps(grader: FakeGrader, estimator: FakeGrader | None, **limits: int) -> Deps:
-    return Deps(
-        store=FakeStore(), bank=Bank([example_question()]), grader=GradingChain(grader, estimator), clock=FakeClock(),
-        limits=Limits(**limits),
-    )  # fmt: skip
+    return build_test_app(Bank([example_question()]), grader=grader, estimator=estimator, store=FakeStore(), clock=FakeClock(), limits=Limits(**limits)).deps  # fmt: skip
 
 
 async def run(d: Deps) -> Outcome:

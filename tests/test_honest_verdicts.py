@@ -13,10 +13,10 @@ import pytest
 
 from bot.bootstrap import App, build_app
 from bot.content.loader import load_file
+from bot.features.deps import Limits
 from bot.grading.offline import OfflineGrader
 from bot.kernel import srs
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Limits
 from bot.kernel.models import Grade, KeyPointResult, Question, Rating
 from bot.kernel.session import Answering, Idle
 from bot.platforms.console.chat import cut_by_terminal, run_console

@@ -9,10 +9,10 @@ from datetime import timedelta
 
 import pytest
 
+from bot.features.deps import Deps
 from bot.features.jd.read import MAX_JDS
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps
 from bot.kernel.parsing import parse_line
 from bot.kernel.replies import Reply
 from bot.kernel.service import Service

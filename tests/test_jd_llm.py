@@ -9,15 +9,15 @@ from dataclasses import replace
 
 import pytest
 
-from bot.grading.chain import GradingChain
+from bot.features.deps import Deps, Limits
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Lang
 from bot.kernel.ports import JdReading
 from bot.kernel.replies import Reply
 from bot.kernel.service import Service
 from bot.kernel.session import Idle
 from bot.storage.store import SqlStore
+from tests.app import build_test_app
 from tests.fakes import FakeClock, FakeGrader, FakeRubricWriter, FakeStore
 from tests.test_jd_flows import EN_JD, ZH_JD, jd_bank
 from tests.test_service import new_user
@@ -164,10 +164,7 @@ async def test_a_reading_with_no_bank_subtopic_and_no_question_is_not_kept(
 async def test_the_whole_llm_path_on_the_sql_store(sql: SqlStore) -> None:
     """Kept, generated cards and the focus on SQLite (and PostgreSQL when configured), as on the fake."""
     clock = FakeClock()
-    deps = Deps(
-        store=sql, bank=jd_bank(), grader=GradingChain(FakeGrader()), clock=clock, limits=Limits(fuzz=False),
-        jd_reader=FakeJdReader(), rubric_writer=FakeRubricWriter(),
-    )  # fmt: skip
+    deps = build_test_app(jd_bank(), grader=FakeGrader(), store=sql, clock=clock, jd_reader=FakeJdReader(), rubric_writer=FakeRubricWriter()).deps  # fmt: skip
     service = Service(deps)
     uid = await new_user(service)
     r = await say(service, uid, "/jd " + EN_JD)

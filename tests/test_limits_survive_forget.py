@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
-from bot.grading.chain import GradingChain
+from bot.features.deps import Limits
 from bot.grading.offline import OfflineGrader
 from bot.grading.rubric_writer import LLMRubricWriter
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.service import Service
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
+from tests.app import build_test_app
 from tests.conftest import example_question
 from tests.fake_openai import FakeOpenAI
 from tests.fakes import FakeClock
@@ -40,10 +40,7 @@ def llm_service(server: FakeOpenAI, store: SqlStore, clock: FakeClock, **limits:
     q = example_question()  # the fake grades a long answer to it in one call (no second look)
     bank = Bank([q.model_copy(update={"id": f"stab-nan-debug-{i:03d}"}) for i in range(1, 13)])
     grader = make_grader(server, retries=0, deadline=5)
-    deps = Deps(
-        store=store, bank=bank, grader=GradingChain(grader, OfflineGrader()), clock=clock,
-        limits=Limits(fuzz=False, default_new_per_day=20, **limits), rubric_writer=LLMRubricWriter(grader),
-    )  # fmt: skip
+    deps = build_test_app(bank, grader=grader, estimator=OfflineGrader(), store=store, clock=clock, limits=Limits(fuzz=False, default_new_per_day=20, **limits), rubric_writer=LLMRubricWriter(grader)).deps  # fmt: skip
     return Service(deps)
 
 

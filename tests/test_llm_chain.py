@@ -8,16 +8,17 @@ from typing import Any
 
 import pytest
 
+from bot.features.deps import Limits
 from bot.features.drill.regrade import regrade_pending
 from bot.features.study_server.study_server import board_source
-from bot.grading.chain import DISAGREEMENT, GradingChain, counts_on_board, suspicious
+from bot.grading.chain import DISAGREEMENT, counts_on_board, suspicious
 from bot.grading.offline import OfflineGrader
 from bot.grading.rubric_writer import RUBRIC_SCHEMA, LLMRubricWriter
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Grade, KeyPointResult
 from bot.kernel.service import Service
+from tests.app import build_test_app
 from tests.conftest import example_question
 from tests.fake_openai import FakeOpenAI, Fault, answer_in, closest_span, default_grade, request_text
 from tests.fakes import FakeClock, FakeStore
@@ -193,8 +194,7 @@ async def test_the_limit_counts_the_last_24_hours_whatever_the_timezone_and_the_
     from tests.fakes import FakeGrader
 
     store, clock = FakeStore(), FakeClock(datetime(2026, 3, 2, 1, 0, tzinfo=UTC))  # 09:00 in Shanghai
-    deps = Deps(store=store, bank=Bank([example_question()]), grader=GradingChain(FakeGrader()), clock=clock,
-                limits=Limits(llm_daily_limit=1, llm_daily_tokens=500))  # fmt: skip
+    deps = build_test_app(Bank([example_question()]), grader=FakeGrader(), store=store, clock=clock, limits=Limits(llm_daily_limit=1, llm_daily_tokens=500)).deps  # fmt: skip
     shanghai = User(id=1, timezone="Asia/Shanghai", created_at=clock.now())
     utc = User(id=2, created_at=clock.now())
     # 01:01 UTC yesterday: 09:01 yesterday in Shanghai, but within the last 24 hours: it counts

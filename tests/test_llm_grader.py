@@ -10,19 +10,19 @@ from typing import Any
 import openai
 import pytest
 
+from bot.features.deps import Limits
 from bot.features.drill.regrade import regrade_pending
-from bot.grading.chain import GradingChain
 from bot.grading.llm import LLMGrader
 from bot.grading.llm_reply import token_bound
 from bot.grading.offline import OfflineGrader
 from bot.grading.prompts import load_prompts
 from bot.grading.rubric_writer import LLMRubricWriter
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.ports import Delivery, GraderUnavailable
 from bot.kernel.replies import Reply
 from bot.kernel.scoring import total_score
 from bot.kernel.service import Service
+from tests.app import build_test_app
 from tests.conftest import example_question, make_question
 from tests.fake_openai import FakeOpenAI, Fault, answer_in, request_text
 from tests.fakes import FakeClock, FakeStore
@@ -259,10 +259,7 @@ def chain_service(server: FakeOpenAI, store: FakeStore, clock: FakeClock, limit:
         [example_question(), make_question("pipe-x-001", difficulty=4), make_question("pipe-x-002", difficulty=5)]
     )
     grader = make_grader(server, retries=0, deadline=5)
-    deps = Deps(
-        store=store, bank=bank, grader=GradingChain(grader, OfflineGrader()), clock=clock,
-        limits=Limits(fuzz=False, llm_daily_limit=limit, **limits), rubric_writer=LLMRubricWriter(grader),
-    )  # fmt: skip
+    deps = build_test_app(bank, grader=grader, estimator=OfflineGrader(), store=store, clock=clock, limits=Limits(fuzz=False, llm_daily_limit=limit, **limits), rubric_writer=LLMRubricWriter(grader)).deps  # fmt: skip
     return Service(deps)
 
 

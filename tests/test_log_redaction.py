@@ -10,15 +10,13 @@ import sys
 from pydantic import SecretStr
 
 from bot.config import Settings
-from bot.grading.chain import GradingChain
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import User
-from bot.kernel.service import Service
 from bot.kernel.session import Session
 from bot.logging_setup import REDACTED, RedactingFilter, configured_secrets
 from bot.storage.store import SqlStore
+from tests.app import build_test_app
 from tests.fakes import FakeClock, FakeGrader
 from tests.log_capture import captured_logs
 
@@ -78,9 +76,7 @@ def test_short_values_are_not_secrets() -> None:
 
 
 async def test_a_failing_write_logs_the_statement_but_not_the_users_text(sql: SqlStore, bank: Bank) -> None:
-    svc = Service(
-        Deps(store=sql, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(), limits=Limits(fuzz=False))
-    )
+    svc = build_test_app(bank, grader=FakeGrader(), store=sql, clock=FakeClock()).service
     user = await svc.user_for("test", "gone")
     read = sql.get_user_and_session
 

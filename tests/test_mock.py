@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 
+from bot.features.deps import Deps
 from bot.features.mock import plan as mock_plan
 from bot.grading.offline import OfflineGrader
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.service import Service
 from bot.kernel.session import Idle, InMock
 from tests.fakes import FakeClock, FakeGrader, FakeStore, FakeTranscriber

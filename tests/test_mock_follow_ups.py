@@ -3,13 +3,12 @@ targets it (bot/grading/feedback.py follow_up_for_points, graded by the real off
 
 from __future__ import annotations
 
-from bot.grading.chain import GradingChain
 from bot.grading.feedback import follow_up_for_points
 from bot.grading.offline import OfflineGrader
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import FollowUp, KeyPoint, Question, Rubric, Text, TextList
 from bot.kernel.service import Service
+from tests.app import build_test_app
 from tests.fakes import FakeClock, FakeStore
 
 
@@ -72,8 +71,7 @@ def test_the_follow_up_whose_rubric_targets_the_weakest_point_is_chosen() -> Non
 
 async def _first_follow_up(answer: str) -> str:
     store, clock = FakeStore(), FakeClock()
-    deps = Deps(store=store, bank=Bank([QUESTION]), grader=GradingChain(OfflineGrader(semantic=False)), clock=clock,
-                limits=Limits(fuzz=False), follow_up_chooser=follow_up_for_points)  # fmt: skip
+    deps = build_test_app(Bank([QUESTION]), grader=OfflineGrader(semantic=False), store=store, clock=clock, follow_up_chooser=follow_up_for_points).deps  # fmt: skip
     service = Service(deps)
     user = await service.user_for("console", "local", "en")
     await service.handle_text(user.id, "/mock stability 3")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.features.deps import Limits
 from bot.grading.star_writer import STAR_SCHEMA, LLMStarWriter
-from bot.kernel.deps import Limits
 from bot.kernel.service import Service
 from tests.fake_openai import FakeOpenAI, Fault, default_grade
 from tests.fakes import FakeClock, FakeGrader, FakeStore

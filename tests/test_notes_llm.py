@@ -4,14 +4,14 @@ against the fake OpenAI-compatible server; and a version spoken as a voice messa
 
 from __future__ import annotations
 
-from bot.grading.chain import GradingChain
+from bot.features.deps import Deps, Limits
 from bot.grading.tightener import TIGHTEN_SCHEMA, LLMTightener
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Lang
 from bot.kernel.service import Service
 from bot.kernel.session import Idle, InCareer
+from tests.app import build_test_app
 from tests.conftest import make_question
 from tests.fake_openai import FakeOpenAI, Fault
 from tests.fakes import FakeClock, FakeGrader, FakeStore, FakeTranscriber
@@ -45,8 +45,7 @@ class FakeTightener:
 def case_deps(store: FakeStore, llm: bool, limit: int = 50) -> Deps:
     """One case question only (so the drill asks it), with or without the LLM's writers."""
     case = make_question("case-q-001").model_copy(update={"type": "case"})
-    deps = Deps(store=store, bank=Bank([case]), grader=GradingChain(FakeGrader()), clock=FakeClock(),
-                limits=Limits(fuzz=False, llm_daily_limit=limit))  # fmt: skip
+    deps = build_test_app(Bank([case]), grader=FakeGrader(), store=store, clock=FakeClock(), limits=Limits(fuzz=False, llm_daily_limit=limit)).deps  # fmt: skip
     if llm:
         deps.star_writer, deps.tightener = FakeStarWriter(), FakeTightener()
     return deps

@@ -9,13 +9,13 @@ import json
 import pytest
 
 from bot.features.career.models import NoteEntry
+from bot.features.deps import Limits
 from bot.features.notebook import versions as notebook_versions
-from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Grade, KeyPointResult, Lang, Rubric, Text, User
 from bot.kernel.service import Service
 from bot.storage.store import SqlStore
+from tests.app import build_test_app
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.test_notes_core import ANSWER, action, graded, saved, user
@@ -61,9 +61,7 @@ async def test_a_question_without_key_points_or_reference_is_kept_ungraded() -> 
     bare = make_question("personal-like").model_copy(
         update={"rubric": Rubric(key_points=[]), "reference_answer": Text(zh="", en="")}
     )
-    service = Service(
-        Deps(store=store, bank=Bank([bare]), grader=GradingChain(grader), clock=FakeClock(), limits=Limits(fuzz=False))
-    )
+    service = build_test_app(Bank([bare]), grader=grader, store=store, clock=FakeClock()).service
     uid = await user(service)
     await service.handle_action(uid, "cr:notes:write:personal-like")
     (r,) = await service.handle_text(uid, "My own story about a failed run.")
@@ -73,9 +71,7 @@ async def test_a_question_without_key_points_or_reference_is_kept_ungraded() -> 
 
 
 async def test_the_notebook_on_the_sql_store(sql: SqlStore, bank: Bank) -> None:
-    service = Service(
-        Deps(store=sql, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(), limits=Limits(fuzz=False))
-    )
+    service = build_test_app(bank, grader=FakeGrader(), store=sql, clock=FakeClock()).service
     uid = await user(service)
     _, first = await saved(service, uid)
     note_id = int(first.actions()[0].rsplit(":", 1)[1])
@@ -172,8 +168,7 @@ TEXT_PROBLEMS = {
 
 @pytest.mark.parametrize(("lang", "text", "expected"), TEXT_PROBLEMS.values(), ids=TEXT_PROBLEMS.keys())
 def test_a_version_may_be_exactly_as_long_as_an_answer(lang: Lang, text: str, expected: str | None) -> None:
-    deps = Deps(store=FakeStore(), bank=Bank([]), grader=GradingChain(FakeGrader()), clock=FakeClock(),
-                limits=Limits(fuzz=False, max_answer_chars=10))  # fmt: skip
+    deps = build_test_app(Bank([]), grader=FakeGrader(), store=FakeStore(), clock=FakeClock(), limits=Limits(fuzz=False, max_answer_chars=10)).deps  # fmt: skip
     problem = notebook_versions.text_problem(text, deps, User(id=1, language=lang, created_at=deps.clock.now()))
     assert ((problem.kind, problem.text) if problem else None) == (("error", expected) if expected else None)
 
@@ -327,8 +322,7 @@ async def test_a_version_is_graded_when_there_is_something_to_grade_it_against(
 
 async def test_a_written_version_graded_by_the_llm_is_counted_in_the_budget(store: FakeStore, bank: Bank) -> None:
     clock = FakeClock()
-    deps = Deps(store=store, bank=bank, grader=GradingChain(FakeGrader(score=80), FakeGrader(score=75)), clock=clock,
-                limits=Limits(fuzz=False))  # fmt: skip
+    deps = build_test_app(bank, grader=FakeGrader(score=80), estimator=FakeGrader(score=75), store=store, clock=clock).deps  # fmt: skip
     u = await Service(deps).user_for("test", "u1", "en")
     (r,) = await notebook_versions.add_version(deps, u, make_question("fresh-q"), "My answer.", "hand")
     assert "(80/100)" in r.text and store.llm_calls == [(u.id, "grading", 0, clock.now())]

@@ -16,23 +16,23 @@ import pytest
 from sqlalchemy import text
 
 from bot.config import Settings
-from bot.grading.chain import GradingChain
+from bot.features.deps import Deps, Limits
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import InterviewLog, ReviewItem
 from bot.kernel.ports import WriteFailed
 from bot.kernel.service import Service
 from bot.storage.store import SqlStore
+from tests.app import build_test_app
 from tests.fakes import FakeClock, FakeGrader, FakeRubricWriter, FakeStore
 
 QUESTION = "How would you shard a 70B model's optimizer state over 64 GPUs on 8 nodes?"
 
 
 def sql_service(sql: SqlStore, bank: Bank, clock: FakeClock, **limits: Any) -> Service:
-    return Service(
-        Deps(store=sql, bank=bank, grader=GradingChain(FakeGrader()), clock=clock, limits=Limits(fuzz=False, **limits))
-    )
+    return build_test_app(
+        bank, grader=FakeGrader(), store=sql, clock=clock, limits=Limits(fuzz=False, **limits)
+    ).service
 
 
 async def counts(sql: SqlStore) -> dict[str, int]:
@@ -105,7 +105,7 @@ async def test_a_write_that_fails_for_another_reason_still_says_it_may_not_have_
     bank: Bank, clock: FakeClock
 ) -> None:
     """Only a write known to be rolled back says "not saved"; anything else says what is known."""
-    service = Service(Deps(store=BrokenInterviews(), bank=bank, grader=GradingChain(FakeGrader()), clock=clock))
+    service = build_test_app(bank, grader=FakeGrader(), limits=Limits(), store=BrokenInterviews(), clock=clock).service
     uid = (await service.user_for("test", "other")).id
     r = await service.handle_text(uid, "/interview Acme | MLE | 2026-12-03 14:00")
     assert r[0].kind == "error" and "may not have been saved" in r[0].text

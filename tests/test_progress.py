@@ -9,14 +9,14 @@ from statistics import fmean
 import fsrs
 import pytest
 
+from bot.features.deps import Deps
 from bot.features.stats.progress import compute_progress, due_forecast, streaks
 from bot.features.stats.report import progress_text
-from bot.grading.chain import GradingChain
 from bot.kernel import srs
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import DIMENSIONS, Attempt, Card, Grade, InterviewLog, Question, ReviewItem, User
 from bot.kernel.service import Service
+from tests.app import build_test_app
 from tests.conftest import make_question
 from tests.fakes import FakeChartRenderer, FakeClock, FakeGrader, FakeStore
 
@@ -83,9 +83,7 @@ async def test_streak_through_the_service_with_an_injected_clock() -> None:
     clock = FakeClock(datetime(2026, 3, 2, 15, 50, tzinfo=UTC))  # 23:50 in Shanghai
     store = FakeStore()
     bank = Bank([make_question(f"pipe-{i}") for i in range(6)])
-    service = Service(
-        Deps(store=store, bank=bank, grader=GradingChain(FakeGrader()), clock=clock, limits=Limits(fuzz=False))
-    )
+    service = build_test_app(bank, grader=FakeGrader(), store=store, clock=clock).service
     user = await service.user_for("test", "u1")
     await store.save_user(user.model_copy(update={"timezone": "Asia/Shanghai", "onboarded": True, "new_per_day": 9}))
 
@@ -318,15 +316,7 @@ async def test_recall_after_a_review_tells_again_from_easy_and_is_never_a_full_b
     for score in (20, 95):  # rated Again, rated Easy
         store = FakeStore()
         bank = Bank([make_question("pipe-1")])
-        service = Service(
-            Deps(
-                store=store,
-                bank=bank,
-                grader=GradingChain(FakeGrader(score=score)),
-                clock=FakeClock(),
-                limits=Limits(fuzz=False),
-            )
-        )
+        service = build_test_app(bank, grader=FakeGrader(score=score), store=store, clock=FakeClock()).service
         user = await service.user_for("test", "u1")
         await store.save_user(user.model_copy(update={"onboarded": True}))
         await service.handle_text(user.id, "/drill")
@@ -367,9 +357,7 @@ async def test_the_weekly_summary_names_the_weakest_subtopic_and_counts_in_the_s
 
     store = FakeStore()
     bank = Bank([make_question("stab-1").model_copy(update={"subtopic": "mixed-precision"})])
-    deps = Deps(
-        store=store, bank=bank, grader=GradingChain(FakeGrader(score=40)), clock=FakeClock(), limits=Limits(fuzz=False)
-    )
+    deps = build_test_app(bank, grader=FakeGrader(score=40), store=store, clock=FakeClock()).deps
     service = Service(deps)
     user = await service.user_for("test", "u1")
     await store.save_user(user.model_copy(update={"onboarded": True}))

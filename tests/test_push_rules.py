@@ -7,12 +7,11 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from bot.features.deps import Deps
 from bot.features.drill import drill
 from bot.features.review.pushes import post_interview
-from bot.grading.chain import GradingChain
 from bot.kernel import push_rules, srs
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import DIMENSIONS, Attempt, Grade, Reminder, ReviewItem, User
 from bot.kernel.push_rules import (
@@ -28,6 +27,7 @@ from bot.kernel.render import subtopic_name
 from bot.kernel.replies import Button
 from bot.kernel.service import Service
 from bot.kernel.session import Answering, ConfirmingForget, Idle, InFlow, Onboarding, Session
+from tests.app import build_test_app
 from tests.conftest import make_question
 from tests.fakes import FakeChartRenderer, FakeClock, FakeGrader, FakeStore
 
@@ -222,9 +222,7 @@ async def test_the_weekly_summary_counts_this_weeks_answers_and_names_the_weakes
         ]
     )
     charts = FakeChartRenderer()
-    deps = Deps(
-        store=store, bank=bank, grader=GradingChain(FakeGrader()), clock=clock, limits=Limits(fuzz=False), charts=charts
-    )
+    deps = build_test_app(bank, grader=FakeGrader(), store=store, clock=clock, charts=charts).deps
     service = Service(deps)
     user = await saved_user(service, "zh")
     now = clock.now()

@@ -9,9 +9,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Attempt, Reminder, User
 from bot.kernel.ports import AboutToSend, Delivery
@@ -20,6 +18,7 @@ from bot.scheduling.dispatcher import MAX_ATTEMPTS, Dispatcher, dump_replies, lo
 from bot.storage import tables as T
 from bot.storage.pushes import PushStore
 from bot.storage.store import SqlStore
+from tests.app import build_test_app
 from tests.fakes import FakeClock, FakeGrader
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -197,9 +196,7 @@ class Platform:
 
 
 def dispatcher(sql: SqlStore, bank: Bank, platform: Platform) -> Dispatcher:
-    deps = Deps(
-        store=sql, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(NOW), limits=Limits(fuzz=False)
-    )
+    deps = build_test_app(bank, grader=FakeGrader(), store=sql, clock=FakeClock(NOW)).deps
 
     async def pause(user_id: int) -> None:
         raise AssertionError("nobody is unreachable here")
@@ -303,9 +300,7 @@ class Watching(Platform):
 
 
 def watched(sql: SqlStore, bank: Bank, outcome: Delivery, paused: list[int]) -> tuple[Dispatcher, Watching]:
-    deps = Deps(
-        store=sql, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(NOW), limits=Limits(fuzz=False)
-    )
+    deps = build_test_app(bank, grader=FakeGrader(), store=sql, clock=FakeClock(NOW)).deps
     platform = Watching(PushStore(sql.engines), outcome)
 
     async def pause(user_id: int) -> None:

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from telegram import BotCommand
 
+from bot.features.deps import Deps
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import MESSAGES, register, t
 from bot.kernel.models import User
 from bot.kernel.parsing import parse_line
@@ -31,7 +31,7 @@ class Ping(c.Command):
     word: str
 
 
-async def ping(cmd: Ping, deps: Deps, user: User) -> list[Reply]:
+async def ping(cmd: Ping, user: User) -> list[Reply]:
     return [Reply(f"pong: {cmd.word}")]
 
 
@@ -179,7 +179,7 @@ def test_two_handlers_of_one_command_class_raise() -> None:
     with pytest.raises(ValueError, match="commands handled twice: NextQuestion"):
         REGISTRY.add(taken)
     with pytest.raises(ValueError, match="commands handled twice: SubmitVoice"):
-        REGISTRY.handle({}, {c.SubmitVoice: ping})  # type: ignore[dict-item]
+        REGISTRY.handle({c.SubmitVoice: ping})
     assert REGISTRY.typed("zap") is None
 
 

@@ -12,11 +12,9 @@ import pytest
 
 from bot.features.drill import checklist
 from bot.features.drill.regrade import regrade_pending
-from bot.grading.chain import GradingChain
 from bot.kernel import commands as c
 from bot.kernel import render, srs
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t
 from bot.kernel.models import DIMENSIONS, Attempt, Grade, KeyPointResult, Question, Rating
 from bot.kernel.ports import Delivery, GraderUnavailable
@@ -24,6 +22,7 @@ from bot.kernel.replies import Reply
 from bot.kernel.scoring import total_score
 from bot.kernel.service import Service
 from bot.kernel.timeutil import fmt_local
+from tests.app import build_test_app
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 
@@ -112,13 +111,7 @@ class World:
         self.clock = clock
         self.llm = LLMStub()
         bank = Bank([make_question("pipe-long-001", prompt_en=LONG_PROMPT, prompt_zh="ZeRO-3 如何切分" + "参数" * 50)])
-        self.deps = Deps(
-            store=self.store,  # type: ignore[arg-type]
-            bank=bank,
-            grader=GradingChain(self.llm, estimator),
-            clock=clock,
-            limits=Limits(fuzz=False),
-        )
+        self.deps = build_test_app(bank, grader=self.llm, estimator=estimator, store=self.store, clock=clock).deps
         self.service = Service(self.deps)
 
     async def user(self, external: str = "1", **settings: Any) -> int:

@@ -9,13 +9,12 @@ from collections.abc import Sequence
 
 from bot.delivery import NotifierRouter
 from bot.features.drill.regrade import regrade_pending
-from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.ports import AboutToSend, Delivery
 from bot.kernel.replies import Reply
 from bot.kernel.service import Service
 from bot.storage.store import SqlStore
+from tests.app import build_test_app
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader
 from tests.test_regrade import ANSWER, LONG_PROMPT, LLMStub
@@ -40,7 +39,7 @@ class Telegram:
 async def test_a_regrade_of_a_forgotten_answer_reaches_nobody(sql: SqlStore) -> None:
     llm, clock = LLMStub(), FakeClock()
     bank = Bank([make_question("pipe-long-001", prompt_en=LONG_PROMPT)])
-    deps = Deps(store=sql, bank=bank, grader=GradingChain(llm, FakeGrader(30)), clock=clock, limits=Limits(fuzz=False))
+    deps = build_test_app(bank, grader=llm, estimator=FakeGrader(30), store=sql, clock=clock).deps
     service = Service(deps)
     telegram = Telegram()
     router = NotifierRouter(sql)

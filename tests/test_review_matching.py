@@ -8,15 +8,14 @@ import pytest
 import yaml
 
 from bot.content.loader import load_bank
-from bot.grading.chain import GradingChain
 from bot.grading.question_match import SURE, UNSURE, SemanticMatcher
 from bot.grading.semantic import default_embedder
 from bot.grading.term_weights import bank_weights
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t
 from bot.kernel.models import Question
 from bot.kernel.service import Service
+from tests.app import build_test_app
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.test_service import new_user, onboard
@@ -92,9 +91,7 @@ def fixed() -> FixedMatcher:
 @pytest.fixture
 def svc(fixed: FixedMatcher, store: FakeStore) -> Service:
     bank = Bank(fixed.questions, fixed)
-    return Service(
-        Deps(store=store, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(), limits=Limits(fuzz=False))
-    )
+    return build_test_app(bank, grader=FakeGrader(), store=store, clock=FakeClock()).service
 
 
 async def test_a_sure_match_is_taken_at_once(svc: Service, fixed: FixedMatcher, store: FakeStore) -> None:

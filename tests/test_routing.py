@@ -6,13 +6,13 @@ from collections.abc import Mapping
 
 import pytest
 
+from bot.features.deps import Deps
 from bot.features.routes import ROUTES
 from bot.kernel import commands as c
 from bot.kernel import routing
-from bot.kernel.deps import Deps
 from bot.kernel.models import User
 from bot.kernel.replies import Reply
-from bot.kernel.routing import Handler, SessionHandler
+from bot.kernel.routing import Handler
 from bot.kernel.service import Service
 from bot.kernel.session import InFlow, Session
 
@@ -23,7 +23,7 @@ class OneCommand:
     def __init__(self) -> None:
         self.seen: list[str] = []
 
-        async def help_(cmd: c.ShowHelp, deps: Deps, user: User) -> list[Reply]:
+        async def help_(cmd: c.ShowHelp, user: User) -> list[Reply]:
             self.seen.append("help")
             return [Reply("only help here")]
 
@@ -36,10 +36,6 @@ class OneCommand:
     @property
     def handlers(self) -> Mapping[type[c.Command], Handler]:
         return self._handlers
-
-    @property
-    def with_session(self) -> Mapping[type[c.Command], SessionHandler]:
-        return {}
 
     async def greet(self, deps: Deps, user: User) -> list[Reply]:
         return [Reply("hello again")]

@@ -6,13 +6,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.grading.chain import GradingChain
 from bot.kernel import commands as c
 from bot.kernel import srs
 from bot.kernel.models import DIMENSIONS, Rating, User
 from bot.kernel.parsing import parse_action
 from bot.kernel.push_rules import in_quiet_hours
 from bot.kernel.scoring import rating_from_score, total_score, weights_for
+from tests.app import build_test_app
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 
@@ -73,15 +73,13 @@ def test_a_rating_override_with_a_huge_attempt_id_is_refused() -> None:
 
 async def test_nul_and_control_characters_are_removed_at_the_edge() -> None:
     from bot.kernel.bank import Bank
-    from bot.kernel.deps import Deps, Limits
-    from bot.kernel.service import Service, clean_text
+    from bot.kernel.service import clean_text
     from tests.conftest import make_question
     from tests.fakes import FakeClock, FakeGrader, FakeStore
 
     assert clean_text("a\x00b\x1bc\td\ne") == "abc\td\ne"
     store = FakeStore()
-    svc = Service(Deps(store=store, bank=Bank([make_question("pipe-a-001")]), grader=GradingChain(FakeGrader()),
-                       clock=FakeClock(), limits=Limits(fuzz=False)))  # fmt: skip
+    svc = build_test_app(Bank([make_question("pipe-a-001")]), grader=FakeGrader(), store=store, clock=FakeClock()).service  # fmt: skip
     uid = (await svc.user_for("test", "nul")).id
     await svc.handle_text(uid, "/review Acme\x00 | What does ZeRO\x00-3 shard? | I said\x07 params")
     from bot.kernel import commands as cmds

@@ -10,16 +10,16 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.features.deps import Deps
 from bot.features.drill.regrade import REGRADING_STALE_AFTER, regrade_pending
-from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Attempt, User
 from bot.kernel.ports import Delivery
 from bot.kernel.replies import Reply
 from bot.storage.engine import Engines, make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
+from tests.app import build_test_app
 from tests.fakes import FakeClock, FakeGrader
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -54,9 +54,7 @@ async def _queue(store: SqlStore, bank: Bank, n: int) -> list[int]:
 
 
 def _deps(store: SqlStore, bank: Bank, grader: FakeGrader, clock: FakeClock) -> Deps:
-    return Deps(
-        store=store, bank=bank, grader=GradingChain(grader, FakeGrader()), clock=clock, limits=Limits(fuzz=False)
-    )
+    return build_test_app(bank, grader=grader, estimator=FakeGrader(), store=store, clock=clock).deps
 
 
 async def test_two_replicas_regrade_each_attempt_once(stores: tuple[SqlStore, SqlStore], bank: Bank) -> None:

@@ -10,15 +10,14 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Attempt
 from bot.kernel.service import Service
 from bot.kernel.session import Answering, Grading, Idle
 from bot.storage.engine import Engines, make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
+from tests.app import build_test_app
 from tests.fakes import FakeClock, FakeGrader
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -29,7 +28,7 @@ async def replicas(db_url: str, bank: Bank) -> AsyncIterator[tuple[Service, Serv
     engines: list[Engines] = [make_engines(db_url), make_engines(db_url)]
     await upgrade(engines[0])
     clock, grader = FakeClock(NOW), FakeGrader()
-    services = [Service(Deps(SqlStore(e), bank, GradingChain(grader), clock, Limits(fuzz=False))) for e in engines]
+    services = [build_test_app(bank, grader=grader, store=SqlStore(e), clock=clock).service for e in engines]
     yield services[0], services[1], clock, grader
     for e in engines:
         await e.dispose()

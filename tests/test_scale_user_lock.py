@@ -9,17 +9,16 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.service import Service
 from bot.kernel.user_lock import LocalUserLocks
 from bot.storage.engine import Engines, make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
 from bot.storage.user_lock import PgUserLocks
+from tests.app import build_test_app
 from tests.conftest import POSTGRES_URL, reset_postgres
-from tests.fakes import FakeClock, FakeGrader, HeldGrader
+from tests.fakes import FakeClock, HeldGrader
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 needs_pg = pytest.mark.skipif(POSTGRES_URL is None, reason="needs TEST_POSTGRES_URL")
@@ -34,8 +33,8 @@ async def replicas(bank: Bank) -> AsyncIterator[tuple[Service, Service, HeldGrad
     waited = asyncio.Event()
     locks = [PgUserLocks(POSTGRES_URL), PgUserLocks(POSTGRES_URL, on_wait=lambda _uid: waited.set())]
     held, clock = HeldGrader(), FakeClock(NOW)
-    one = Service(Deps(SqlStore(engines[0]), bank, GradingChain(held), clock, Limits(fuzz=False)), locks[0])
-    two = Service(Deps(SqlStore(engines[1]), bank, GradingChain(FakeGrader()), clock, Limits(fuzz=False)), locks[1])
+    one = build_test_app(bank, grader=held, store=SqlStore(engines[0]), clock=clock, user_lock=locks[0]).service
+    two = build_test_app(bank, store=SqlStore(engines[1]), clock=clock, user_lock=locks[1]).service
     yield one, two, held, waited
     for lock in locks:
         await lock.close()

@@ -13,11 +13,8 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import User
-from bot.kernel.service import Service
 from bot.kernel.session import (
     Answering,
     ConfirmingForget,
@@ -32,6 +29,7 @@ from bot.kernel.session import (
 )
 from bot.storage import tables as T
 from bot.storage.store import SqlStore
+from tests.app import build_test_app
 from tests.fakes import FakeClock, FakeGrader
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -127,9 +125,7 @@ async def test_a_stored_session_no_mode_reads_is_idle_and_logged(
 
 
 async def test_a_user_whose_stored_session_is_unreadable_is_not_stuck(sql: SqlStore, bank: Bank) -> None:
-    service = Service(
-        Deps(store=sql, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(NOW), limits=Limits(fuzz=False))
-    )
+    service = build_test_app(bank, grader=FakeGrader(), store=sql, clock=FakeClock(NOW)).service
     user = await service.user_for("telegram", "1")
     await _write_raw(sql, user.id, {"mode": "answering", "card_id": "not a number"})
     (reply,) = await service.handle_text(user.id, "an answer to nothing")
@@ -142,9 +138,7 @@ async def test_a_user_whose_stored_session_is_unreadable_is_not_stuck(sql: SqlSt
 
 async def test_an_open_question_stored_before_the_models_is_answered_and_graded_once(sql: SqlStore, bank: Bank) -> None:
     """The answer claims the session by comparing its JSON text: a row in the old form must still match."""
-    service = Service(
-        Deps(store=sql, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(NOW), limits=Limits(fuzz=False))
-    )
+    service = build_test_app(bank, grader=FakeGrader(), store=sql, clock=FakeClock(NOW)).service
     user = await service.user_for("telegram", "1")
     await service.handle_text(user.id, "/drill")
     card_id = open_card_id(await sql.get_session(user.id))

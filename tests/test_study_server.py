@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from bot.features.deps import Deps
 from bot.features.study_server.study_server import board_source, daily_post, daily_question, server_source
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.models import Guild
 from bot.kernel.replies import Reply
 from bot.kernel.service import Service

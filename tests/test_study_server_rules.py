@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from bot.features.deps import Deps
 from bot.features.study_server.study_server import daily_post, daily_question
-from bot.grading.chain import GradingChain
 from bot.kernel import commands as c
 from bot.kernel import render, srs
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t, tn
 from bot.kernel.replies import Button
 from bot.kernel.service import Service
 from bot.kernel.session import Answering, Idle, open_card_id
+from tests.app import build_test_app
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.test_study_server import GUILD, guild, member, setup_cmd
 
@@ -36,7 +36,7 @@ def test_the_daily_post_is_the_date_the_question_and_the_hint_with_an_answer_but
 
 
 def test_an_empty_bank_has_no_question_of_the_day(store: FakeStore, clock: FakeClock) -> None:
-    deps = Deps(store=store, bank=Bank([]), grader=GradingChain(FakeGrader()), clock=clock, limits=Limits(fuzz=False))
+    deps = build_test_app(Bank([]), grader=FakeGrader(), store=store, clock=clock).deps
     assert daily_question(deps, GUILD, clock.now().date()) is None
     assert daily_post(deps, guild(), clock.now()) is None
 

@@ -9,15 +9,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.grading.chain import GradingChain
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Attempt, Card, User
-from bot.kernel.service import Service
 from bot.kernel.session import Answering, Grading, Idle, Session
 from bot.storage.engine import Engines, make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
+from tests.app import build_test_app
 from tests.fakes import FakeClock, FakeGrader, HeldGrader
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -53,12 +51,8 @@ async def test_two_services_on_one_database_grade_one_answer_once(
     two_stores: tuple[SqlStore, SqlStore], bank: Bank
 ) -> None:
     clock, held = FakeClock(NOW), HeldGrader()
-    one = Service(
-        Deps(store=two_stores[0], bank=bank, grader=GradingChain(held), clock=clock, limits=Limits(fuzz=False))
-    )
-    two = Service(
-        Deps(store=two_stores[1], bank=bank, grader=GradingChain(FakeGrader()), clock=clock, limits=Limits(fuzz=False))
-    )
+    one = build_test_app(bank, grader=held, store=two_stores[0], clock=clock).service
+    two = build_test_app(bank, grader=FakeGrader(), store=two_stores[1], clock=clock).service
     user = await one.user_for("telegram", "1")
     await one.handle_text(user.id, "/drill")
     first = asyncio.create_task(one.handle_text(user.id, "an answer from the phone"))
@@ -88,9 +82,7 @@ async def test_a_failure_after_the_claim_keeps_the_answer_for_a_regrade_and_free
     two_stores: tuple[SqlStore, SqlStore], bank: Bank
 ) -> None:
     store = FlakyStore(two_stores[0].engines)
-    service = Service(
-        Deps(store=store, bank=bank, grader=GradingChain(FakeGrader()), clock=FakeClock(NOW), limits=Limits(fuzz=False))
-    )
+    service = build_test_app(bank, grader=FakeGrader(), store=store, clock=FakeClock(NOW)).service
     user = await service.user_for("telegram", "1")
     await service.handle_text(user.id, "/drill")
     (reply,) = await service.handle_text(user.id, "an answer")

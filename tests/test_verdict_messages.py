@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.features.deps import Limits
 from bot.features.drill import checklist
 from bot.features.drill.regrade import regrade_pending
 from bot.grading.feedback import GENERIC_FOLLOW_UPS
 from bot.grading.offline import OfflineGrader
-from bot.kernel.deps import Limits
 from bot.kernel.i18n import LOCALES, read_catalogue
 from bot.kernel.models import Attempt, Grade, KeyPointResult, Lang, Question, Rubric
 from bot.kernel.ports import Delivery

@@ -13,6 +13,7 @@ from bot.features.apps import commands as apps_commands
 from bot.features.career import commands as career_commands
 from bot.features.career import router as career_router
 from bot.features.debrief import commands as debrief_commands
+from bot.features.deps import Deps
 from bot.features.drill import commands as drill_commands
 from bot.features.drill import drill, regrade
 from bot.features.drill import pushes as drill_pushes
@@ -30,12 +31,11 @@ from bot.features.study_server import commands as study_server_commands
 from bot.features.voice import commands as voice_commands
 from bot.kernel import commands as c
 from bot.kernel import routing
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t
 from bot.kernel.models import User
 from bot.kernel.registry import REGISTRY
 from bot.kernel.replies import Reply
-from bot.kernel.routing import Handler, SessionHandler
+from bot.kernel.routing import Handler
 from bot.kernel.session import (
     ConfirmingForget,
     Grading,
@@ -78,12 +78,8 @@ class FeatureRoutes:
     def handlers(self) -> Mapping[type[c.Command], Handler]:
         return REGISTRY.handlers
 
-    @property
-    def with_session(self) -> Mapping[type[c.Command], SessionHandler]:
-        return REGISTRY.session_handlers
-
     async def greet(self, deps: Deps, user: User) -> list[Reply]:
-        return await onboarding.start(c.StartUser(user.id), deps, user)
+        return await deps.call(onboarding.start, cmd=c.StartUser(user.id), user=user)
 
     async def flow_action(self, cmd: c.FlowAction, deps: Deps, user: User, before: Session) -> list[Reply]:
         return await flows.flow_action(cmd, deps, user, before)
@@ -117,7 +113,9 @@ class FeatureRoutes:
             return interviews.still_picking(deps, user, session)
         if isinstance(session, ConfirmingForget):
             confirmed = is_yes(cmd.text, DELETE)  # "yes", "y", "确认", "好" ...; anything else keeps the data
-            return await account.confirm_forget(c.ConfirmForget(user.id, confirmed), deps, user, session)
+            return await deps.call(
+                account.confirm_forget, cmd=c.ConfirmForget(user.id, confirmed), user=user, session=session
+            )
         return None
 
 

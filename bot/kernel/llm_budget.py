@@ -9,19 +9,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.identity import ROLLING_DAY
+from bot.kernel.limits import Limits
 from bot.kernel.models import User
-from bot.kernel.store_ports import Store
+from bot.kernel.store_ports import LLMBudgetPort
 from bot.kernel.timeutil import start_of_local_day
 
 
 @dataclass(frozen=True)
 class Budget:
-    """The budget over a store and its limits (the grading chain's LlmBudget port): `of(deps)` when it is used."""
+    """The budget over the usage ledgers and the limits (the grading chain's LlmBudget port): a handler names it
+    `budget`."""
 
-    store: Store
+    store: LLMBudgetPort
     limits: Limits
 
     async def refusal(self, user: User, now: datetime) -> str | None:
@@ -38,15 +40,24 @@ class Budget:
         await self.store.record_llm_call(user_id, kind, tokens, now)
 
 
-def of(deps: Deps) -> Budget:
+class _Held(Protocol):
+    """What holds the usage ledgers and the limits (the legacy `Deps`)."""
+
+    @property
+    def store(self) -> LLMBudgetPort: ...
+    @property
+    def limits(self) -> Limits: ...
+
+
+def of(deps: _Held) -> Budget:
     """The budget over the store and the limits the handler sees now."""
     return Budget(deps.store, deps.limits)
 
 
-async def refusal(deps: Deps, user: User, now: datetime) -> str | None:
+async def refusal(deps: _Held, user: User, now: datetime) -> str | None:
     """None when the user may make one more LLM call now, else the i18n key saying why not."""
     return await of(deps).refusal(user, now)
 
 
-async def spend(deps: Deps, user_id: int | None, kind: str, tokens: int, now: datetime) -> None:
+async def spend(deps: _Held, user_id: int | None, kind: str, tokens: int, now: datetime) -> None:
     await of(deps).spend(user_id, kind, tokens, now)

@@ -1,4 +1,5 @@
-"""Ports: the small Protocols that adapters implement and the core depends on (the store's: bot/kernel/store_ports.py)."""
+"""Ports: the small Protocols that adapters implement and the core depends on (the store's: bot/kernel/store_ports.py;
+a feature's own, which name its models: its `ports` module)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,6 @@ from datetime import datetime
 from enum import Enum
 from typing import Protocol
 
-from bot.features.apps.board import BoardData
-from bot.features.mock.chart_data import MockChartData
-from bot.features.stats.progress import ProgressData
 from bot.kernel.models import Grade, Lang, Level, Question, User
 from bot.kernel.replies import Reply
 
@@ -136,12 +134,6 @@ class ChannelPoster(Protocol):
     ) -> Delivery: ...
 
 
-class ChartRenderer(Protocol):
-    """Draws the /stats progress chart as a PNG (labels in `lang`). Synchronous: called in a worker thread."""
-
-    def render(self, data: ProgressData, lang: Lang) -> bytes: ...
-
-
 class StarWriter(Protocol):
     """Rewrites a case answer in the STAR structure from the candidate's own facts (an LLM)."""
 
@@ -195,19 +187,6 @@ class DebriefSplitter(Protocol):
     async def split(self, text: str) -> DebriefSplit | None:
         """The split, or None when it cannot now (the LLM failed or answered out of schema)."""
         ...
-
-
-class MockChartRenderer(Protocol):
-    """Draws a mock interview's debrief as a PNG (bot/features/mock/report.MockChartData). Synchronous: called in
-    a worker thread."""
-
-    def render_mock(self, data: MockChartData) -> bytes: ...
-
-
-class AppsChartRenderer(Protocol):
-    """Draws the application board (/apps) as a PNG, one column per stage. Synchronous: called in a worker thread."""
-
-    def render_board(self, data: BoardData) -> bytes: ...
 
 
 class WriteFailed(Exception):

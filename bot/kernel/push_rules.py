@@ -14,16 +14,16 @@ from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Protocol
 
-from bot.kernel.deps import Deps
+from bot.kernel.deps import Record
 from bot.kernel.i18n import t
 from bot.kernel.models import Guild, Reminder, User
 from bot.kernel.replies import Reply
 from bot.kernel.timeutil import fmt_local, local_now, parse_hhmm, start_of_local_day
 
-PushBuilder = Callable[[Deps, User, "datetime | None"], Awaitable["list[Reply] | None"]]
+PushBuilder = Callable[[Record, User, "datetime | None"], Awaitable["list[Reply] | None"]]
 """A user's push of one kind (daily, nudge, weekly) from the time of their last answer; None: nothing to send."""
-ReminderBuilder = Callable[[Deps, User, Reminder], Awaitable["list[Reply] | None"]]
-ServerPost = Callable[[Deps, Guild, datetime], "Reply | None"]
+ReminderBuilder = Callable[[Record, User, Reminder], Awaitable["list[Reply] | None"]]
+ServerPost = Callable[[Record, Guild, datetime], "Reply | None"]
 """A study server's post of the day in its channel."""
 
 _pushes: dict[str, PushBuilder] = {}
@@ -52,7 +52,7 @@ def register_server_post(builder: ServerPost) -> None:
     _server_post[:] = [builder]
 
 
-async def push_replies(kind: str, deps: Deps, user: User, last_answer: datetime | None) -> list[Reply] | None:
+async def push_replies(kind: str, deps: Record, user: User, last_answer: datetime | None) -> list[Reply] | None:
     """The push of `kind` for `user`, by the feature registered for it."""
     builder = _pushes.get(kind)
     if builder is None:
@@ -60,7 +60,7 @@ async def push_replies(kind: str, deps: Deps, user: User, last_answer: datetime 
     return await builder(deps, user, last_answer)
 
 
-def server_post(deps: Deps, guild: Guild, now: datetime) -> Reply | None:
+def server_post(deps: Record, guild: Guild, now: datetime) -> Reply | None:
     """A study server's post of the day, when the study-server feature is there."""
     return _server_post[0](deps, guild, now) if _server_post else None
 
@@ -135,7 +135,7 @@ def with_late_note(replies: list[Reply] | None, user: User, due: datetime, now: 
     return [replace(replies[0], text=note + "\n" + replies[0].text), *replies[1:]]
 
 
-async def reminder_replies(deps: Deps, user: User, reminder: Reminder) -> list[Reply] | None:
+async def reminder_replies(deps: Record, user: User, reminder: Reminder) -> list[Reply] | None:
     """A due reminder as its message, by the feature registered for its kind; None for a kind no feature builds
     (nothing is sent)."""
     builder = _reminders.get(reminder.kind)

@@ -24,7 +24,7 @@ from bot.kernel import commands as c
 from bot.kernel import routing
 from bot.kernel.i18n import t
 from bot.kernel.models import Lang
-from bot.kernel.routing import Handler, SessionHandler
+from bot.kernel.routing import Handler
 
 Parse = Callable[[int, str, str], "c.Command | None"]
 """The typed form: (user id, the words after the name, the English name typed) -> a command, or None when the
@@ -137,9 +137,8 @@ class Entry:
     args: tuple[Arg, ...] = ()
     slash: Slash | None = None
     handlers: Mapping[type[c.Command], Handler] = field(default_factory=dict)
-    """The handlers of the kernel commands it makes (each command class handled once, by one entry or feature)."""
-    session_handlers: Mapping[type[c.Command], SessionHandler] = field(default_factory=dict)
-    """Handlers that start from the user's state (given the one read with the user)."""
+    """The handlers of the kernel commands it makes (each command class handled once, by one entry or feature);
+    each names what it uses (bot/kernel/inject.py), `session` for the user's state as read with the user."""
 
     def names(self) -> tuple[str, ...]:
         return (self.name, *self.aliases, *self.zh) if self.parse is not None else ()
@@ -156,7 +155,6 @@ class Registry:
         self._typed: dict[str, Entry] = {}
         self._jobs: dict[type[c.Job], routing.JobHandler] = {}
         self._handlers: dict[type[c.Command], Handler] = {}
-        self._session_handlers: dict[type[c.Command], SessionHandler] = {}
 
     def add(self, entry: Entry) -> None:
         """Register `entry`; a name, alias or command class already claimed is a bug, so it raises (and nothing
@@ -168,27 +166,18 @@ class Registry:
             taken.append(entry.name)
         if taken:
             raise ValueError(f"command names claimed twice: {', '.join(sorted(set(taken)))}")
-        self._check_handlers(entry.handlers, entry.session_handlers)
+        self._check_handlers(entry.handlers)
         self._entries[entry.name] = entry
         self._typed.update(dict.fromkeys(words, entry))
         self._handlers.update(entry.handlers)
-        self._session_handlers.update(entry.session_handlers)
 
-    def handle(
-        self,
-        handlers: Mapping[type[c.Command], Handler],
-        session_handlers: Mapping[type[c.Command], SessionHandler] | None = None,
-    ) -> None:
+    def handle(self, handlers: Mapping[type[c.Command], Handler]) -> None:
         """Register the handlers of commands no typed name makes (buttons, files, a platform's own events)."""
-        self._check_handlers(handlers, session_handlers or {})
+        self._check_handlers(handlers)
         self._handlers.update(handlers)
-        self._session_handlers.update(session_handlers or {})
 
-    def _check_handlers(
-        self, handlers: Mapping[type[c.Command], Handler], session_handlers: Mapping[type[c.Command], SessionHandler]
-    ) -> None:
-        claimed = [*handlers, *session_handlers]
-        twice = {k for k in claimed if k in self._handlers or k in self._session_handlers or claimed.count(k) > 1}
+    def _check_handlers(self, handlers: Mapping[type[c.Command], Handler]) -> None:
+        twice = {k for k in handlers if k in self._handlers}
         if twice:
             raise ValueError(f"commands handled twice: {', '.join(sorted(k.__name__ for k in twice))}")
 
@@ -199,8 +188,6 @@ class Registry:
             self._typed.pop(word.lower(), None)
         for cls in entry.handlers:
             self._handlers.pop(cls, None)
-        for cls in entry.session_handlers:
-            self._session_handlers.pop(cls, None)
 
     def typed(self, word: str) -> Entry | None:
         """The entry typed as `word` (an English or Chinese name, any case)."""
@@ -224,10 +211,6 @@ class Registry:
     @property
     def handlers(self) -> Mapping[type[c.Command], Handler]:
         return self._handlers
-
-    @property
-    def session_handlers(self) -> Mapping[type[c.Command], SessionHandler]:
-        return self._session_handlers
 
     def chinese_names(self) -> dict[str, str]:
         """Every Chinese name and the English name of its command: `/帮助` is `/help`."""

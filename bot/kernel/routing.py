@@ -10,17 +10,17 @@ does the tests' conftest; a Service built with no routes uses the registered one
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
+from bot.kernel.deps import Record
 from bot.kernel.models import User
 from bot.kernel.replies import Reply
 from bot.kernel.session import InFlow, Session
 
-Handler = Callable[[Any, Deps, User], Awaitable[list[Reply]]]
-SessionHandler = Callable[[Any, Deps, User, Session], Awaitable[list[Reply]]]
-"""A handler that starts from the user's state: given the one `handle` read with the user, not read again."""
+Handler = Callable[..., Awaitable[list[Reply]]]
+"""A command's handler: its parameters name what it is given (bot/kernel/inject.py): `cmd`, `user`, `session` (the
+user's state, as `handle` read it with the user) and the dependencies it uses (a store port, the bank, the clock ...)."""
 
 
 class Routes(Protocol):
@@ -30,26 +30,23 @@ class Routes(Protocol):
     @property
     def handlers(self) -> Mapping[type[c.Command], Handler]: ...
 
-    @property
-    def with_session(self) -> Mapping[type[c.Command], SessionHandler]: ...
-
-    async def greet(self, deps: Deps, user: User) -> list[Reply]:
+    async def greet(self, deps: Record, user: User) -> list[Reply]:
         """A user's first message after /forget, whatever it is: the welcome and onboarding."""
         ...
 
-    async def flow_action(self, cmd: c.FlowAction, deps: Deps, user: User, before: Session) -> list[Reply]: ...
+    async def flow_action(self, cmd: c.FlowAction, deps: Record, user: User, before: Session) -> list[Reply]: ...
 
     async def after_command(
-        self, before: InFlow, replies: list[Reply], deps: Deps, user: User, restart: bool
+        self, before: InFlow, replies: list[Reply], deps: Record, user: User, restart: bool
     ) -> list[Reply]:
         """A command that came while a step-by-step flow waited: the flow kept or dropped, the user told."""
         ...
 
-    async def waiting_rating(self, deps: Deps, user: User, attempt_id: int) -> Reply | None:
+    async def waiting_rating(self, deps: Record, user: User, attempt_id: int) -> Reply | None:
         """The rating prompt of an offline check still waiting for the user's rating, else None."""
         ...
 
-    async def free_text(self, cmd: c.FreeText, deps: Deps, user: User, session: Session) -> list[Reply] | None:
+    async def free_text(self, cmd: c.FreeText, deps: Record, user: User, session: Session) -> list[Reply] | None:
         """Typed text in a feature's state (an open question, onboarding, a flow ...); None when no state takes it."""
         ...
 

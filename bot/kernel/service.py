@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
+from bot.kernel.deps import Core
 from bot.kernel.i18n import t
 from bot.kernel.identity import identity
+from bot.kernel.inject import Bound, bind, bind_all
 from bot.kernel.models import Lang, User
 from bot.kernel.parsing import parse_action, parse_line
 from bot.kernel.ports import Notify, WriteFailed
@@ -32,13 +34,34 @@ log = logging.getLogger(__name__)
 
 
 class Service:
-    def __init__(self, deps: Deps, user_lock: UserLock | None = None, routes: Routes | None = None) -> None:
-        self.deps = deps
+    def __init__(
+        self,
+        deps: Core,
+        user_lock: UserLock | None = None,
+        routes: Routes | None = None,
+        provided: Mapping[str, object] | None = None,
+    ) -> None:
         self.routes = routes or registered()
         """The features' handlers and states (bot/features/routes.py, registered by the composition root)."""
+        self._given = provided
+        self.deps = deps
         self.user_lock: UserLock = user_lock or LocalUserLocks()
         """A user's commands one at a time: in this process, or across replicas (bot/storage/user_lock.py)."""
         self._rate = RateLimiter(deps.limits.rate_per_minute, deps.limits.rate_burst)
+
+    @property
+    def deps(self) -> Core:
+        """The composition root's record (its store, clock and limits are the service's own)."""
+        return self._deps
+
+    @deps.setter
+    def deps(self, deps: Core) -> None:
+        """A record set (at start, or by a test swapping one field of a built service): every handler bound to it."""
+        self._deps = deps
+        self.provided = self._given if self._given is not None else deps.provided()
+        """What a handler may name (bot/kernel/inject.py): the composition root's map, by default `deps.provided()`."""
+        self._bound: dict[type, Bound] = bind_all(self.routes.handlers, self.provided)
+        """Every handler with what it names: a name nothing provides raises here, at start-up."""
 
     def admit(self, user: User, platform: str, external_id: str, *, every_time: bool = False) -> list[Reply] | None:
         """The rate limit of the account `platform`:`external_id` (whose user is `user`), asked by the chat
@@ -162,14 +185,18 @@ class Service:
                 return waiting
         if isinstance(cmd, c.Invalid):
             replies = self._invalid(cmd, user.language)
-        elif type(cmd) in self.routes.with_session:
-            replies = await self.routes.with_session[type(cmd)](cmd, self.deps, user, before)
         else:
-            replies = await self.routes.handlers[type(cmd)](cmd, self.deps, user)
+            replies = await self._handler(type(cmd))(cmd=cmd, user=user, session=before)
         if isinstance(before, InFlow):  # a /review or /interview was waiting: kept or dropped, the user is told
             restart = isinstance(cmd, c.StartFlow) and cmd.flow == before.flow
             return await self.routes.after_command(before, replies, self.deps, user, restart)
         return replies
+
+    def _handler(self, kind: type) -> Bound:
+        bound = self._bound.get(kind)
+        if bound is None:  # registered after the service was built (a test's entry): bound now
+            bound = self._bound[kind] = bind(self.routes.handlers[kind], self.provided)
+        return bound
 
     async def _keep_menu(self, cmd: c.Command, user: User, replies: list[Reply]) -> None:
         """Remember the buttons of a reply that waits for a press (while nothing else is asked), so typed text is

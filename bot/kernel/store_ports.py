@@ -10,8 +10,6 @@ from datetime import datetime
 from enum import Enum
 from typing import Any, Protocol
 
-from bot.features.career.models import Application, JobDescription, NoteEntry
-from bot.features.mock.models import MockSession
 from bot.kernel.models import Attempt, Card, Guild, InterviewLog, Question, Reminder, ReviewItem, User
 from bot.kernel.session import Session
 
@@ -75,7 +73,7 @@ class UsersPort(Protocol):
 
 
 class CardsPort(Protocol):
-    """Cards (a user x a question, with its FSRS state) and attempts (answers, stored before grading)."""
+    """Cards: a user x a question, with its FSRS state."""
 
     async def get_card(self, card_id: int) -> Card | None: ...
     async def card_for_question(self, user_id: int, question_id: str) -> Card | None: ...
@@ -105,6 +103,10 @@ class CardsPort(Protocol):
     async def save_card(self, card: Card) -> None:
         """Update a stored card (never its owner); a card that is gone stays gone."""
         ...
+
+
+class AttemptsPort(Protocol):
+    """Attempts: answers, stored before grading, graded (or queued for a regrade) after."""
 
     async def add_attempt(self, attempt: Attempt) -> Attempt: ...
     async def open_attempt(self, attempt: Attempt, session_was: Session, session: Session) -> Attempt | None:
@@ -222,6 +224,10 @@ class InterviewsPort(Protocol):
         All or nothing: `WriteFailed` when not. Other users' entries are never touched."""
         ...
 
+
+class RemindersPort(Protocol):
+    """A user's reminders (after an interview, before one, a review due): sent by the scheduler (PushPort)."""
+
     async def add_reminder(self, reminder: Reminder) -> Reminder: ...
     async def list_reminders(self, user_id: int) -> list[Reminder]:
         """Soonest due first."""
@@ -252,112 +258,31 @@ class GuildsPort(Protocol):
         ...
 
 
-class MocksPort(Protocol):
-    """Mock interviews (bot/features/mock/mock.py): at most one running per user; a restart reads it back."""
-
-    async def create_mock(self, mock: MockSession) -> MockSession | None:
-        """The mock stored, with the id it got; None (nothing stored) when the user already has one running."""
-        ...
-
-    async def get_mock(self, mock_id: int) -> MockSession | None: ...
-    async def running_mock(self, user_id: int) -> MockSession | None: ...
-    async def save_mock(self, mock: MockSession) -> None:
-        """Update a stored mock (never its owner or creation time); one that is gone stays gone."""
-        ...
-
-    async def list_mocks(self, user_id: int) -> list[MockSession]:
-        """Oldest first (by creation time, then id)."""
-        ...
-
-
-class JobsPort(Protocol):
-    """Job descriptions (/jd): several kept per user, at most one active (focusing the practice) at a time."""
-
-    async def add_jd(self, jd: JobDescription) -> JobDescription:
-        """The job description stored, with the id it got (never active on arrival: see `activate_jd`)."""
-        ...
-
-    async def get_jd(self, jd_id: int) -> JobDescription | None: ...
-    async def list_jds(self, user_id: int) -> list[JobDescription]:
-        """Oldest first (by creation time, then id)."""
-        ...
-
-    async def save_jd(self, jd: JobDescription) -> None:
-        """Update what was read from it (never its owner, creation time or active date); one that is gone stays gone."""
-        ...
-
-    async def activate_jd(self, user_id: int, jd_id: int | None, until: datetime | None) -> bool:
-        """In one transaction: the user's other job descriptions stop being active and this one (theirs) is
-        active until `until`; `jd_id` None only clears. False (nothing changed) when it is not the user's."""
-        ...
-
-    async def active_jd(self, user_id: int, now: datetime) -> JobDescription | None:
-        """The user's job description active at `now` (active_until after it), if any."""
-        ...
-
-    async def delete_jd(self, user_id: int, jd_id: int) -> bool:
-        """Delete the user's job description; False when it is not theirs (or gone)."""
-        ...
-
-
-class NotebookPort(Protocol):
-    """The answer notebook (/notes): versions of the user's own answers, numbered per question."""
-
-    async def add_note(self, entry: NoteEntry) -> NoteEntry:
-        """The entry stored with its id and the next version number of (user, question), given atomically."""
-        ...
-
-    async def get_note(self, note_id: int) -> NoteEntry | None: ...
-    async def list_notes(self, user_id: int, question_id: str | None = None) -> list[NoteEntry]:
-        """The user's entries (of one question when given), by question id then version."""
-        ...
-
-    async def save_note(self, entry: NoteEntry) -> None:
-        """Update its text, grade, company tag (never owner, question, version, best flag or creation time)."""
-        ...
-
-    async def mark_best(self, user_id: int, note_id: int) -> bool:
-        """In one transaction: this entry of the user's is the best of its question and no other one is; False
-        when it is not the user's."""
-        ...
-
-    async def delete_note(self, user_id: int, note_id: int) -> bool: ...
-    async def count_notes(self, user_id: int) -> int: ...
-
-
-class ApplicationsPort(Protocol):
-    """The application board (/apps)."""
-
-    async def add_application(self, app: Application) -> Application:
-        """Stored, with the id it got."""
-        ...
-
-    async def get_application(self, app_id: int) -> Application | None: ...
-    async def list_applications(self, user_id: int) -> list[Application]:
-        """Oldest first (by creation time, then id)."""
-        ...
-
-    async def save_application(self, app: Application) -> None:
-        """Update company, role, stage, notes and history (never its owner or creation time)."""
-        ...
-
-    async def delete_application(self, user_id: int, app_id: int) -> bool: ...
-    async def count_applications(self, user_id: int) -> int: ...
-
-
 class Store(
     UsersPort,
     CardsPort,
+    AttemptsPort,
     LLMBudgetPort,
     InterviewsPort,
+    RemindersPort,
     GuildsPort,
-    MocksPort,
-    JobsPort,
-    NotebookPort,
-    ApplicationsPort,
     Protocol,
 ):
-    """Every store port in one object (what `Deps.store` holds); a module that needs one area names its port."""
+    """Every store port of the kernel in one object (what `Deps.store` holds); a handler names the ports it uses
+    (`STORE_PORTS`), and the store (one object implementing them all, the features' ports too) is given as each."""
+
+
+STORE_PORTS: dict[str, type] = {
+    "users": UsersPort,
+    "cards": CardsPort,
+    "attempts": AttemptsPort,
+    "usage": LLMBudgetPort,
+    "interviews": InterviewsPort,
+    "reminders": RemindersPort,
+    "guilds": GuildsPort,
+}
+"""The kernel's store ports by the name a handler gives them; the features' own (which name their models) are in
+their `ports` modules, named by bot/features/deps.py FEATURE_STORE_PORTS."""
 
 
 @dataclass(frozen=True)

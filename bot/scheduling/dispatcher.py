@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.kernel import push_rules
-from bot.kernel.deps import Deps
+from bot.kernel.deps import Core
 from bot.kernel.ports import AboutToSend, Delivery
 from bot.kernel.replies import Button, Reply
 from bot.kernel.store_ports import PushPort, StaleClaim
@@ -73,7 +73,7 @@ class Job:
 class Dispatcher:
     def __init__(
         self,
-        deps: Deps,
+        deps: Core,
         pushes: PushPort,
         send: Send,
         pause: Pause,

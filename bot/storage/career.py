@@ -63,7 +63,7 @@ _ACTIVE_JD = (  # built once: /drill and the daily push read it whenever they pi
 
 
 class SqlJobs(_Rows):
-    """Mixed into SqlStore: the JobsPort (bot/kernel/store_ports.py)."""
+    """Mixed into SqlStore: the JobsPort (bot/features/jd/ports.py)."""
 
     async def add_jd(self, jd: JobDescription) -> JobDescription:
         values = {

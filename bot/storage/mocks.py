@@ -33,7 +33,7 @@ def _mock(row: dict[str, Any]) -> MockSession:
 
 
 class SqlMocks(SqlBase):
-    """Mixed into SqlStore: the MocksPort (bot/kernel/store_ports.py)."""
+    """Mixed into SqlStore: the MocksPort (bot/features/mock/ports.py)."""
 
     async def create_mock(self, mock: MockSession) -> MockSession | None:
         values = {**_row(mock), "user_id": mock.user_id, "created_at": mock.created_at}

@@ -11,15 +11,15 @@ from functools import cache
 import pytest
 
 from bot.content.loader import load_bank
-from bot.grading.chain import GradingChain
+from bot.features.deps import Limits
 from bot.grading.llm_reply import reply_schema, token_bound
 from bot.grading.local_server import MODEL_NAME, Running
 from bot.grading.offline import OfflineGrader
 from bot.kernel import llm_budget
 from bot.kernel.bank import Bank
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.models import Question, User
 from bot.kernel.service import Service
+from tests.app import build_test_app
 from tests.fakes import FakeClock, FakeStore
 from tests.llm_real.conftest import MISSING, real_grader
 
@@ -45,7 +45,9 @@ async def test_a_bank_question_graded_by_the_real_model(real_server: Running) ->
     q = shipped_bank()["stab-nan-debug-001"]
     grader = real_grader(real_server)
     store, clock = FakeStore(), FakeClock()
-    deps = Deps(store=store, bank=Bank([q]), grader=GradingChain(grader, OfflineGrader()), clock=clock)
+    deps = build_test_app(
+        Bank([q]), grader=grader, estimator=OfflineGrader(), limits=Limits(), store=store, clock=clock
+    ).deps
     user = User(id=1, created_at=clock.now())
     outcome = await deps.grader.grade_answer(q, PARTIAL, user, clock.now(), llm_budget.of(deps))
     assert outcome.notice is None and not outcome.regrade  # no fallback
@@ -73,10 +75,7 @@ async def test_a_personal_question_in_chinese_gets_a_written_follow_up_question(
 async def test_a_grading_past_its_deadline_falls_back_and_is_queued(real_server: Running) -> None:
     q = shipped_bank()["stab-nan-debug-001"]
     store, clock = FakeStore(), FakeClock()
-    deps = Deps(
-        store=store, bank=Bank([q]), grader=GradingChain(real_grader(real_server, deadline=1.0), OfflineGrader()),
-        clock=clock, limits=Limits(fuzz=False),
-    )  # fmt: skip
+    deps = build_test_app(Bank([q]), grader=real_grader(real_server, deadline=1.0), estimator=OfflineGrader(), store=store, clock=clock).deps  # fmt: skip
     svc = Service(deps)
     uid = (await svc.user_for("test", "1")).id
     await svc.handle_text(uid, "/drill")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.kernel.deps import Deps
+from bot.features.deps import Deps
 from bot.kernel.ports import Transcriber
 from bot.kernel.service import Service
 from bot.speech.local_backend import WhisperModelLike, load_whisper

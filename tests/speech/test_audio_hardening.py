@@ -14,8 +14,8 @@ import openai
 import pytest
 
 from bot.config import Settings
+from bot.features.deps import Deps
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Lang
 from bot.kernel.ports import Transcriber, TranscriberUnavailable, TranscriptionError

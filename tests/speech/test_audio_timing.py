@@ -19,8 +19,8 @@ import numpy as np
 import openai
 import pytest
 
+from bot.features.deps import Deps
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Lang
 from bot.kernel.ports import AudioTimingMismatch, AudioTooLong, TranscriberUnavailable, TranscriptionError

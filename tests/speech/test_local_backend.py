@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from bot.features.deps import Deps
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.ports import TranscriberUnavailable, TranscriptionError
 from bot.speech.local_backend import LocalTranscriber, WhisperModelLike
 from tests.fixtures.make_audio import ANSWER_EN_KEYWORDS

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.features.deps import Deps
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.ports import TranscriberUnavailable
 from tests.fakes import FakeStore, FakeTranscriber
 from tests.speech.conftest import user_with_open_question, voice_service

@@ -6,8 +6,8 @@ from __future__ import annotations
 import openai
 import pytest
 
+from bot.features.deps import Deps, Limits
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.ports import TranscriberUnavailable
 from bot.speech.local_backend import LocalTranscriber, WhisperModelLike
 from bot.speech.openai_backend import OpenAITranscriber

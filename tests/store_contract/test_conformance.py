@@ -9,22 +9,27 @@ from pathlib import Path
 
 import pytest
 
+from bot.features.apps.ports import ApplicationsPort
+from bot.features.deps import FeatureStore
+from bot.features.jd.ports import JobsPort
+from bot.features.mock.ports import MocksPort
+from bot.features.notebook.ports import NotebookPort
 from bot.kernel import store_ports as P
 from bot.storage.pushes import PushStore
 from bot.storage.store import SqlStore
 from tests.fakes import FakeStore
 
-STORE_PORTS = (
+KERNEL_PORTS = (
     P.UsersPort,
     P.CardsPort,
+    P.AttemptsPort,
     P.LLMBudgetPort,
     P.InterviewsPort,
+    P.RemindersPort,
     P.GuildsPort,
-    P.MocksPort,
-    P.JobsPort,
-    P.NotebookPort,
-    P.ApplicationsPort,
 )
+FEATURE_PORTS = (MocksPort, JobsPort, NotebookPort, ApplicationsPort)
+STORE_PORTS = KERNEL_PORTS + FEATURE_PORTS
 HERE = Path(__file__).parent
 
 
@@ -56,7 +61,9 @@ def test_the_push_store_implements_the_push_port() -> None:
 def test_store_is_its_ports_and_they_do_not_overlap() -> None:
     names = [name for port in STORE_PORTS for name in methods(port)]
     assert len(names) == len(set(names))
-    assert methods(P.Store) == {} and {n for n in dir(P.Store) if not n.startswith("_")} == set(names)
+    kernel = {name for port in KERNEL_PORTS for name in methods(port)}
+    assert methods(P.Store) == {} and {n for n in dir(P.Store) if not n.startswith("_")} == kernel
+    assert methods(FeatureStore) == {} and {n for n in dir(FeatureStore) if not n.startswith("_")} == set(names)
 
 
 def called_in_suite() -> set[str]:

@@ -10,9 +10,9 @@ from pydantic import SecretStr
 
 from bot.bootstrap import data_facts
 from bot.config import Settings
+from bot.features.deps import DataFacts
 from bot.grading.offline import OfflineGrader
 from bot.grading.settings import LLMSettings
-from bot.kernel.deps import DataFacts
 from tests.telegram import updates
 from tests.telegram.conftest import Harness, MakeHarness
 

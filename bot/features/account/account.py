@@ -4,19 +4,29 @@ answers as Markdown, /forget."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from bot.features.account import export_files, export_markdown
+from bot.features.apps.ports import ApplicationsPort
+from bot.features.deps import Deps
+from bot.features.jd.ports import JobsPort
 from bot.features.mock import mock
+from bot.features.mock.ports import MocksPort
+from bot.features.notebook.ports import NotebookPort
 from bot.features.stats.report import progress_reply
 from bot.kernel import actions
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
+from bot.kernel.bank import Bank
 from bot.kernel.i18n import listing, t, tn
+from bot.kernel.limits import DataFacts, Limits
 from bot.kernel.models import Lang, Question, User
+from bot.kernel.ports import Clock
 from bot.kernel.replies import Attachment, Button, Reply
 from bot.kernel.session import ConfirmingForget, Forgotten, Idle, Session
+from bot.kernel.store_ports import AttemptsPort, CardsPort, InterviewsPort, RemindersPort, UsersPort
 from bot.kernel.timeutil import local_now
 
 
@@ -28,9 +38,9 @@ async def show_stats(cmd: c.ShowStats, deps: Deps, user: User) -> list[Reply]:
     return [replace(reply, text=reply.text + "\n" + trend) if trend else reply]
 
 
-async def forget(cmd: c.Forget, deps: Deps, user: User) -> list[Reply]:
+async def forget(cmd: c.Forget, user: User, users: UsersPort) -> list[Reply]:
     lang = user.language
-    await deps.store.set_session(user.id, ConfirmingForget())
+    await users.set_session(user.id, ConfirmingForget())
     buttons = [
         [
             Button(t(lang, "btn.yes_delete"), actions.ConfirmForget(answer="yes").encode()),
@@ -40,49 +50,80 @@ async def forget(cmd: c.Forget, deps: Deps, user: User) -> list[Reply]:
     return [Reply(t(lang, "forget.confirm"), buttons)]
 
 
-async def confirm_forget(cmd: c.ConfirmForget, deps: Deps, user: User, session: Session) -> list[Reply]:
+@dataclass(frozen=True)
+class Kept:
+    """Every store port that keeps something of a user: what /forget counts before it deletes, and /export reads."""
+
+    users: UsersPort
+    cards: CardsPort
+    attempts: AttemptsPort
+    interviews: InterviewsPort
+    reminders: RemindersPort
+    mocks: MocksPort
+    jds: JobsPort
+    notes: NotebookPort
+    applications: ApplicationsPort
+
+
+async def confirm_forget(
+    cmd: c.ConfirmForget,
+    user: User,
+    session: Session,
+    users: UsersPort,
+    cards: CardsPort,
+    attempts: AttemptsPort,
+    interviews: InterviewsPort,
+    reminders: RemindersPort,
+    mocks: MocksPort,
+    jds: JobsPort,
+    notes: NotebookPort,
+    applications: ApplicationsPort,
+    clock: Clock,
+    limits: Limits,
+) -> list[Reply]:
     """Delete the user and everything of theirs, and say what that was. The identities they chat from get a blank
     user in their language, so the next message is greeted and starts onboarding (the user is still there to
     talk to; nothing else of theirs is kept). Files a platform wrote for them are its to delete (the terminal's
     saved charts and exports): the reply's kind, "forgotten", tells it."""
     lang = user.language
     if not cmd.confirmed or not isinstance(session, ConfirmingForget):
-        await deps.store.set_session(user.id, Idle())
+        await users.set_session(user.id, Idle())
         return [Reply(t(lang, "forget.cancelled"))]
-    deleted = await _what_is_kept(deps, user)
-    identities = await deps.store.identities(user.id)
-    await deps.store.delete_user(user.id)
-    lim = deps.limits
+    kept = Kept(users, cards, attempts, interviews, reminders, mocks, jds, notes, applications)
+    deleted = await _what_is_kept(kept, user)
+    identities = await users.identities(user.id)
+    await users.delete_user(user.id)
+    lim = limits
     for platform, external_id in identities:
         blank = User(id=0, language=lang, timezone=lim.default_timezone, new_per_day=lim.default_new_per_day,
-                     created_at=deps.clock.now(), dm_opt_in=False)  # fmt: skip
-        fresh = await deps.store.get_or_create_user(platform, external_id, blank)
-        await deps.store.set_session(fresh.id, Forgotten())
+                     created_at=clock.now(), dm_opt_in=False)  # fmt: skip
+        fresh = await users.get_or_create_user(platform, external_id, blank)
+        await users.set_session(fresh.id, Forgotten())
     what = listing(lang, [*deleted, t(lang, "forget.settings")])
     return [Reply(t(lang, "forget.done", what=what), kind="forgotten")]
 
 
-async def _what_is_kept(deps: Deps, user: User) -> list[str]:
+async def _what_is_kept(kept: Kept, user: User) -> list[str]:
     """What /forget is about to delete, counted in words ("12 answers", "2 interviews"), the empty kinds left out."""
-    store, lang = deps.store, user.language
+    lang, uid = user.language, user.id
     counts = [
-        ("count.answer", len(await store.list_attempts(user.id))),
-        ("count.card", len(await store.list_cards(user.id))),
-        ("count.interview", len(await store.list_interviews(user.id))),
-        ("count.interview_question", len(await store.list_review_items(user.id))),
-        ("count.mock", len(await store.list_mocks(user.id))),
-        ("count.jd", len(await store.list_jds(user.id))),
-        ("count.notebook", len(await store.list_notes(user.id))),
-        ("count.application", len(await store.list_applications(user.id))),
-        ("count.reminder", len([r for r in await store.list_reminders(user.id) if r.state == "pending"])),
+        ("count.answer", len(await kept.attempts.list_attempts(uid))),
+        ("count.card", len(await kept.cards.list_cards(uid))),
+        ("count.interview", len(await kept.interviews.list_interviews(uid))),
+        ("count.interview_question", len(await kept.interviews.list_review_items(uid))),
+        ("count.mock", len(await kept.mocks.list_mocks(uid))),
+        ("count.jd", len(await kept.jds.list_jds(uid))),
+        ("count.notebook", len(await kept.notes.list_notes(uid))),
+        ("count.application", len(await kept.applications.list_applications(uid))),
+        ("count.reminder", len([r for r in await kept.reminders.list_reminders(uid) if r.state == "pending"])),
     ]
     return [tn(lang, key, n) for key, n in counts if n]
 
 
-async def privacy(cmd: c.ShowPrivacy, deps: Deps, user: User) -> list[Reply]:
+async def privacy(cmd: c.ShowPrivacy, user: User, data_facts: DataFacts) -> list[Reply]:
     """/privacy (Telegram's clients offer it to every bot): what is stored, for how long, where the answers go
     (the LLM's host and model and the transcriber's, from the settings), and how to export and delete it all."""
-    lang, facts = user.language, deps.data_facts
+    lang, facts = user.language, data_facts
     llm = t(lang, "privacy.llm", llm=facts.llm) if facts.llm else t(lang, "privacy.no_llm")
     if facts.transcriber in ("", "local"):
         voice = t(lang, "privacy.voice." + (facts.transcriber or "none"))
@@ -93,42 +134,59 @@ async def privacy(cmd: c.ShowPrivacy, deps: Deps, user: User) -> list[Reply]:
     return [Reply(text)]
 
 
-async def export_data(cmd: c.ExportData, deps: Deps, user: User) -> list[Reply]:
+async def export_data(
+    cmd: c.ExportData,
+    user: User,
+    users: UsersPort,
+    cards: CardsPort,
+    attempts: AttemptsPort,
+    interviews: InterviewsPort,
+    reminders: RemindersPort,
+    mocks: MocksPort,
+    jds: JobsPort,
+    notes: NotebookPort,
+    applications: ApplicationsPort,
+    bank: Bank,
+    clock: Clock,
+    limits: Limits,
+) -> list[Reply]:
     """All the user's data as JSON; zipped, or split into zips, when it is over their platform's upload limit."""
-    store = deps.store
-    attempts = await store.list_attempts(user.id)
-    cards = await store.list_cards(user.id)
-    personal = await store.list_personal_questions(user.id)
-    identities = await store.identities(user.id)
+    kept = Kept(users, cards, attempts, interviews, reminders, mocks, jds, notes, applications)
+    return await _export(kept, user, bank, clock.now(), limits.upload_limits)
+
+
+async def _export(kept: Kept, user: User, bank: Bank, now: datetime, limits: Mapping[str, int]) -> list[Reply]:
+    answers = await kept.attempts.list_attempts(user.id)
+    deck = await kept.cards.list_cards(user.id)
+    personal = await kept.interviews.list_personal_questions(user.id)
+    identities = await kept.users.identities(user.id)
     data: dict[str, Any] = {
         "user": user.model_dump(mode="json"),
         "identities": [{"platform": p, "id": i} for p, i in identities],
-        "cards": [x.model_dump(mode="json") for x in cards],
-        "attempts": [a.model_dump(mode="json") for a in attempts],
+        "cards": [x.model_dump(mode="json") for x in deck],
+        "attempts": [a.model_dump(mode="json") for a in answers],
         "personal_questions": [q.model_dump(mode="json") for q in personal],
-        "interviews": [x.model_dump(mode="json") for x in await store.list_interviews(user.id)],
-        "review_items": [x.model_dump(mode="json") for x in await store.list_review_items(user.id)],
-        "reminders": [x.model_dump(mode="json") for x in await store.list_reminders(user.id)],
-        "mock_interviews": [x.model_dump(mode="json") for x in await store.list_mocks(user.id)],
-        "job_descriptions": [x.model_dump(mode="json") for x in await store.list_jds(user.id)],
-        "notebook": [x.model_dump(mode="json") for x in await store.list_notes(user.id)],
-        "applications": [x.model_dump(mode="json") for x in await store.list_applications(user.id)],
+        "interviews": [x.model_dump(mode="json") for x in await kept.interviews.list_interviews(user.id)],
+        "review_items": [x.model_dump(mode="json") for x in await kept.interviews.list_review_items(user.id)],
+        "reminders": [x.model_dump(mode="json") for x in await kept.reminders.list_reminders(user.id)],
+        "mock_interviews": [x.model_dump(mode="json") for x in await kept.mocks.list_mocks(user.id)],
+        "job_descriptions": [x.model_dump(mode="json") for x in await kept.jds.list_jds(user.id)],
+        "notebook": [x.model_dump(mode="json") for x in await kept.notes.list_notes(user.id)],
+        "applications": [x.model_dump(mode="json") for x in await kept.applications.list_applications(user.id)],
     }
-    limits = deps.limits.upload_limits
     limit = min((limits[p] for p, _ in identities if p in limits), default=None)
-    now = deps.clock.now()
     stamp = local_now(now, user.timezone).strftime("%Y-%m-%d-%H%M")  # the user's date: no id, no overwrite a day
     packed = await asyncio.to_thread(export_files.pack, data, f"drill-export-{stamp}", limit)
     by_id = {q.id: q for q in personal}
 
     def question(question_id: str) -> Question | None:
-        return deps.bank.get(question_id) or by_id.get(question_id)
+        return bank.get(question_id) or by_id.get(question_id)
 
-    mocks = await store.list_mocks(user.id)
+    rounds = await kept.mocks.list_mocks(user.id)
     markdown = await asyncio.to_thread(
-        export_markdown.render, attempts, question, user, now, f"drill-answers-{stamp}", limit, mocks
+        export_markdown.render, answers, question, user, now, f"drill-answers-{stamp}", limit, rounds
     )
-    return [*_json_replies(packed, limit, user.language, len(attempts)), *_markdown_replies(markdown, user.language)]
+    return [*_json_replies(packed, limit, user.language, len(answers)), *_markdown_replies(markdown, user.language)]
 
 
 def _json_replies(packed: export_files.Packed, limit: int | None, lang: Lang, n: int) -> list[Reply]:

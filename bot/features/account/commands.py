@@ -24,8 +24,7 @@ register(
         menu_key="menu.forget",
         rank=150,
         slash=Slash(),
-        handlers={c.Forget: account.forget},
-        session_handlers={c.ConfirmForget: account.confirm_forget},
+        handlers={c.Forget: account.forget, c.ConfirmForget: account.confirm_forget},
     ),
     Entry(
         "export",

@@ -18,9 +18,9 @@ from bot.features.apps.board import MAX_ROUND, by_number, display_number, move, 
 from bot.features.apps.view import app_text, stage_label
 from bot.features.career.models import CLOSED_STAGES, STAGES, Application, AppNote, StageChange
 from bot.features.career.tool import Tool
+from bot.features.deps import Deps
 from bot.features.review.companies import company_name
 from bot.kernel.actions import ToolAction
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Lang, User
 from bot.kernel.parsing import split_fields

@@ -14,10 +14,10 @@ from bot.features.apps.board import days_since, display_number
 from bot.features.apps.insights import AppsInsights, compute_insights
 from bot.features.apps.view import board_data, board_text, insights_short, insights_text, stage_label
 from bot.features.career.models import CLOSED_STAGES, Application
+from bot.features.deps import Deps
 from bot.features.review.companies import company_name
 from bot.features.stats.progress import mastery_by_subtopic, reviewed
 from bot.kernel import actions
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Reminder, User
 from bot.kernel.push_rules import register_reminder

@@ -13,12 +13,12 @@ import logging
 from bot.features.apps import apps
 from bot.features.career.tool import Tool
 from bot.features.debrief import debrief
+from bot.features.deps import Deps
 from bot.features.jd import jd
 from bot.features.notebook import notebook
 from bot.kernel import actions
 from bot.kernel import commands as c
 from bot.kernel.actions import ToolAction
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import User
 from bot.kernel.ports import DocumentError

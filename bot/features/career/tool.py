@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.features.deps import Deps
 from bot.kernel.actions import ToolAction
-from bot.kernel.deps import Deps
 from bot.kernel.models import User
 from bot.kernel.replies import Reply
 from bot.kernel.session import InCareer

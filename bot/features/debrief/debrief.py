@@ -20,8 +20,8 @@ from datetime import timedelta
 from bot.features.career.tool import Tool
 from bot.features.debrief import log as debrief_log
 from bot.features.debrief.split import MAX_QUESTIONS, Asked, split_notes
+from bot.features.deps import Deps
 from bot.kernel import actions, llm_budget
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import InterviewLog, Lang, User
 from bot.kernel.replies import Button, Reply

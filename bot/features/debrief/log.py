@@ -14,9 +14,9 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from bot.features.deps import Deps
 from bot.features.review.interviews import cap_reached, file_review
 from bot.kernel import actions, llm_budget, verdicts
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import listing, t, tn
 from bot.kernel.models import Attempt, Grade, Question, User
 from bot.kernel.replies import Button, Reply

@@ -33,15 +33,15 @@ register(
             missing_key="answer.usage",
             audio="audio",
         ),
-        session_handlers={c.SubmitAnswer: mock.answer},
+        handlers={c.SubmitAnswer: mock.answer},
     ),
-    Entry("skip", no_words(c.SkipQuestion), zh=("跳过",), rank=200, session_handlers={c.SkipQuestion: mock.skip}),
+    Entry("skip", no_words(c.SkipQuestion), zh=("跳过",), rank=200, handlers={c.SkipQuestion: mock.skip}),
     Entry(
         "reveal",
         no_words(c.RevealReference),
         zh=("答案", "参考答案"),
         rank=210,
-        session_handlers={c.RevealReference: mock.reveal},
+        handlers={c.RevealReference: mock.reveal},
     ),
 )
 REGISTRY.handle(

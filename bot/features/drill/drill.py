@@ -6,11 +6,11 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 
+from bot.features.deps import Deps
 from bot.features.drill import checklist
 from bot.features.jd import focus
 from bot.kernel import actions, llm_budget, render, srs, verdicts
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.fences import trimmed
 from bot.kernel.follow_ups import follow_up_question
 from bot.kernel.i18n import t, tn

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from bot.features.deps import Deps
 from bot.features.drill import drill
 from bot.kernel import actions
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import User
 from bot.kernel.push_rules import daily_instant, register_push, with_late_note

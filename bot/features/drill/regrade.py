@@ -12,11 +12,11 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+from bot.features.deps import Deps
 from bot.features.drill import checklist
 from bot.features.mock import turn as mock_turn
 from bot.kernel import commands as c
 from bot.kernel import llm_budget, srs, verdicts
-from bot.kernel.deps import Deps
 from bot.kernel.follow_ups import follow_up_question
 from bot.kernel.i18n import t
 from bot.kernel.models import Attempt, Card, Rating, User

@@ -14,9 +14,9 @@ from datetime import datetime, timedelta
 
 from bot.features.career.models import JobDescription
 from bot.features.career.tool import Tool
+from bot.features.deps import Deps
 from bot.features.jd import read as jd_read
 from bot.kernel import actions
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import listing, t, tn
 from bot.kernel.models import Lang, User
 from bot.kernel.render import subtopic_name

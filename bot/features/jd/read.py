@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.features.career.models import JobDescription
+from bot.features.deps import Deps
 from bot.features.jd.match import JdMatch, matcher_for, read_offline, split_focus
 from bot.features.review.personal_questions import personal_question
 from bot.features.stats.progress import Mastery, mastery_by_subtopic, reviewed
 from bot.kernel import llm_budget, srs
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import listing, t, tn
 from bot.kernel.models import Lang, User
 from bot.kernel.render import subtopic_name

@@ -5,6 +5,7 @@ the questions: mock_plan.py; the debrief: mock_report.py."""
 
 from __future__ import annotations
 
+from bot.features.deps import Deps
 from bot.features.drill import drill
 from bot.features.mock import plan as mock_plan
 from bot.features.mock import turn as mock_turn
@@ -15,7 +16,6 @@ from bot.features.mock.turn import ask_current, finish, submit
 from bot.features.review.companies import public_company
 from bot.kernel import actions
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import LEVEL_WORDS, User
 from bot.kernel.replies import Button, Reply

@@ -9,9 +9,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from bot.features.deps import Deps
 from bot.features.jd import focus
 from bot.features.mock.models import DEFAULT_LENGTH, FocusKind
-from bot.kernel.deps import Deps
 from bot.kernel.models import LEVELS, Card, Level, Question, QuestionType, User
 from bot.text.fold import squash
 

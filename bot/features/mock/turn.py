@@ -13,13 +13,13 @@ import logging
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from bot.features.deps import Deps
 from bot.features.mock import report as mock_report
 from bot.features.mock.chart_data import MockChartData
 from bot.features.mock.models import MAX_FOLLOW_UPS, MockFollowUp, MockItem, MockSession
 from bot.features.mock.plan import FOLLOW_UP_BUDGET
 from bot.kernel import commands as c
 from bot.kernel import llm_budget, render, srs, verdicts
-from bot.kernel.deps import Deps
 from bot.kernel.fences import trimmed
 from bot.kernel.follow_ups import follow_up_question
 from bot.kernel.i18n import t

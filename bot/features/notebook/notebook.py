@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from bot.features.career.models import NoteEntry
 from bot.features.career.tool import Tool
+from bot.features.deps import Deps
 from bot.features.notebook.versions import add_version, discard, keep, propose, save_attempt
 from bot.features.notebook.view import Group, compare_page, export, grouped, list_page, short, version_page
 from bot.features.review.companies import company_name
 from bot.kernel import actions
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Question, User
 from bot.kernel.replies import Button, Reply

@@ -11,9 +11,9 @@ from __future__ import annotations
 import logging
 
 from bot.features.career.models import NoteEntry, NoteOrigin
+from bot.features.deps import Deps
 from bot.features.notebook.view import coverage, prompt_of, score_text, short
 from bot.kernel import actions, llm_budget
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Attempt, Grade, Lang, Question, User
 from bot.kernel.replies import Button, Reply

@@ -5,15 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bot.features.deps import Deps
 from bot.features.onboarding.zones import resolve_timezone, suggest_timezone
 from bot.kernel import actions
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import listing, t, tn
+from bot.kernel.lookups import Dates
 from bot.kernel.models import LEVEL_WORDS, LEVELS, MAX_NEW_PER_DAY, TOPICS, Lang, User
+from bot.kernel.ports import Clock
 from bot.kernel.registry import help_text
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import Idle, Onboarding, OnboardStep
+from bot.kernel.store_ports import UsersPort
 from bot.kernel.timeutil import parse_hhmm
 
 WEEKDAYS = {
@@ -89,16 +92,16 @@ def summary(user: User) -> dict[str, Any]:
     }
 
 
-async def start(cmd: c.StartUser, deps: Deps, user: User) -> list[Reply]:
-    await deps.store.set_session(user.id, Onboarding(step="language"))
+async def start(cmd: c.StartUser, user: User, users: UsersPort) -> list[Reply]:
+    await users.set_session(user.id, Onboarding(step="language"))
     return [_ask("language", user.language)]
 
 
-async def show_help(cmd: c.ShowHelp, deps: Deps, user: User) -> list[Reply]:
+async def show_help(cmd: c.ShowHelp, user: User) -> list[Reply]:
     return [Reply(help_text(user.language))]  # each command's lines, from the registry
 
 
-async def show_settings(cmd: c.ShowSettings, deps: Deps, user: User) -> list[Reply]:
+async def show_settings(cmd: c.ShowSettings, user: User) -> list[Reply]:
     return [Reply(t(user.language, "settings", **summary(user)))]
 
 
@@ -195,19 +198,19 @@ def _weekly_day(user: User, value: str) -> tuple[User | None, str]:
     return user.model_copy(update={"weekly_day": day}), _saved(lang, "weekly_day", WEEKDAYS[lang][day])
 
 
-async def set_paused(cmd: c.SetPaused, deps: Deps, user: User) -> list[Reply]:
-    await deps.store.save_user(user.model_copy(update={"paused": cmd.paused}))
+async def set_paused(cmd: c.SetPaused, user: User, users: UsersPort) -> list[Reply]:
+    await users.save_user(user.model_copy(update={"paused": cmd.paused}))
     if cmd.paused:
         return [Reply(t(user.language, "paused"))]
     text = t(user.language, "resumed", daily_time=user.daily_time, timezone=user.timezone)
     return [Reply(text, promise=True)]
 
 
-async def change_setting(cmd: c.ChangeSetting, deps: Deps, user: User) -> list[Reply]:
-    session = await deps.store.get_session(user.id)
+async def change_setting(cmd: c.ChangeSetting, user: User, users: UsersPort, clock: Clock, dates: Dates) -> list[Reply]:
+    session = await users.get_session(user.id)
     onboarding = isinstance(session, Onboarding)
-    now = deps.clock.now()
-    updated, message = apply_setting(user, cmd.name, cmd.value, lambda text: deps.parse_clock(text, now))
+    now = clock.now()
+    updated, message = apply_setting(user, cmd.name, cmd.value, lambda text: dates.clock(text, now))
     if updated is None:
         suggestion = suggest_timezone(cmd.value) if cmd.name == "timezone" else None
         buttons = (
@@ -217,20 +220,20 @@ async def change_setting(cmd: c.ChangeSetting, deps: Deps, user: User) -> list[R
             Reply(message, buttons, kind="error", ask_text=isinstance(session, Onboarding) and cmd.name == session.step)
         ]
     if onboarding and cmd.name in STEPS and STEPS.index(cmd.name) < len(STEPS) - 1:
-        await deps.store.save_user(updated)
+        await users.save_user(updated)
         step = STEPS[STEPS.index(cmd.name) + 1]
-        await deps.store.set_session(user.id, Onboarding(step=step))
+        await users.set_session(user.id, Onboarding(step=step))
         return [_ask(step, updated.language)]
     if onboarding:
         updated = updated.model_copy(update={"onboarded": True})
-        await deps.store.save_user(updated)
-        await deps.store.set_session(user.id, Idle())
+        await users.save_user(updated)
+        await users.set_session(user.id, Idle())
         text = t(updated.language, "onboarded", **summary(updated))
         return [Reply(text, [[Button("/drill", actions.Next().encode())]], promise=True)]
-    await deps.store.save_user(updated)
+    await users.save_user(updated)
     return [Reply(message, promise=cmd.name in PUSH_SETTINGS and updated.onboarded)]
 
 
 async def onboarding_text(text: str, deps: Deps, user: User, step: str) -> list[Reply]:
     """Typed text during onboarding answers the current step."""
-    return await change_setting(c.ChangeSetting(user.id, step, text), deps, user)
+    return await deps.call(change_setting, cmd=c.ChangeSetting(user.id, step, text), user=user)

@@ -9,17 +9,20 @@ from bot.features.review.companies import company_key, company_name
 from bot.features.stats.progress import CompanyAsked, interview_insights
 from bot.features.stats.report import interview_counts, shorten
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import listing, t, tn
+from bot.kernel.limits import Limits
 from bot.kernel.models import InterviewLog, Lang, ReviewItem, User
 from bot.kernel.replies import Reply
+from bot.kernel.store_ports import InterviewsPort
 
 ECHO_CHARS = 60  # what the user typed, echoed in a reply (a listed name is shown whole: it is what they type)
 
 
-async def _logged(deps: Deps, user: User) -> tuple[list[InterviewLog], list[ReviewItem], list[CompanyAsked]]:
-    interviews = await deps.store.list_interviews(user.id)
-    items = await deps.store.list_review_items(user.id)
+async def _logged(
+    interviews_port: InterviewsPort, user: User
+) -> tuple[list[InterviewLog], list[ReviewItem], list[CompanyAsked]]:
+    interviews = await interviews_port.list_interviews(user.id)
+    items = await interviews_port.list_review_items(user.id)
     return interviews, items, interview_insights(interviews, items, []).companies
 
 
@@ -31,9 +34,9 @@ def _quoted(text: str) -> str:
     return shorten(text, ECHO_CHARS)
 
 
-async def show_companies(cmd: c.ShowCompanies, deps: Deps, user: User) -> list[Reply]:
+async def show_companies(cmd: c.ShowCompanies, user: User, interviews: InterviewsPort) -> list[Reply]:
     lang = user.language
-    _interviews, _items, companies = await _logged(deps, user)
+    _interviews, _items, companies = await _logged(interviews, user)
     if not companies:
         return [Reply(t(lang, "company.none"))]
     lines = [t(lang, "company.list")]
@@ -52,9 +55,9 @@ def _changed(lang: Lang, interviews: int, items: int) -> str:
     return t(lang, "company.and", first=parts[0], second=parts[1]) if len(parts) == 2 else parts[0]
 
 
-async def merge_companies(cmd: c.MergeCompanies, deps: Deps, user: User) -> list[Reply]:
+async def merge_companies(cmd: c.MergeCompanies, user: User, interviews: InterviewsPort, limits: Limits) -> list[Reply]:
     lang, old, new = user.language, cmd.old.strip(), " ".join(cmd.new.split())  # one line, as a name is shown
-    limit = deps.limits.max_field_chars
+    limit = limits.max_field_chars
     if not old:
         return [Reply(t(lang, "company.need_old", new=_quoted(new) or "…"), kind="error")]
     if not new:
@@ -64,14 +67,14 @@ async def merge_companies(cmd: c.MergeCompanies, deps: Deps, user: User) -> list
     key = company_key(old)
     if company_key(new) == key:
         return [Reply(t(lang, "company.same", old=_quoted(old), new=_quoted(new)), kind="error")]
-    interviews, items, companies = await _logged(deps, user)
+    held, items, companies = await _logged(interviews, user)
     if not companies:
         return [Reply(t(lang, "company.none"), kind="error")]
-    logged = [x.company for x in interviews] + [x.company for x in items]
+    logged = [x.company for x in held] + [x.company for x in items]
     names = {name for name in logged if company_key(name) == key}
     if not names:
         known = listing(lang, (_name(company.company, lang) for company in companies))
         return [Reply(t(lang, "company.not_found", old=_quoted(old), names=known), kind="error")]
-    changed_interviews, changed_items = await deps.store.rename_company(user.id, names, new)
+    changed_interviews, changed_items = await interviews.rename_company(user.id, names, new)
     changed = _changed(lang, changed_interviews, changed_items)
     return [Reply(t(lang, "company.merged", counts=changed, old=_quoted(old), new=_quoted(new)))]

@@ -7,10 +7,10 @@ skip it. The flow ends by calling the same handlers as the one-line forms.
 
 from __future__ import annotations
 
+from bot.features.deps import Deps
 from bot.features.review import interviews
 from bot.kernel import actions
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t
 from bot.kernel.models import Lang, User
 from bot.kernel.replies import Button, Reply

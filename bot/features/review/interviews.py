@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
+from bot.features.deps import Deps
 from bot.features.drill import drill
 from bot.features.review.personal_questions import personal_question
 from bot.kernel import actions, srs
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import InterviewLog, Lang, Question, Reminder, ReviewItem, User
 from bot.kernel.render import subtopic_name

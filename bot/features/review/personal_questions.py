@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from bot.features.deps import Deps
 from bot.kernel import llm_budget
-from bot.kernel.deps import Deps
 from bot.kernel.models import Question, Rubric, Text, User
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from bot.kernel.deps import Deps
+from bot.features.deps import Deps
 from bot.kernel.i18n import t
 from bot.kernel.models import Reminder, User
 from bot.kernel.push_rules import register_reminder

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from bot.features.deps import Deps
 from bot.features.stats.report import build_progress, chart_attachment
 from bot.kernel import actions
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import User
 from bot.kernel.push_rules import register_push

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from bot.features.deps import Deps
 from bot.features.review.companies import company_name
 from bot.features.stats.progress import (
     CompanyAsked,
@@ -19,7 +20,6 @@ from bot.features.stats.progress import (
     Subtopic,
     compute_progress,
 )
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import listing, t, tn
 from bot.kernel.models import Lang, User
 from bot.kernel.render import subtopic_name, topic_name

@@ -15,19 +15,22 @@ import dataclasses
 import zlib
 from datetime import UTC, date, datetime, time, timedelta
 
+from bot.features.deps import Deps
 from bot.features.drill import drill
 from bot.features.onboarding.zones import resolve_timezone, suggest_timezone
 from bot.kernel import commands as c
 from bot.kernel import render, srs
 from bot.kernel.actions import AnswerDaily
-from bot.kernel.deps import Deps
 from bot.kernel.i18n import t, tn
 from bot.kernel.identity import server_source as server_source  # re-exported: where it was, for its callers
+from bot.kernel.limits import Limits
+from bot.kernel.lookups import Dates
 from bot.kernel.models import Guild, Lang, Question, User
-from bot.kernel.ports import BOARD_SUFFIX
+from bot.kernel.ports import BOARD_SUFFIX, Clock
 from bot.kernel.push_rules import register_server_post
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import Answering, Idle
+from bot.kernel.store_ports import GuildsPort, UsersPort
 from bot.kernel.timeutil import local_date, zone
 
 BOARD_SIZE = 10
@@ -64,13 +67,13 @@ def daily_post(deps: Deps, guild: Guild, now: datetime) -> Reply | None:
     return Reply(text, [[Button(t(lang, "btn.answer"), AnswerDaily(question=q.id).encode())]], kind="daily")
 
 
-async def setup_server(cmd: c.SetupServer, deps: Deps, user: User) -> list[Reply]:
+async def setup_server(cmd: c.SetupServer, user: User, guilds: GuildsPort, clock: Clock, dates: Dates) -> list[Reply]:
     lang = user.language
     if not cmd.manager:
         return [Reply(t(lang, "server.setup_denied"), kind="error")]
-    existing = await deps.store.get_guild(cmd.server_id)
+    existing = await guilds.get_guild(cmd.server_id)
     daily_time = (
-        deps.parse_clock(cmd.daily_time, deps.clock.now())
+        dates.clock(cmd.daily_time, clock.now())
         if cmd.daily_time.strip()
         else (existing.daily_time if existing else DEFAULT_TIME)
     )
@@ -95,9 +98,9 @@ async def setup_server(cmd: c.SetupServer, deps: Deps, user: User) -> list[Reply
         timezone=tz,
         language=language,
         enabled=cmd.enabled,
-        created_at=existing.created_at if existing else deps.clock.now(),
+        created_at=existing.created_at if existing else clock.now(),
     )
-    await deps.store.save_guild(guild)
+    await guilds.save_guild(guild)
     if not cmd.enabled:
         return [Reply(t(lang, "server.setup_off"))]
     shown = t(lang, f"lang.own.{language}")
@@ -159,27 +162,29 @@ def _month_start(now: datetime, tz: str) -> datetime:
     return datetime.combine(day, time(0, 0), tzinfo=z).astimezone(UTC)
 
 
-async def _member(deps: Deps, user_id: int, cmd: c.ShowLeaderboard, lang: Lang) -> str:
-    ids = dict(await deps.store.identities(user_id))
+async def _member(users: UsersPort, user_id: int, cmd: c.ShowLeaderboard, lang: Lang) -> str:
+    ids = dict(await users.identities(user_id))
     external = ids.get(cmd.platform)
     return cmd.mention.replace("{id}", external) if external else t(lang, "board.someone")
 
 
-async def show_leaderboard(cmd: c.ShowLeaderboard, deps: Deps, user: User) -> list[Reply]:
-    lang, now = user.language, deps.clock.now()
-    guild = await deps.store.get_guild(cmd.server_id)
-    tz = guild.timezone if guild else deps.limits.default_timezone
+async def show_leaderboard(
+    cmd: c.ShowLeaderboard, user: User, guilds: GuildsPort, users: UsersPort, clock: Clock, limits: Limits
+) -> list[Reply]:
+    lang, now = user.language, clock.now()
+    guild = await guilds.get_guild(cmd.server_id)
+    tz = guild.timezone if guild else limits.default_timezone
     source = board_source(cmd.platform, cmd.server_id)
     lines: list[str] = []
     for key, since in (("board.week", _week_start(now, tz)), ("board.month", _month_start(now, tz))):
         if lines:
             lines.append("")
         lines.append(t(lang, key, since=local_date(since, tz).isoformat()))
-        rows = await deps.store.leaderboard(source, since, BOARD_SIZE)
+        rows = await guilds.leaderboard(source, since, BOARD_SIZE)
         if not rows:
             lines.append(t(lang, "board.empty"))
         for rank, (uid, points, answers) in enumerate(rows, 1):
-            name = await _member(deps, uid, cmd, lang)
+            name = await _member(users, uid, cmd, lang)
             earned = tn(lang, "count.point", points)
             lines.append(t(lang, "board.line", rank=rank, name=name, earned=earned, answers=answers))
     return [Reply("\n".join(lines), kind="leaderboard")]

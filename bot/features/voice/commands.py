@@ -6,4 +6,4 @@ from bot.features.voice import voice
 from bot.kernel import commands as c
 from bot.kernel.registry import REGISTRY
 
-REGISTRY.handle({}, {c.SubmitVoice: voice.submit_voice})
+REGISTRY.handle({c.SubmitVoice: voice.submit_voice})

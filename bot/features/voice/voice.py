@@ -15,11 +15,11 @@ import math
 from dataclasses import replace
 
 from bot.features.career import router as career_router
+from bot.features.deps import Deps, Limits
 from bot.features.drill.drill import submit_answer
 from bot.features.drill.speaking import analyse, render_insights
 from bot.features.mock import turn as mock_turn
 from bot.kernel import commands as c
-from bot.kernel.deps import Deps, Limits
 from bot.kernel.i18n import t, tn
 from bot.kernel.identity import ROLLING_DAY
 from bot.kernel.models import Lang, User
