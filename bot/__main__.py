@@ -193,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     if cmd == "local-llm":
         return _local_llm(args.port)
     if cmd == "transcribe":
-        from bot.speech.cli import run_transcribe
+        from bot.transcribe import run_transcribe
 
         return run_transcribe(_settings(), args.file, args.lang, args.backend, args.model)
     from bot.logging_setup import configure_logging, level_of

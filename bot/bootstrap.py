@@ -18,7 +18,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from bot.config import Settings
+from bot.config import Settings, SettingsError
 from bot.dates import parse_natural
 from bot.delivery import NotifierRouter
 from bot.documents import read_document
@@ -44,6 +44,7 @@ from bot.scheduling.scheduler import Scheduler
 from bot.shipped_bank import ContentError as ContentError  # re-exported: the command line catches it here
 from bot.shipped_bank import load_default_bank
 from bot.speech.factory import build_transcriber
+from bot.speech.settings import SpeechSettingsError
 from bot.storage.engine import Engines, make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.pushes import PushStore
@@ -247,7 +248,10 @@ async def build_app(
         # a transcription is stopped past its deadline: a process, `max_concurrent` of them (each with the model)
         transcribe_pool = ProcessPool(settings.transcribe_max_concurrent, TRANSCRIBE_DEADLINE)
     # a bad voice setting fails before any work
-    transcriber = transcriber or build_transcriber(settings, transcribe_pool, TRANSCRIBE_DEADLINE)
+    try:
+        transcriber = transcriber or build_transcriber(settings.speech(), transcribe_pool, TRANSCRIBE_DEADLINE)
+    except SpeechSettingsError as err:
+        raise SettingsError(str(err)) from None
     engines = make_engines(settings.database_url)
     if migrate:
         await upgrade(engines)

@@ -14,6 +14,7 @@ from bot.grading.settings import LLMSettings
 from bot.kernel.timeutil import zone
 from bot.platforms.discord.settings import DiscordSettings
 from bot.platforms.telegram.settings import TelegramSettings
+from bot.speech.settings import SpeechSettings
 
 DATA_DIR = Path("data")
 
@@ -129,6 +130,21 @@ class Settings(BaseSettings):
         llm.base_url = llm.base_url or self.llm_base_url
         llm.api_key = llm.api_key or self.llm_api_key or self.openai_api_key
         llm.model = llm.model or self.llm_model
+
+    def speech(self) -> SpeechSettings:
+        """The transcribers' settings (TRANSCRIBE_*, WHISPER_MODEL, MAX_AUDIO_SECONDS); the audio API falls back
+        on the LLM's server and key."""
+        return SpeechSettings(
+            backend=self.transcribe_backend,
+            whisper_model=self.whisper_model,
+            model=self.transcribe_model,
+            base_url=self.transcribe_base_url or self.llm.base_url,
+            api_key=self.transcribe_api_key or self.llm.api_key,
+            timeout=self.transcribe_timeout,
+            retries=self.llm.retries,
+            max_concurrent=self.transcribe_max_concurrent,
+            max_seconds=self.max_audio_seconds,
+        )
 
 
 class SettingsError(Exception):

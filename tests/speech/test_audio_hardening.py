@@ -219,7 +219,7 @@ async def test_the_configured_transcriber_stops_just_past_max_audio_seconds(
             transcribe_base_url=openai_server.base_url,
             whisper_model=str(whisper_base),
             max_audio_seconds=10,
-        )
+        ).speech()
     )
     assert transcriber is not None
     measured = await transcriber.measure(four_minutes_of_tiny_packets, "voice.ogg")
@@ -233,7 +233,7 @@ async def test_a_long_file_of_tiny_packets_is_refused_without_a_made_up_length(
     """Counting stopped at 10 s, so the reply cannot say how long the file is: it says it is over the limit."""
     deps.limits = replace(deps.limits, max_audio_seconds=10)
     transcriber: Transcriber | None = build_transcriber(
-        settings(transcribe_backend="openai", transcribe_base_url=openai_server.base_url, max_audio_seconds=10)
+        settings(transcribe_backend="openai", transcribe_base_url=openai_server.base_url, max_audio_seconds=10).speech()
     )
     service = voice_service(deps, transcriber)
     uid = await user_with_open_question(service, lang=lang)

@@ -11,10 +11,11 @@ import pytest
 
 from bot.__main__ import main
 from bot.bootstrap import build_app
-from bot.config import Settings, SettingsError
+from bot.config import Settings
 from bot.speech.factory import build_transcriber
 from bot.speech.local_backend import LocalTranscriber
 from bot.speech.openai_backend import OpenAITranscriber
+from bot.speech.settings import SpeechSettingsError
 from tests.fake_openai import FakeOpenAI
 from tests.fakes import FakeGrader
 from tests.fixtures.make_audio import ANSWER_EN_KEYWORDS
@@ -37,11 +38,11 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_none_is_the_default_and_means_no_transcriber() -> None:
     assert settings().transcribe_backend == "none"
-    assert build_transcriber(settings()) is None
+    assert build_transcriber(settings().speech()) is None
 
 
 def test_openai_uses_the_llm_endpoint_unless_its_own_is_set() -> None:
-    shared = build_transcriber(settings(transcribe_backend="openai", llm_base_url="http://127.0.0.1:9/v1"))
+    shared = build_transcriber(settings(transcribe_backend="openai", llm_base_url="http://127.0.0.1:9/v1").speech())
     assert isinstance(shared, OpenAITranscriber) and shared.id == "openai:whisper-1"
     assert str(shared.client.base_url).startswith("http://127.0.0.1:9/v1")
     own = build_transcriber(
@@ -50,23 +51,23 @@ def test_openai_uses_the_llm_endpoint_unless_its_own_is_set() -> None:
             llm_base_url="http://127.0.0.1:9/v1",
             transcribe_base_url="http://127.0.0.1:8/v1",
             transcribe_model="whisper-large-v3",
-        )
+        ).speech()
     )
     assert isinstance(own, OpenAITranscriber) and own.model == "whisper-large-v3"
     assert str(own.client.base_url).startswith("http://127.0.0.1:8/v1")
 
 
 def test_misconfiguration_names_the_setting(tmp_path: Path) -> None:
-    with pytest.raises(SettingsError, match="TRANSCRIBE_BACKEND"):
-        build_transcriber(settings(transcribe_backend="openai"))
-    with pytest.raises(SettingsError, match="WHISPER_MODEL"):
-        build_transcriber(settings(transcribe_backend="local", whisper_model=str(tmp_path / "missing")))
+    with pytest.raises(SpeechSettingsError, match="TRANSCRIBE_BACKEND"):
+        build_transcriber(settings(transcribe_backend="openai").speech())
+    with pytest.raises(SpeechSettingsError, match="WHISPER_MODEL"):
+        build_transcriber(settings(transcribe_backend="local", whisper_model=str(tmp_path / "missing")).speech())
 
 
 def test_local_takes_a_folder_or_a_name(whisper_base: Path) -> None:
-    by_path = build_transcriber(settings(transcribe_backend="local", whisper_model=str(whisper_base)))
+    by_path = build_transcriber(settings(transcribe_backend="local", whisper_model=str(whisper_base)).speech())
     assert isinstance(by_path, LocalTranscriber) and by_path.model_ref == str(whisper_base)
-    by_name = build_transcriber(settings(transcribe_backend="local", whisper_model="small"))
+    by_name = build_transcriber(settings(transcribe_backend="local", whisper_model="small").speech())
     assert isinstance(by_name, LocalTranscriber) and by_name.model_ref == "small"
 
 

@@ -17,6 +17,7 @@ from bot.kernel.models import Lang
 from bot.kernel.ports import Transcriber, TranscriberUnavailable, Transcription, TranscriptionError
 from bot.speech.factory import build_transcriber
 from bot.speech.local_backend import LocalTranscriber
+from bot.speech.settings import SpeechSettingsError
 
 
 def _fail(message: str, code: int) -> int:
@@ -49,8 +50,8 @@ def run_transcribe(
     if model:
         updates["whisper_model" if chosen == "local" else "transcribe_model"] = model
     try:
-        transcriber = build_transcriber(settings.model_copy(update=updates))
-    except SettingsError as exc:
+        transcriber = build_transcriber(settings.model_copy(update=updates).speech())
+    except (SettingsError, SpeechSettingsError) as exc:
         return _fail(str(exc), 2)
     if transcriber is None:
         return _fail("no transcriber: set TRANSCRIBE_BACKEND=openai or local, or pass --backend", 2)
