@@ -11,10 +11,10 @@ import pytest
 
 from bot.features.deps import Deps, Limits
 from bot.grading import chain as grading_chain
-from bot.kernel import llm_budget
+from bot.kernel import llm_budget, progress
 from bot.kernel.bank import Bank
 from bot.kernel.models import Grade, Lang, Level, Question, User
-from bot.kernel.ports import Outcome
+from bot.kernel.ports import BOARD_SUFFIX, Outcome
 from tests.app import build_test_app
 from tests.conftest import example_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore
@@ -164,3 +164,51 @@ async def test_a_second_grading_adds_its_time_and_the_lower_grade_is_kept(ticks:
     outcome = await run(deps(Falling("llm", 0), Blank("offline", 10)))
     assert outcome.notice == "checked_twice" and not outcome.regrade and outcome.grade is not None
     assert outcome.grade.score == 20 and not outcome.grade.flagged and outcome.latency_ms == 500
+
+
+async def test_the_platform_hears_an_llm_grading_start_and_every_wait_on_a_grader() -> None:
+    steps: list[str] = []
+    with progress.listening(steps.append):
+        await run(deps(Named("llm", 70), Named("offline", 60)))
+    assert steps == ["grading", "waiting", "waiting"]  # the LLM's grading, its wait, the estimate's wait
+    steps.clear()
+    with progress.listening(steps.append):
+        await run(deps(Named("offline", 60), None))
+    assert steps == ["waiting"]  # no LLM: nothing to show at once, but the update waits on the worker pool
+
+
+async def test_grade_asks_the_primary_grader_at_the_level_given() -> None:
+    llm = Named("llm", 70)
+    d = deps(llm, Named("offline", 60))
+    grade = await d.grader.grade(example_question(), "an answer", "en", "researcher")
+    assert grade.score == 70 and llm.levels == ["researcher"]
+
+
+async def test_a_regrade_gets_a_second_look_only_for_an_llm_grade_on_a_leaderboard() -> None:
+    llm, offline = Named("llm", 20), Blank("offline", 10)
+    d = deps(llm, offline)
+    user = User(id=1, created_at=d.clock.now())
+    q, now, budget = example_question(), d.clock.now(), llm_budget.of(d)
+    high = (await Named("earlier", 90).grade(q, "an answer", "en")).model_copy(update={"grader": "llm"})
+    estimate = high.model_copy(update={"grader": "offline"})
+    board = "discord:1" + BOARD_SUFFIX
+    assert await d.grader.regraded(q, "an answer", user, now, budget, estimate, board) is estimate
+    assert await d.grader.regraded(q, "an answer", user, now, budget, high, "telegram:1") is high
+    assert llm.calls == [] and offline.calls == []  # neither was graded again
+    kept = await d.grader.regraded(q, "an answer", user, now, budget, high, board)
+    assert kept.score == 20 and kept.checked_twice and kept.offline_score == 10  # far above the estimate: checked
+    assert isinstance(d.store, FakeStore) and [at for _u, _k, _t, at in d.store.llm_calls] == [now]
+
+
+async def test_a_second_look_keeps_the_estimate_beside_it_and_is_not_queued(ticks: None) -> None:
+    scores = iter([90, 20])
+
+    class Falling(Named):
+        async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
+            self.score = next(scores)
+            return await super().grade(question, answer, lang, level)
+
+    d = deps(Falling("llm", 0), Blank("offline", 10))
+    outcome = await run(d)
+    assert outcome.regrade is False and outcome.grade is not None and outcome.grade.offline_score == 10
+    assert isinstance(d.store, FakeStore) and [at for _u, _k, _t, at in d.store.llm_calls] == [d.clock.now()] * 2

@@ -10,6 +10,7 @@ import pytest
 from bot.features.deps import Deps
 from bot.features.drill import drill
 from bot.features.review.pushes import post_interview
+from bot.features.study_server import study_server
 from bot.kernel import push_rules, srs
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import t, tn
@@ -24,7 +25,7 @@ from bot.kernel.push_rules import (
     weekly_key,
 )
 from bot.kernel.render import subtopic_name
-from bot.kernel.replies import Button
+from bot.kernel.replies import Button, Reply
 from bot.kernel.service import Service
 from bot.kernel.session import Answering, ConfirmingForget, Idle, InFlow, Onboarding, Session
 from tests.app import build_test_app
@@ -289,3 +290,58 @@ async def test_each_push_kind_has_one_builder_and_an_unknown_reminder_sends_noth
     user = User(id=1, created_at=deps.clock.now())
     odd = Reminder(id=1, user_id=1, kind="no_such_kind", due_at=deps.clock.now(), payload={})
     assert await push_rules.reminder_replies(deps, user, odd) is None
+
+
+def test_a_push_going_out_15_minutes_or_more_late_says_when_it_was_due() -> None:
+    user = person(timezone=SHANGHAI, daily_time="09:00")
+    due = datetime(2026, 3, 2, 1, 0, tzinfo=UTC)  # 09:00 in Shanghai
+    replies = [Reply("Question"), Reply("More")]
+    assert push_rules.with_late_note(replies, user, due, due + timedelta(minutes=14, seconds=59)) is replies
+    late = push_rules.with_late_note(replies, user, due, due + timedelta(minutes=15))
+    assert late is not None and [r.text for r in late] == ["(This was due at 2026-03-02 09:00.)\nQuestion", "More"]
+    zh = push_rules.with_late_note(replies, user.model_copy(update={"language": "zh"}), due, due + timedelta(hours=3))
+    assert zh is not None and zh[0].text == "（这条原定 2026-03-02 09:00 送达。）\nQuestion"
+    assert push_rules.with_late_note(None, user, due, due + timedelta(hours=1)) is None
+    assert push_rules.with_late_note([], user, due, due + timedelta(hours=1)) == []
+
+
+def test_the_daily_instant_is_todays_daily_time_on_the_users_local_day() -> None:
+    user = person(timezone=SHANGHAI, daily_time="09:00")
+    evening = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)  # 18:00 local, 2 March
+    just_after_midnight = datetime(2026, 3, 1, 17, 0, tzinfo=UTC)  # 01:00 local, 2 March
+    for now in (evening, just_after_midnight):
+        instant = push_rules.daily_instant(user, now)
+        assert instant == datetime(2026, 3, 2, 1, 0, tzinfo=UTC) and instant.tzinfo == UTC
+
+
+SEEN: list[tuple[object, object, object]] = []
+
+
+async def record_reminder(deps: object, user: object, reminder: object) -> list[Reply]:
+    SEEN.append((deps, user, reminder))
+    return [Reply("Follow up with Acme"), Reply("second")]
+
+
+async def test_a_due_reminder_is_built_by_its_kinds_feature_with_a_late_note_when_late() -> None:
+    push_rules.register_reminder("test.reminder", record_reminder)
+    push_rules.register_reminder("test.reminder", record_reminder)  # the same builder again: no clash
+    deps = Deps(store=FakeStore(), bank=Bank([]), grader=FakeGrader(), clock=FakeClock())
+    user = User(id=1, created_at=deps.clock.now())
+    now = deps.clock.now()
+    on_time = Reminder(id=1, user_id=1, kind="test.reminder", due_at=now - timedelta(minutes=14), payload={})
+    replies = await push_rules.reminder_replies(deps, user, on_time)
+    assert replies is not None and [r.text for r in replies] == ["Follow up with Acme", "second"]
+    assert SEEN[-1][0] is deps and SEEN[-1][1] is user and SEEN[-1][2] is on_time
+    late = on_time.model_copy(update={"due_at": now - timedelta(minutes=15)})
+    replies = await push_rules.reminder_replies(deps, user, late)
+    assert replies is not None and replies[0].text.startswith("(This was due at ") and replies[1].text == "second"
+    assert SEEN[-1][2] is late
+
+
+def test_one_feature_builds_the_study_servers_post() -> None:
+    async def another(*_args: object) -> None:
+        return None
+
+    with pytest.raises(ValueError, match="study server"):
+        push_rules.register_server_post(another)  # type: ignore[arg-type]  # the study server's is registered
+    push_rules.register_server_post(study_server.daily_post)  # the same one again: no clash
