@@ -148,3 +148,41 @@ def test_the_scan_finds_inline_messages_and_passes_data(tmp_path: Path) -> None:
     tree = ast.parse('FILLERS = {"zh": ("嗯", "那个")}\nX = "那个" if True else "嗯"\n')
     assert len(chinese_constants(tree)) == 4 and zh_en_pairs(tree) == [2]  # a word list is no text
     assert inline_messages(data) == []
+
+
+WORDS = re.compile(r"[A-Za-z]{2,}[ ,.!?:;'#-]+[A-Za-z]{2,}")  # two words at least: prose, not a label like "v2"
+SHOWN = {"Reply": ("text",), "Button": ("label",)}  # what a user reads: a reply's text, a button's label
+
+
+def inline_english(tree: ast.AST) -> list[int]:
+    """Lines where a reply's text or a button's label is written inline as English prose (a literal or an f-string
+    with words of its own) instead of a catalogue message."""
+    lines = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.func.id not in SHOWN:
+            continue
+        shown = node.args[:1] + [k.value for k in node.keywords if k.arg in SHOWN[node.func.id]]
+        for arg in shown:
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                text = arg.value
+            elif isinstance(arg, ast.JoinedStr):  # an f-string: its own words, each value read as "#"
+                text = "".join(v.value if isinstance(v, ast.Constant) else "#" for v in arg.values)
+            else:
+                continue
+            if WORDS.search(text):
+                lines.append(node.lineno)
+    return lines
+
+
+def test_no_reply_or_button_shows_inline_english_text() -> None:
+    found = []
+    for path in sorted(BOT.rglob("*.py")):
+        found += [f"{path.relative_to(BOT)}:{line}" for line in inline_english(ast.parse(path.read_text("utf-8")))]
+    assert found == []
+
+
+def test_the_english_scan_catches_what_it_should() -> None:
+    caught = inline_english(ast.parse('Reply("Your answer was saved.")\nButton(label=f"Open {n} notes", action="x")\n'))
+    assert caught == [1, 2]
+    passed = 'Reply(t(lang, "saved"))\nButton("/drill", "next")\nButton(f"v{n}", "x")\nReply(text)\n'
+    assert inline_english(ast.parse(passed)) == []
