@@ -20,10 +20,11 @@ import yaml
 from pydantic import ValidationError
 from torch import nn
 
-from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
+from bot.content.loader import DEFAULT_CONTENT_DIR
 from bot.content.schema import QuestionFile
 from bot.kernel.fences import code_blocks
 from bot.kernel.models import Question
+from tests.shipped import shipped_questions
 
 EXAMPLE = DEFAULT_CONTENT_DIR / "stability" / "stab-nan-debug-001.yaml"
 SOFTMAX = "import torch\n\n\ndef softmax(x):\n    z = x - x.amax(dim=-1, keepdim=True)\n    e = z.exp()\n    return e / e.sum(dim=-1, keepdim=True)"
@@ -89,7 +90,7 @@ def test_a_fix_question_shows_code_that_is_not_the_answer() -> None:
 
 @cache
 def code_questions() -> dict[str, Question]:
-    return {q.id: q for q in load_bank().questions if q.type == "code"}
+    return {q.id: q for q in shipped_questions() if q.type == "code"}
 
 
 def reference_code(q: Question) -> str:
