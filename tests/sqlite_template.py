@@ -32,12 +32,12 @@ def use_folder(factory: pytest.TempPathFactory) -> None:
     _home[:] = [factory.mktemp("sqlite-template", numbered=False)]
 
 
-def migrations_key() -> str:
+def migrations_key(folder: Path = MIGRATIONS) -> str:
     """A hash of every file of the migrations folder, by its path in it and its bytes."""
     h = hashlib.sha256()
-    for path in sorted(p for p in MIGRATIONS.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
         data = path.read_bytes()
-        h.update(f"\0{path.relative_to(MIGRATIONS).as_posix()}\0{len(data)}\0".encode())
+        h.update(f"\0{path.relative_to(folder).as_posix()}\0{len(data)}\0".encode())
         h.update(data)
     return h.hexdigest()[:16]
 
