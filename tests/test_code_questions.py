@@ -8,23 +8,37 @@ The reference code runs here only, in the tests (torch is a dev dependency); the
 from __future__ import annotations
 
 import copy
+import importlib
 import math
 from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 import pytest
-import torch
-import torch.nn.functional as F
 import yaml
 from pydantic import ValidationError
-from torch import nn
 
 from bot.content.loader import DEFAULT_CONTENT_DIR
 from bot.content.schema import QuestionFile
 from bot.kernel.fences import code_blocks
 from bot.kernel.models import Question
 from tests.shipped import shipped_questions
+
+
+class _ImportedOnUse:
+    """A module imported at its first attribute: torch takes about 4 s to import, paid by the tests that run the
+    reference code rather than by every collection of the suite (`pytest --collect-only`, `-k`, a single file)."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self._name), attr)
+
+
+torch: Any = _ImportedOnUse("torch")
+F: Any = _ImportedOnUse("torch.nn.functional")
+nn: Any = _ImportedOnUse("torch.nn")
 
 EXAMPLE = DEFAULT_CONTENT_DIR / "stability" / "stab-nan-debug-001.yaml"
 SOFTMAX = "import torch\n\n\ndef softmax(x):\n    z = x - x.amax(dim=-1, keepdim=True)\n    e = z.exp()\n    return e / e.sum(dim=-1, keepdim=True)"
@@ -285,21 +299,27 @@ def check_grpo(ns):
     assert down.grad.abs().sum() > 0  # a negative advantage is not clipped there: min picks the unclipped term
 
 
-class TinyLM(nn.Module):
-    def __init__(self, vocab=11, dim=8):
-        super().__init__()
-        self.emb = nn.Embedding(vocab, dim)
-        self.out = nn.Linear(dim, vocab)
+@cache
+def tiny_lm() -> type:
+    """A two-layer language model class (defined on first use: it subclasses torch's `nn.Module`)."""
 
-    def forward(self, ids):
-        return self.out(torch.tanh(self.emb(ids)))
+    class TinyLM(nn.Module):
+        def __init__(self, vocab=11, dim=8):
+            super().__init__()
+            self.emb = nn.Embedding(vocab, dim)
+            self.out = nn.Linear(dim, vocab)
+
+        def forward(self, ids):
+            return self.out(torch.tanh(self.emb(ids)))
+
+    return TinyLM
 
 
 def check_accumulation(ns):
     step = ns["accumulated_step"]
     torch.manual_seed(7)
-    model = TinyLM()
-    full = TinyLM()
+    model = tiny_lm()()
+    full = tiny_lm()()
     full.load_state_dict(model.state_dict())
     ids = torch.randint(0, 11, (4, 6))
     labels = torch.randint(0, 11, (4, 6))
