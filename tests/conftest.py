@@ -21,6 +21,7 @@ from bot.storage.store import SqlStore
 from tests.app import build_test_app
 from tests.fake_openai import FakeOpenAI
 from tests.fakes import FakeClock, FakeGrader, FakeStore
+from tests.sqlite_template import migrated_copy, use_folder
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "content" / "stability" / "stab-nan-debug-001.yaml"
@@ -110,14 +111,35 @@ POSTGRES_URL = os.environ.get("TEST_POSTGRES_URL")
 BACKENDS = ["sqlite"] + (["postgres"] if POSTGRES_URL else [])
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _sqlite_template_folder(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The migrated SQLite template (tests/sqlite_template.py) lives in this session's temp folder."""
+    use_folder(tmp_path_factory)
+
+
 @pytest.fixture(params=BACKENDS)
 async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
-    """A fresh database: an SQLite file in a temp folder, or the PostgreSQL test database emptied."""
+    """A fresh database with no rows: an SQLite file copied from the migrated template, or the PostgreSQL test
+    database emptied (its schema made by the caller's `upgrade`, which finds the SQLite copy at head)."""
     yield await fresh_database(request.param, tmp_path)
 
 
+@pytest.fixture(params=BACKENDS)
+async def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """An empty database (no tables), for the tests of the migrations themselves."""
+    yield await empty_database(request.param, tmp_path)
+
+
 async def fresh_database(backend: str, tmp_path: Path) -> str:
-    """The URL of an empty database on `backend` ("sqlite" or "postgres")."""
+    """The URL of a database with no rows on `backend` ("sqlite" or "postgres"): on SQLite a copy of the migrated
+    template at tmp_path / "bot.db" (so the caller's `upgrade` is the check at head), on PostgreSQL emptied."""
+    if backend == "sqlite":
+        return f"sqlite+aiosqlite:///{migrated_copy(tmp_path / 'bot.db')}"
+    return await empty_database(backend, tmp_path)
+
+
+async def empty_database(backend: str, tmp_path: Path) -> str:
+    """The URL of an empty database (no tables) on `backend`."""
     if backend == "sqlite":
         return f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
     assert POSTGRES_URL is not None
@@ -138,7 +160,8 @@ async def reset_postgres(url: str) -> None:
 
 @pytest.fixture
 async def sql(db_url: str) -> AsyncIterator[SqlStore]:
-    """The SQL store on a migrated database (SQLite file, or PostgreSQL when configured)."""
+    """The SQL store on a migrated database (an SQLite file copied from the template, or PostgreSQL when
+    configured, migrated here)."""
     engines = make_engines(db_url)
     await upgrade(engines)
     yield SqlStore(engines)

@@ -14,12 +14,13 @@ from bot.config import Settings, SettingsError, load_settings
 from bot.platforms.console.chat import ConsoleChat, read_messages
 from tests.bot_env import bot_env
 from tests.fakes import FakeClock, FakeGrader
+from tests.sqlite_template import sqlite_url
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def settings_for(tmp_path: Path) -> Settings:
-    return Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", _env_file=None)  # type: ignore[call-arg]
+    return Settings(database_url=sqlite_url(tmp_path), _env_file=None)  # type: ignore[call-arg]
 
 
 async def test_a_restart_sees_the_same_deck_due_dates_and_history(tmp_path: Path) -> None:
@@ -121,7 +122,7 @@ def test_scripted_terminal_session(tmp_path: Path) -> None:
             "/start",
         ]
     )
-    env = bot_env(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", LOG_LEVEL="WARNING")
+    env = bot_env(DATABASE_URL=sqlite_url(tmp_path), LOG_LEVEL="WARNING")
     result = subprocess.run(
         [sys.executable, "-m", "bot", "chat"], input=script, capture_output=True, text=True, cwd=tmp_path, env=env,
         timeout=120,

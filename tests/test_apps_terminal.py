@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.bot_env import bot_env
+from tests.sqlite_template import sqlite_url
 
 SCRIPT = [
     "/apps add ByteDance | LLM infra",
@@ -28,7 +29,7 @@ SCRIPT = [
 
 
 def test_an_application_board_in_the_terminal_with_no_tokens(tmp_path: Path) -> None:
-    env = bot_env(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", LOG_LEVEL="WARNING")
+    env = bot_env(DATABASE_URL=sqlite_url(tmp_path), LOG_LEVEL="WARNING")
     result = subprocess.run(
         [sys.executable, "-m", "bot", "chat"], input="\n".join(SCRIPT), capture_output=True, text=True, cwd=tmp_path,
         env=env, timeout=180,

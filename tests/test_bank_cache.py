@@ -26,6 +26,7 @@ from bot.content.loader import DEFAULT_CONTENT_DIR, NO_LIBYAML, forget_loaded, l
 from bot.grading.question_match import DeferredMatcher, bank_matcher, question_terms
 from bot.grading.term_weights import TermWeights, documents, forget_weights, weights_for
 from tests.fakes import FakeGrader
+from tests.sqlite_template import sqlite_url
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = DEFAULT_CONTENT_DIR / "stability" / "stab-nan-debug-001.yaml"
@@ -295,7 +296,7 @@ def test_a_start_imports_no_llm_sdk_platform_or_chart_library() -> None:
 async def test_the_warm_up_loads_the_encoder_and_embeds_the_bank_after_start(folder: Path, tmp_path: Path) -> None:
     root = small_bank(tmp_path / "bank")
     settings = Settings(  # type: ignore[call-arg]
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", content_dir=root, cache_dir=folder, _env_file=None
+        database_url=sqlite_url(tmp_path), content_dir=root, cache_dir=folder, _env_file=None
     )
     app = await build_app(settings, grader=FakeGrader())
     try:

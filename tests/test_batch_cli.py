@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.content.loader import load_bank
 from bot.grading.batch import BatchInputError, fallback_reason, read_rows, run_batch
 from bot.kernel.models import Grade, Lang, Level, Question
 from tests.bot_env import bot_env
 from tests.fakes import FakeGrader
+from tests.shipped import shipped_by_id
 
 ROOT = Path(__file__).resolve().parents[1]
 NAN_ID = "stab-nan-debug-001"
@@ -77,7 +77,7 @@ def read_csv(path: Path) -> list[dict[str, str]]:
 
 
 def nan_reference() -> str:
-    bank = {q.id: q for q in load_bank().questions}
+    bank = shipped_by_id()
     return bank[NAN_ID].reference_answer.en
 
 

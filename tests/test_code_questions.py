@@ -8,22 +8,39 @@ The reference code runs here only, in the tests (torch is a dev dependency); the
 from __future__ import annotations
 
 import copy
+import importlib
 import math
 from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 import pytest
-import torch
-import torch.nn.functional as F
 import yaml
 from pydantic import ValidationError
-from torch import nn
 
-from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
+from bot.content.loader import DEFAULT_CONTENT_DIR
 from bot.content.schema import QuestionFile
 from bot.kernel.fences import code_blocks
 from bot.kernel.models import Question
+from tests.shipped import shipped_questions
+
+
+class _ImportedOnUse:
+    """A module imported at its first attribute: torch takes about 4 s to import, paid by the tests that run the
+    reference code rather than by every collection of the suite (`pytest --collect-only`, `-k`, a single file)."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr.startswith("_"):  # what pytest's collection asks of every module-level name: not torch's
+            raise AttributeError(attr)
+        return getattr(importlib.import_module(self._name), attr)
+
+
+torch: Any = _ImportedOnUse("torch")
+F: Any = _ImportedOnUse("torch.nn.functional")
+nn: Any = _ImportedOnUse("torch.nn")
 
 EXAMPLE = DEFAULT_CONTENT_DIR / "stability" / "stab-nan-debug-001.yaml"
 SOFTMAX = "import torch\n\n\ndef softmax(x):\n    z = x - x.amax(dim=-1, keepdim=True)\n    e = z.exp()\n    return e / e.sum(dim=-1, keepdim=True)"
@@ -89,7 +106,7 @@ def test_a_fix_question_shows_code_that_is_not_the_answer() -> None:
 
 @cache
 def code_questions() -> dict[str, Question]:
-    return {q.id: q for q in load_bank().questions if q.type == "code"}
+    return {q.id: q for q in shipped_questions() if q.type == "code"}
 
 
 def reference_code(q: Question) -> str:
@@ -284,21 +301,27 @@ def check_grpo(ns):
     assert down.grad.abs().sum() > 0  # a negative advantage is not clipped there: min picks the unclipped term
 
 
-class TinyLM(nn.Module):
-    def __init__(self, vocab=11, dim=8):
-        super().__init__()
-        self.emb = nn.Embedding(vocab, dim)
-        self.out = nn.Linear(dim, vocab)
+@cache
+def tiny_lm() -> type:
+    """A two-layer language model class (defined on first use: it subclasses torch's `nn.Module`)."""
 
-    def forward(self, ids):
-        return self.out(torch.tanh(self.emb(ids)))
+    class TinyLM(nn.Module):
+        def __init__(self, vocab=11, dim=8):
+            super().__init__()
+            self.emb = nn.Embedding(vocab, dim)
+            self.out = nn.Linear(dim, vocab)
+
+        def forward(self, ids):
+            return self.out(torch.tanh(self.emb(ids)))
+
+    return TinyLM
 
 
 def check_accumulation(ns):
     step = ns["accumulated_step"]
     torch.manual_seed(7)
-    model = TinyLM()
-    full = TinyLM()
+    model = tiny_lm()()
+    full = tiny_lm()()
     full.load_state_dict(model.state_dict())
     ids = torch.randint(0, 11, (4, 6))
     labels = torch.randint(0, 11, (4, 6))

@@ -14,6 +14,7 @@ from pathlib import Path
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_file
 from bot.kernel.fences import code_blocks
 from tests.bot_env import bot_env
+from tests.sqlite_template import migrated_copy
 
 QUESTION = DEFAULT_CONTENT_DIR / "stability" / "stab-code-rmsnorm-001.yaml"
 CODE = [
@@ -30,7 +31,7 @@ def test_a_code_answer_in_a_triple_quote_block_keeps_its_indentation(tmp_path: P
     bank.mkdir(parents=True)
     shutil.copy(QUESTION, bank / QUESTION.name)  # a bank of one code question: /drill asks it
     script = "\n".join(["/drill", '"""', *CODE, '"""', "/reveal"]) + "\n"
-    db = tmp_path / "bot.db"
+    db = migrated_copy(tmp_path / "bot.db")
     env = bot_env(DATABASE_URL=f"sqlite+aiosqlite:///{db}", LOG_LEVEL="WARNING", CONTENT_DIR=str(tmp_path / "bank"))
     result = subprocess.run(
         [sys.executable, "-m", "bot", "chat"], input=script, capture_output=True, text=True, cwd=tmp_path, env=env,

@@ -24,6 +24,7 @@ from tests.app import build_test_app
 from tests.conftest import make_question
 from tests.fake_openai import FakeOpenAI, Fault, default_grade
 from tests.fakes import FakeClock, FakeGrader, FakeStore
+from tests.sqlite_template import sqlite_url
 from tests.test_llm_grader import make_grader
 
 TRANSCRIPT = """Interviewer: thanks for coming in
@@ -155,7 +156,7 @@ async def test_the_llms_questions_are_bounded_like_the_offline_ones() -> None:
 async def test_the_app_wires_the_splitter_to_the_llm_and_debrief_uses_it(server: FakeOpenAI, tmp_path: Path) -> None:
     server.grade_fn = reply_with([{"question": "How would you debug a NaN loss?", "answer_from": 4, "answer_to": 5}])
     llm = LLMSettings(base_url=server.base_url, api_key=SecretStr("k"), model="fake-model", retries=0)
-    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", llm=llm, _env_file=None)  # type: ignore[call-arg]
+    settings = Settings(database_url=sqlite_url(tmp_path), llm=llm, _env_file=None)  # type: ignore[call-arg]
     app = await build_app(settings, clock=FakeClock(), bank=Bank([NAN]), fuzz=False)
     try:
         assert isinstance(app.service.deps.debrief_splitter, LLMDebriefSplitter)

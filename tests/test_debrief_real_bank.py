@@ -3,13 +3,9 @@ questions, and a question the bank does not have is a new personal one."""
 
 from __future__ import annotations
 
-from bot.content.loader import load_bank
-from bot.grading.question_match import SemanticMatcher
-from bot.grading.semantic import default_embedder
-from bot.grading.term_weights import bank_weights
-from bot.kernel.bank import Bank
 from tests.app import build_test_app
 from tests.fakes import FakeClock, FakeGrader, FakeStore
+from tests.shipped import shipped_bank
 
 NOTES = """字节 大模型训练 二面
 1. 训练中 loss 突然出现尖刺该怎么排查？
@@ -20,10 +16,8 @@ NOTES = """字节 大模型训练 二面
 
 
 async def test_realistic_notes_find_their_bank_questions() -> None:
-    embedder = default_embedder()
-    assert embedder is not None
-    questions = load_bank().questions
-    bank = Bank(questions, SemanticMatcher(questions, embedder, bank_weights()))
+    bank = shipped_bank()  # the real matcher: the bank's term weights and the encoder's vectors
+    assert bank.matcher is not None
     store = FakeStore()
     service = build_test_app(bank, grader=FakeGrader(), store=store, clock=FakeClock()).service
     uid = (await service.user_for("test", "u1", "zh")).id

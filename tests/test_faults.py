@@ -30,6 +30,7 @@ from bot.storage.tables import processed_events
 from tests.app import build_test_app
 from tests.bot_env import bot_env
 from tests.fakes import FakeClock, FakeGrader
+from tests.sqlite_template import migrated_copy
 from tests.telegram import updates
 from tests.telegram.fake_bot_api import TOKEN, FakeBotApi
 
@@ -44,9 +45,7 @@ def bot(*args: str, cwd: Path, env: dict[str, str], wrap: tuple[str, ...] = ()) 
 
 
 async def migrated(path: Path) -> None:
-    engines = make_engines(f"sqlite+aiosqlite:///{path}")
-    await upgrade(engines)
-    await engines.dispose()
+    migrated_copy(path)  # a database at the latest schema (tests/sqlite_template.py)
 
 
 def digest(path: Path) -> str:
@@ -146,7 +145,7 @@ async def count_events(engines: Engines) -> int:
 
 @pytest.mark.parametrize("how", ["deleted", "replaced"])
 async def test_a_write_after_the_file_is_deleted_or_replaced_fails_loudly(tmp_path: Path, how: str) -> None:
-    db = tmp_path / "bot.db"
+    db = migrated_copy(tmp_path / "bot.db")
     engines = make_engines(f"sqlite+aiosqlite:///{db}")
     await upgrade(engines)
     try:
@@ -167,7 +166,7 @@ async def test_a_write_after_the_file_is_deleted_or_replaced_fails_loudly(tmp_pa
 
 
 async def test_a_file_deleted_inside_a_write_is_rolled_back_not_acknowledged(tmp_path: Path) -> None:
-    db = tmp_path / "bot.db"
+    db = migrated_copy(tmp_path / "bot.db")
     engines = make_engines(f"sqlite+aiosqlite:///{db}")
     await upgrade(engines)
 

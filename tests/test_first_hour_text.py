@@ -8,30 +8,25 @@ clock fixes the day. The assertions read the transcript the way a user would.
 from __future__ import annotations
 
 import re
-from functools import cache
 from io import StringIO
 from pathlib import Path
 
-from bot.bootstrap import build_app, load_default_bank
+from bot.bootstrap import build_app
 from bot.config import Settings
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import MESSAGES
 from bot.platforms.console.chat import run_console
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader
+from tests.shipped import shipped_bank
+from tests.sqlite_template import sqlite_url
 
 CJK = "\u4e00-\u9fff"
 OTHER_COMPANIES = ["Moonshot", "Alibaba", "Tencent", "Baidu", "Meituan", "Kuaishou"]
 
 
 def settings_for(tmp_path: Path) -> Settings:
-    return Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", _env_file=None)  # type: ignore[call-arg]
-
-
-@cache
-def real_bank() -> Bank:
-    """The shipped bank with its /review matcher, loaded once (it embeds every question)."""
-    return load_default_bank(Settings(_env_file=None))  # type: ignore[call-arg]
+    return Settings(database_url=sqlite_url(tmp_path), _env_file=None)  # type: ignore[call-arg]
 
 
 def script(lang: str) -> str:
@@ -64,7 +59,7 @@ def script(lang: str) -> str:
 async def journey(tmp_path: Path, lang: str) -> list[tuple[str, str]]:
     """(message, what the terminal printed for it) for each message of the script."""
     app = await build_app(
-        settings_for(tmp_path), grader=FakeGrader(score=20), clock=FakeClock(), bank=real_bank(), fuzz=False
+        settings_for(tmp_path), grader=FakeGrader(score=20), clock=FakeClock(), bank=shipped_bank(), fuzz=False
     )
     out = StringIO()
     try:

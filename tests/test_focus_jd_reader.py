@@ -16,6 +16,7 @@ from bot.kernel.bank import Bank
 from bot.kernel.ports import JdReader
 from tests.conftest import make_question
 from tests.fake_openai import FakeOpenAI, Fault
+from tests.sqlite_template import sqlite_url
 from tests.test_llm_grader import make_grader
 
 OFFERED = ["rlhf", "memory", "parallelism"]
@@ -120,7 +121,7 @@ async def test_with_no_subtopics_offered_none_can_be_named(server: FakeOpenAI) -
 async def test_the_app_reads_job_descriptions_with_the_llm_only_when_one_is_configured(
     server: FakeOpenAI, tmp_path: Path
 ) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    url = sqlite_url(tmp_path)
     llm = LLMSettings(base_url=server.base_url, model="fake-model")
     for settings, wired in ((Settings(database_url=url, llm=llm, _env_file=None), True),  # type: ignore[call-arg]
                             (Settings(database_url=url, _env_file=None), False)):  # type: ignore[call-arg]  # fmt: skip

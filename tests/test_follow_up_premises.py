@@ -8,11 +8,11 @@ from functools import cache
 
 import pytest
 
-from bot.content.loader import load_bank
 from bot.grading.feedback import GENERIC_FOLLOW_UPS, follow_up, generic_follow_up
 from bot.grading.offline import OfflineGrader
 from bot.kernel.models import LANGS, FollowUp, Question, TextList
 from bot.kernel.premise import askable_indexes
+from tests.shipped import shipped_questions
 
 GRADER = OfflineGrader(semantic=False)
 
@@ -20,7 +20,7 @@ GRADER = OfflineGrader(semantic=False)
 @cache
 def bank() -> list[Question]:
     """The shipped bank, loaded when a test first needs it (never at collection)."""
-    return load_bank().questions
+    return shipped_questions()
 
 
 def premised(q: Question) -> list[tuple[int, FollowUp]]:

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 import yaml
 
-from bot.content.loader import load_bank
 from tests.bot_env import bot_env
 from tests.fake_openai import FakeOpenAI, Fault, answer_in, default_grade, request_text
+from tests.shipped import shipped_by_id
 
 ROOT = Path(__file__).resolve().parents[1]
 HELDOUT = ROOT / "tests" / "data" / "heldout_answers.yaml"
@@ -46,7 +46,7 @@ def rows() -> list[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def bank() -> dict[str, Any]:
-    return {q.id: q for q in load_bank().questions}
+    return shipped_by_id()
 
 
 def test_every_entry_has_valid_fields_and_a_bank_question(rows: list[dict[str, Any]], bank: dict[str, Any]) -> None:

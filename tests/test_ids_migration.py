@@ -50,8 +50,8 @@ def _downgrade(conn: Connection, revision: str) -> None:
     command.downgrade(cfg, revision)
 
 
-async def test_rows_written_before_the_migration_are_kept_and_their_ids_never_come_back(db_url: str) -> None:
-    engines = make_engines(db_url)
+async def test_rows_written_before_the_migration_are_kept_and_their_ids_never_come_back(empty_db_url: str) -> None:
+    engines = make_engines(empty_db_url)
     await upgrade(engines, "0010")
     store = SqlStore(engines)
     await store.record_llm_call(None, "grading", 5, NOW)

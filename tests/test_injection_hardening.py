@@ -367,13 +367,13 @@ def test_a_disguised_injection_never_raises_the_offline_grade(
 def test_the_gated_search_finds_what_one_search_for_every_pattern_finds() -> None:
     # speed: each pattern is searched for only when the folded text holds a word it needs (`_CHECKS`); the
     # first match must be the one the combined pattern finds, on injections, inside answers and in clean text
-    from bot.content.loader import load_bank
     from bot.grading.injection import _ANY, _search, fold_text
+    from tests.shipped import shipped_questions
 
     texts = [text for _, text, _ in CASES] + [text for text, _ in PLAIN] + BENIGN_EN + BENIGN_ZH
     texts += [f"{BEFORE} {text} {AFTER}" for _, text, _ in CASES]
     texts += [text.upper() for text, _ in PLAIN]
-    for q in load_bank().questions[:40]:
+    for q in shipped_questions()[:40]:
         texts += [q.reference_answer.en, q.reference_answer.zh, *q.rubric.mistakes.en]
     found = 0
     for text in texts:

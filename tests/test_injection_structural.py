@@ -174,9 +174,9 @@ def test_talking_about_grading_is_not_addressing_the_grader(text: str) -> None:
 
 
 def test_the_bank_and_the_answer_sets_are_never_taken_for_an_injection() -> None:
-    from bot.content.loader import load_bank
+    from tests.shipped import shipped_questions
 
-    texts = [t for q in load_bank().questions for lang in ("en", "zh") for t in (q.reference_answer.get(lang),
+    texts = [t for q in shipped_questions() for lang in ("en", "zh") for t in (q.reference_answer.get(lang),
              q.prompt.get(lang), *(k.text.get(lang) for k in q.rubric.key_points))]  # fmt: skip
     for name in ("heldout_answers", "grading_dev"):
         rows = yaml.safe_load((ROOT / "tests" / "data" / f"{name}.yaml").read_text(encoding="utf-8"))

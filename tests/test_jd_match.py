@@ -9,9 +9,9 @@ from types import ModuleType
 
 import pytest
 
-from bot.content.loader import load_bank
 from bot.features.jd.match import JdMatcher
 from bot.kernel.models import KeyPoint, Question, Rubric, Text, TextList
+from tests.shipped import shipped_questions
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,7 +26,7 @@ def bench() -> ModuleType:
 
 @pytest.fixture(scope="module")
 def questions() -> list[Question]:
-    return load_bank().questions
+    return shipped_questions()
 
 
 @pytest.fixture

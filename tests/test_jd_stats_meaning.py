@@ -18,7 +18,8 @@ from bot.kernel.i18n import t
 from bot.kernel.models import Lang
 from bot.platforms.console.chat import run_console
 from tests.fakes import FakeClock, FakeGrader
-from tests.test_first_hour_text import real_bank, settings_for
+from tests.shipped import shipped_bank
+from tests.test_first_hour_text import settings_for
 
 JD = """LLM Training Engineer
 We train large models with FSDP, DeepSpeed ZeRO and tensor parallelism (data parallel, pipeline parallel).
@@ -33,7 +34,7 @@ MENTIONED = ["tokenizer", "rlhf", "sft", "evaluation", "loss-spikes", "nan-loss"
 
 @pytest.fixture
 async def app(tmp_path: Path) -> AsyncIterator[App]:
-    a = await build_app(settings_for(tmp_path), grader=FakeGrader(), clock=FakeClock(), bank=real_bank(), fuzz=False)
+    a = await build_app(settings_for(tmp_path), grader=FakeGrader(), clock=FakeClock(), bank=shipped_bank(), fuzz=False)
     yield a
     await a.close()
 

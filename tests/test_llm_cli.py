@@ -14,6 +14,7 @@ from bot.storage.usage import usage_by_day
 from tests.bot_env import bot_env
 from tests.fake_openai import FakeOpenAI, Fault
 from tests.fakes import FakeClock
+from tests.sqlite_template import sqlite_url
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -76,7 +77,7 @@ class LLMLikeGrader:
 
 
 async def test_usage_counts_llm_gradings_and_tokens_per_day(tmp_path: Path) -> None:
-    db = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    db = sqlite_url(tmp_path)
     clock = FakeClock()
     app = await build_app(Settings(database_url=db, _env_file=None), grader=LLMLikeGrader(), clock=clock, fuzz=False)  # type: ignore[call-arg]
     uid = (await app.service.user_for("console", "local")).id

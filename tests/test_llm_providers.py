@@ -10,7 +10,6 @@ import jsonschema
 import openai
 import pytest
 
-from bot.content.loader import load_bank
 from bot.grading.llm import REASONING_TOKENS, LLMGrader
 from bot.grading.llm_reply import reply_schema, token_bound
 from bot.grading.prompts import load_prompts
@@ -23,6 +22,7 @@ from tests.conftest import example_question
 from tests.fake_openai import FakeOpenAI, Fault
 from tests.fake_providers import JsonModeOnly, OpenAIStrict, Reasoning, fakes, model_reply, openai_strict_error
 from tests.provider_matrix import SETTINGS, answers, run
+from tests.shipped import shipped_questions
 
 IDS = [k.id for k in example_question().rubric.key_points]
 LONG = (
@@ -173,7 +173,7 @@ async def test_auto_learns_from_openais_refusal_once(server: FakeOpenAI) -> None
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_schema_the_grader_sends_openai_is_one_strict_mode_takes(lang: str) -> None:
-    for q in load_bank().questions:
+    for q in shipped_questions():
         ids = [k.id for k in q.rubric.key_points]
         for follow in ([f"f{i + 1}" for i in range(len(q.follow_ups))], []):
             full = reply_schema(ids, follow, lang)  # type: ignore[arg-type]

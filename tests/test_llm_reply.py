@@ -9,7 +9,6 @@ from typing import Any
 import jsonschema
 import pytest
 
-from bot.content.loader import load_bank
 from bot.grading.llm_reply import (
     BOUNDS,
     MAX_MISTAKES,
@@ -23,6 +22,7 @@ from bot.grading.llm_reply import (
 )
 from bot.grading.llm_verdicts import LEVEL_SCORE, PENALTY, combine, derive, quoted
 from bot.kernel.models import KeyPoint, Text, TextList
+from tests.shipped import shipped_questions
 
 
 def extreme(schema: dict[str, Any], longest: bool) -> Any:
@@ -43,7 +43,7 @@ def extreme(schema: dict[str, Any], longest: bool) -> Any:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_bank_question_has_a_schema_whose_extremes_validate(lang: str) -> None:
-    for q in load_bank().questions:
+    for q in shipped_questions():
         ids = [k.id for k in q.rubric.key_points]
         for follow in ([f"f{i + 1}" for i in range(len(q.follow_ups))], []):
             schema = reply_schema(ids, follow, lang)  # type: ignore[arg-type]

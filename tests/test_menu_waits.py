@@ -19,8 +19,8 @@ from bot.kernel.models import Lang
 from bot.kernel.session import Idle, InMock
 from bot.platforms.console.chat import run_console
 from tests.fakes import FakeClock, FakeGrader
+from tests.shipped import shipped_bank
 from tests.test_app import settings_for
-from tests.test_first_hour_text import real_bank
 
 NO_QUESTION = {"en": "There is no open question", "zh": "当前没有待回答的题目"}
 MOCK_WAITS = {"en": "it waits for you to press Start", "zh": "请点“开始”"}
@@ -87,7 +87,9 @@ async def test_a_typed_answer_at_an_offline_rating_is_told_the_rating_waits(
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_text_typed_while_review_offers_bank_questions_is_told_to_pick(tmp_path: Path, lang: Lang) -> None:
-    app = await build_app(settings_for(tmp_path), grader=FakeGrader(), clock=FakeClock(), bank=real_bank(), fuzz=False)
+    app = await build_app(
+        settings_for(tmp_path), grader=FakeGrader(), clock=FakeClock(), bank=shipped_bank(), fuzz=False
+    )
     try:
         turns = await chat(app, tmp_path, lang, "/review Acme | What causes loss spikes?", "hmm, the second one?")
     finally:

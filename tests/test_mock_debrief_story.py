@@ -18,8 +18,8 @@ from bot.kernel.models import Lang
 from bot.platforms.console.chat import run_console
 from tests.fakes import FakeClock
 from tests.mock_helpers import PartialGrader, RecordingMockChart
+from tests.shipped import shipped_bank
 from tests.test_app import settings_for
-from tests.test_first_hour_text import real_bank
 
 ASKED = {
     "en": "Why is Pre-LN more stable than Post-LN for deep transformers?",
@@ -51,7 +51,7 @@ NEVER = ("too many key points missed", "No key point missed", "漏掉或说得�
 
 @pytest.fixture(scope="module")
 def shipped() -> Bank:
-    return real_bank()
+    return shipped_bank()
 
 
 @pytest.fixture

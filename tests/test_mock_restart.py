@@ -12,6 +12,7 @@ from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
 from tests.fakes import FakeClock, FakeGrader
 from tests.mock_helpers import PLAIN_ANSWER, answer_all, mock_deps
+from tests.sqlite_template import sqlite_url
 
 
 async def _service(url: str, clock: FakeClock) -> tuple[Service, SqlStore]:
@@ -22,7 +23,7 @@ async def _service(url: str, clock: FakeClock) -> tuple[Service, SqlStore]:
 
 
 async def test_a_restart_mid_session_continues_where_it_stopped(tmp_path: Path) -> None:
-    url, clock = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", FakeClock()
+    url, clock = sqlite_url(tmp_path), FakeClock()
     service, store = await _service(url, clock)
     uid = (await service.user_for("console", "local", "en")).id
     await service.handle_text(uid, "/mock stability 3")

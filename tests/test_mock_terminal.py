@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from tests.bot_env import bot_env
+from tests.sqlite_template import sqlite_url
 
 ANSWERS = [
     "First I check the data and the batch that produced the NaN, then the per-layer gradient norms.",
@@ -25,7 +26,7 @@ ANSWERS = [
 
 def test_a_mock_interview_in_the_terminal_with_no_tokens(tmp_path: Path) -> None:
     script = "\n".join(["/mock", "/mock stability 3", *ANSWERS, "/mock history"])
-    env = bot_env(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", LOG_LEVEL="WARNING")
+    env = bot_env(DATABASE_URL=sqlite_url(tmp_path), LOG_LEVEL="WARNING")
     result = subprocess.run(
         [sys.executable, "-m", "bot", "chat"], input=script, capture_output=True, text=True, cwd=tmp_path, env=env,
         timeout=180,

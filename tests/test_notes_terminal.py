@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.bot_env import bot_env
+from tests.sqlite_template import sqlite_url
 
 FIRST = "First I check the data and the batch that produced the NaN, then the per-layer gradient norms."
 SECOND = (
@@ -20,7 +21,7 @@ SECOND = (
 def test_the_notebook_in_the_terminal_with_no_tokens(tmp_path: Path) -> None:
     # the offline check's rating prompt: four ratings, then the follow-up, the next question and Save to notebook
     script = "\n".join(["/drill", FIRST, "7", "/notes", "1", "2", SECOND, "/notes 1", "/notes export"])
-    env = bot_env(DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", LOG_LEVEL="WARNING")
+    env = bot_env(DATABASE_URL=sqlite_url(tmp_path), LOG_LEVEL="WARNING")
     result = subprocess.run(
         [sys.executable, "-m", "bot", "chat"], input=script, capture_output=True, text=True, cwd=tmp_path, env=env,
         timeout=180,

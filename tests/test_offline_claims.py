@@ -13,13 +13,13 @@ from functools import cache
 
 import pytest
 
-from bot.content.loader import load_bank
 from bot.grading.batch_question import question_from_row
 from bot.grading.features import Phrase, analyse, terms_of
 from bot.grading.normalize import for_matching
 from bot.grading.offline import OfflineGrader
 from bot.grading.probes import PROBES
 from bot.kernel.models import Grade, Lang, Question
+from tests.shipped import shipped_by_id
 
 grader = OfflineGrader()
 
@@ -27,7 +27,7 @@ grader = OfflineGrader()
 @cache
 def shipped_bank() -> dict[str, Question]:
     """The shipped bank by id, loaded when a test first needs it (not at collection)."""
-    return {q.id: q for q in load_bank().questions}
+    return shipped_by_id()
 
 
 def grade(qid: str, answer: str, lang: Lang = "en") -> Grade:

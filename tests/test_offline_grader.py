@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.content.loader import load_bank, load_file
+from bot.content.loader import load_file
 from bot.grading.batch_question import question_from_row
 from bot.grading.feedback import generic_follow_up
 from bot.grading.injection import injection_attempt, strip_injections
@@ -21,6 +21,7 @@ from bot.grading.offline import OfflineGrader
 from bot.kernel.models import Grade, KeyPoint, Lang, Question, Rating, Rubric, Text, TextList
 from bot.kernel.verdicts import suggested_rating
 from bot.text.tokens import has_cjk
+from tests.shipped import shipped_questions
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "content" / "stability" / "stab-nan-debug-001.yaml"
@@ -101,7 +102,7 @@ def test_empty_answer_scores_zero(example: Question, answer: str) -> None:
 
 
 def test_calibration_on_every_shipped_question() -> None:
-    questions = load_bank().questions
+    questions = shipped_questions()
     assert questions
     refs = []
     for q in questions:
@@ -313,7 +314,7 @@ def test_only_lowering_the_learning_rate_is_a_mistake(example: Question) -> None
 
 
 def test_reference_answers_trigger_no_listed_mistake() -> None:
-    for q in load_bank().questions:
+    for q in shipped_questions():
         for lang in ("en", "zh"):
             assert grade(q, q.reference_answer.get(lang), lang).mistakes == [], (q.id, lang)
 
@@ -425,7 +426,7 @@ def test_a_huge_answer_is_graded_on_a_bounded_prefix(example: Question) -> None:
 def test_what_comes_after_the_first_12000_characters_is_not_graded() -> None:
     # issue #17's mutation table: "12k prefix limit removed" survived; the right answer after 12,000 characters
     # of filler earns nothing, the same answer inside them is graded
-    q = next(q for q in load_bank().questions if q.id == "stab-nan-debug-001")
+    q = next(q for q in shipped_questions() if q.id == "stab-nan-debug-001")
     filler = ("I like hiking in the mountains on weekends with my friends. " * 200)[:12_000]
     assert grader.grade_sync(q, filler + q.reference_answer.en, "en").score == 0
     assert grader.grade_sync(q, filler[:11_000] + q.reference_answer.en, "en").score >= 50
@@ -433,7 +434,7 @@ def test_what_comes_after_the_first_12000_characters_is_not_graded() -> None:
 
 def test_a_campus_hire_is_held_to_a_lower_bar_for_numbers_than_an_engineer() -> None:
     # issue #17's mutation table: "level bar ignored" survived (campus 0.85 < engineer 1.0 of the reference's level)
-    q = next(q for q in load_bank().questions if q.id == "stab-nan-debug-001")
+    q = next(q for q in shipped_questions() if q.id == "stab-nan-debug-001")
     answer = (
         "First I check the data batch for NaN and out-of-range labels. Then I log per-layer gradient norms and "
         "lower the learning rate from 3e-4 to 1.5e-4, and I saw the loss recover."

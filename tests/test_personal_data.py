@@ -25,6 +25,7 @@ from bot.kernel.service import Service
 from bot.storage.store import SqlStore
 from tests.app import build_test_app
 from tests.fakes import FakeClock, FakeGrader, FakeRubricWriter, FakeStore
+from tests.sqlite_template import sqlite_url
 
 QUESTION = "How would you shard a 70B model's optimizer state over 64 GPUs on 8 nodes?"
 
@@ -213,7 +214,7 @@ async def test_bootstrap_passes_the_caps_and_the_platform_upload_limits(tmp_path
     from bot.bootstrap import build_app
 
     settings = Settings(
-        _env_file=None, database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", max_reviews_per_day=7,
+        _env_file=None, database_url=sqlite_url(tmp_path), max_reviews_per_day=7,
         max_reviews=70, max_interviews_per_day=3, max_interviews=30,
     )  # fmt: skip
     app = await build_app(settings, grader=FakeGrader(), bank=bank)

@@ -17,6 +17,7 @@ from bot.kernel.bank import Bank
 from bot.kernel.models import Lang
 from bot.platforms.console.chat import run_console
 from tests.fakes import FakeClock, FakeGrader
+from tests.sqlite_template import sqlite_url
 
 SAYS = {
     "en": {
@@ -49,7 +50,7 @@ SAYS = {
 
 
 async def privacy(tmp_path: Path, bank: Bank, lang: Lang, name: str, **settings: object) -> str:
-    config = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", _env_file=None, **settings)  # type: ignore[arg-type]
+    config = Settings(database_url=sqlite_url(tmp_path), _env_file=None, **settings)  # type: ignore[arg-type]
     app = await build_app(config, grader=FakeGrader(), clock=FakeClock(), bank=bank, fuzz=False, transcriber=None)
     try:
         await app.service.user_for("console", "local", lang)

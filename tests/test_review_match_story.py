@@ -19,8 +19,8 @@ from bot.kernel.models import Lang
 from bot.kernel.session import PickingReview
 from bot.platforms.console.chat import run_console
 from tests.fakes import FakeClock, FakeGrader
+from tests.shipped import shipped_bank
 from tests.test_app import settings_for
-from tests.test_first_hour_text import real_bank
 
 PRE_LN = {
     "en": "Why is Pre-LN more stable than Post-LN for deep transformers?",
@@ -58,7 +58,7 @@ TOKENS_NOTES = (
 
 @pytest.fixture(scope="module")
 def shipped() -> Bank:
-    return real_bank()
+    return shipped_bank()
 
 
 @pytest.fixture

@@ -7,10 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.content.loader import load_bank
-from bot.grading.question_match import SURE, UNSURE, SemanticMatcher
-from bot.grading.semantic import default_embedder
-from bot.grading.term_weights import bank_weights
+from bot.grading.question_match import SURE, UNSURE, DeferredMatcher, SemanticMatcher
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import t
 from bot.kernel.models import Question
@@ -18,6 +15,7 @@ from bot.kernel.service import Service
 from tests.app import build_test_app
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore
+from tests.shipped import shipped_bank, shipped_questions
 from tests.test_service import new_user, onboard
 
 PHRASINGS = Path(__file__).resolve().parent / "data" / "review_phrasings.yaml"
@@ -25,9 +23,10 @@ PHRASINGS = Path(__file__).resolve().parent / "data" / "review_phrasings.yaml"
 
 @pytest.fixture(scope="module")
 def matcher() -> SemanticMatcher:
-    embedder = default_embedder()
-    assert embedder is not None
-    return SemanticMatcher(load_bank().questions, embedder, bank_weights())
+    """The shipped bank's matcher, as the bot builds it (the bank's term weights, the encoder's vectors)."""
+    deferred = shipped_bank().matcher
+    assert isinstance(deferred, DeferredMatcher)  # None would mean the encoder did not load
+    return deferred.matcher()
 
 
 @pytest.mark.parametrize(
@@ -56,7 +55,7 @@ def test_real_phrasings_match_and_out_of_bank_questions_do_not(matcher: Semantic
 def test_two_bank_questions_about_as_close_are_offered_not_taken(matcher: SemanticMatcher) -> None:
     """ "为什么大模型预训练常用 warmup？" scores the continual-pretraining question a hair above the warmup one:
     neither is taken at once."""
-    real = Bank(load_bank().questions, matcher)
+    real = Bank(shipped_questions(), matcher)
     close = real.candidates("为什么大模型预训练常用 warmup？", 3)
     assert close[0][1] >= SURE and close[0][1] - close[1][1] < matcher.margin
     assert "stab-warmup-adam-001" in [q.id for q, _ in close[:2]] and not real.is_sure(close)

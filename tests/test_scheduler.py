@@ -12,18 +12,18 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.bootstrap import App, build_app, build_scheduler, load_default_bank
+from bot.bootstrap import App, build_app, build_scheduler
 from bot.config import Settings
 from bot.delivery import NotifierRouter
 from bot.grading.offline import OfflineGrader
 from bot.kernel import commands as c
-from bot.kernel.bank import Bank
 from bot.kernel.ports import AboutToSend, Delivery, Notify
 from bot.kernel.replies import Reply
 from bot.scheduling.dispatcher import MAX_ATTEMPTS, Dispatcher
 from bot.scheduling.scheduler import HOUSEKEEPING_JOB_ID, JOB_ID, REGRADE_JOB_ID, Scheduler
 from bot.storage.pushes import PushStore
 from tests.fakes import FakeClock, FakeGrader, FakeStore
+from tests.shipped import shipped_bank
 
 
 class Outbox:
@@ -71,22 +71,11 @@ class Outbox:
         return Counter(u for u, r, _ in self.sent if kind_text in r[0].text)
 
 
-_BANK: list[Bank] = []
-
-
-def shared_bank(settings: Settings) -> Bank:
-    """The default bank, loaded once for the module: it is read-only, and loading it (the YAML files and
-    the /review matcher's embeddings) takes seconds that every test would otherwise pay in its setup."""
-    if not _BANK:
-        _BANK.append(load_default_bank(settings))
-    return _BANK[0]
-
-
 @pytest.fixture
 async def app(db_url: str) -> AsyncIterator[App]:
     clock = FakeClock(datetime(2026, 3, 1, 0, 0, tzinfo=UTC))
     settings = Settings(database_url=db_url, _env_file=None)  # type: ignore[call-arg]
-    a = await build_app(settings, grader=FakeGrader(), clock=clock, fuzz=False, bank=shared_bank(settings))
+    a = await build_app(settings, grader=FakeGrader(), clock=clock, fuzz=False, bank=shipped_bank())
     yield a
     await a.close()
 
@@ -249,9 +238,7 @@ async def test_two_schedulers_on_one_database_never_send_the_same_push(app: App,
     clock.current = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
     ids = [await add_user(app, f"u{i}", "UTC") for i in range(40)]
     settings = Settings(database_url=db_url, _env_file=None)  # type: ignore[call-arg]
-    other = await build_app(
-        settings, grader=FakeGrader(), clock=clock, fuzz=False, migrate=False, bank=shared_bank(settings)
-    )
+    other = await build_app(settings, grader=FakeGrader(), clock=clock, fuzz=False, migrate=False, bank=shipped_bank())
     outbox = Outbox()
     a = dispatcher(app, outbox, concurrency=4, page_size=7)
     b = dispatcher(other, outbox, concurrency=4, page_size=7)

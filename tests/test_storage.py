@@ -20,8 +20,8 @@ from bot.storage.tables import metadata
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 
 
-async def test_migrations_match_the_tables(db_url: str) -> None:
-    engines = make_engines(db_url)
+async def test_migrations_match_the_tables(empty_db_url: str) -> None:
+    engines = make_engines(empty_db_url)
     await upgrade(engines)
 
     def diff(conn: Connection) -> list[object]:

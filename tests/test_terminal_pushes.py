@@ -24,6 +24,7 @@ from bot.platforms.console.chat import run_console
 from bot.scheduling.scheduler import Scheduler
 from tests.bot_env import bot_env
 from tests.fakes import FakeClock, FakeGrader
+from tests.sqlite_template import sqlite_url
 from tests.test_app import settings_for
 
 START = datetime(2026, 3, 2, 1, 0, tzinfo=UTC)  # 09:00 on Monday 2 March in Shanghai
@@ -196,7 +197,7 @@ async def test_another_terminal_users_pushes_wait_for_them(app: App, tmp_path: P
 def test_the_terminal_command_shows_a_reminder_that_came_due_while_it_was_closed(tmp_path: Path, bank: Bank) -> None:
     """`python -m bot chat`, as a user runs it: a reminder that came due while no chat was open is shown when the
     next one starts, with its time, and not again at the start after."""
-    db = f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+    db = sqlite_url(tmp_path)
 
     async def log_interview() -> None:  # two days ago by the wall clock, logged while it was ahead
         a = await build_app(settings_for(tmp_path), grader=FakeGrader(), clock=FakeClock(datetime.now(UTC) -

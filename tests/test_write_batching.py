@@ -14,12 +14,13 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from bot.storage import tables as T
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade
+from tests.sqlite_template import sqlite_url
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 async def test_concurrent_writes_commit_and_a_bad_unit_fails_alone(tmp_path: Path) -> None:
-    engines = make_engines(f"sqlite+aiosqlite:///{tmp_path / 'b.db'}")
+    engines = make_engines(sqlite_url(tmp_path, "b.db"))
     await upgrade(engines)
     assert engines.batcher is not None
 
@@ -44,7 +45,7 @@ async def test_concurrent_writes_commit_and_a_bad_unit_fails_alone(tmp_path: Pat
 
 
 async def test_a_write_is_visible_to_readers_when_it_returns(tmp_path: Path) -> None:
-    engines = make_engines(f"sqlite+aiosqlite:///{tmp_path / 'b.db'}")
+    engines = make_engines(sqlite_url(tmp_path, "b.db"))
     await upgrade(engines)
 
     async def unit(conn: AsyncConnection) -> None:

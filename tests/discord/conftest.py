@@ -19,6 +19,7 @@ from bot.platforms.discord.runtime import DiscordRuntime
 from bot.platforms.discord.settings import DiscordSettings
 from tests.discord.fake_discord import FakeDiscord, Recorded
 from tests.fakes import FakeClock, FakeGrader
+from tests.sqlite_template import sqlite_url
 
 DEV_GUILD = 700
 
@@ -34,7 +35,7 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
 
 @pytest.fixture
 async def app(tmp_path: Path, bank: Bank, grader: FakeGrader, clock: FakeClock) -> AsyncIterator[App]:
-    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", _env_file=None)  # type: ignore[call-arg]
+    settings = Settings(database_url=sqlite_url(tmp_path), _env_file=None)  # type: ignore[call-arg]
     built = await build_app(settings, grader=grader, clock=clock, bank=bank, fuzz=False)
     yield built
     await built.close()

@@ -12,7 +12,7 @@ from tests.discord import payloads as p
 from tests.discord.conftest import Harness
 from tests.discord.fake_discord import Recorded
 from tests.mock_helpers import PartialGrader, RecordingMockChart
-from tests.test_first_hour_text import real_bank
+from tests.shipped import shipped_bank
 from tests.test_mock_debrief_story import check_story, mock_round
 from tests.test_review_match_story import (
     PRE_LN,
@@ -28,7 +28,7 @@ from tests.test_review_match_story import (
 
 @pytest.fixture(scope="module")
 def shipped() -> Bank:
-    return real_bank()
+    return shipped_bank()
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from tests.fake_openai import FakeOpenAI
 from tests.fakes import FakeGrader
 from tests.fixtures.make_audio import ANSWER_EN_KEYWORDS
 from tests.speech.conftest import AUDIO
+from tests.sqlite_template import sqlite_url
 
 ROOT = Path(__file__).resolve().parents[2]
 VOICE_ENV = ("TRANSCRIBE_", "WHISPER_", "LLM_", "OPENAI_", "MAX_AUDIO_")
@@ -73,7 +74,7 @@ def test_local_takes_a_folder_or_a_name(whisper_base: Path) -> None:
 
 async def test_the_app_wires_the_backend_and_the_limits(tmp_path: Path) -> None:
     s = settings(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
+        database_url=sqlite_url(tmp_path),
         transcribe_backend="openai",
         openai_api_key="sk-test",
         max_audio_seconds=120,
@@ -93,7 +94,7 @@ async def test_a_served_bot_transcribes_locally_in_worker_processes(
     """`serve` (process workers) gives the local transcriber its own pool of TRANSCRIBE_MAX_CONCURRENT processes,
     each transcription stopped at the voice deadline; in thread mode (tests, an injected bank) there is none."""
     s = settings(
-        database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
+        database_url=sqlite_url(tmp_path),
         transcribe_backend="local",
         whisper_model=str(whisper_base),
         transcribe_max_concurrent=2,

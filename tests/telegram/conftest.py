@@ -19,6 +19,7 @@ from bot.kernel.models import Grade, Lang, Level, Question
 from bot.platforms.telegram.runtime import TelegramRuntime
 from bot.platforms.telegram.settings import TelegramSettings
 from tests.fakes import FakeClock, FakeGrader
+from tests.sqlite_template import sqlite_url
 from tests.telegram import updates
 from tests.telegram.fake_bot_api import TOKEN, FakeBotApi, Sent
 
@@ -93,7 +94,7 @@ async def make_telegram(tmp_path: Path, bank: Bank) -> AsyncIterator[MakeHarness
         grader: Any = None, database_url: str | None = None, config: dict[str, Any] | None = None, **overrides: Any
     ) -> Harness:
         server = await FakeBotApi().start()
-        url = database_url or f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}"
+        url = database_url or sqlite_url(tmp_path)
         settings = Settings(database_url=url, _env_file=None, **(config or {}))  # type: ignore[call-arg]
         options: dict[str, Any] = {
             "token": SecretStr(TOKEN),

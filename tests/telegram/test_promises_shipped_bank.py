@@ -8,9 +8,9 @@ import pytest
 from bot.kernel.bank import Bank
 from bot.kernel.models import Lang
 from tests.mock_helpers import PartialGrader, RecordingMockChart
+from tests.shipped import shipped_bank
 from tests.telegram.conftest import Harness, MakeHarness
 from tests.telegram.fake_bot_api import Sent
-from tests.test_first_hour_text import real_bank
 from tests.test_mock_debrief_story import check_story, mock_round
 from tests.test_review_match_story import (
     PRE_LN,
@@ -28,7 +28,7 @@ CHAT = 613
 
 @pytest.fixture(scope="module")
 def shipped() -> Bank:
-    return real_bank()
+    return shipped_bank()
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from telegram.error import InvalidToken
 from bot.kernel.registry import REGISTRY
 from bot.platforms.telegram.runtime import TelegramRuntime
 from bot.platforms.telegram.settings import TelegramSettings
+from tests.sqlite_template import sqlite_url
 from tests.telegram import updates
 from tests.telegram.conftest import Harness, MakeHarness
 from tests.telegram.fake_bot_api import TOKEN, FakeBotApi
@@ -72,7 +73,7 @@ async def test_python_m_bot_run_serves_telegram_until_sigterm(tmp_path: Path) ->
         **os.environ,
         "TELEGRAM_TOKEN": TOKEN,
         "TELEGRAM_BASE_URL": server.base_url,
-        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}",
+        "DATABASE_URL": sqlite_url(tmp_path),
         "LOG_LEVEL": "WARNING",
     }
     env.pop("DISCORD_TOKEN", None)
