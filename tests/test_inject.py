@@ -7,14 +7,16 @@ from __future__ import annotations
 import ast
 import importlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from bot.features.deps import Deps
 from bot.features.routes import ROUTES
+from bot.features.stats.report import History
 from bot.kernel import commands as c
-from bot.kernel.inject import UnknownDependency, bind, parameters
+from bot.kernel.inject import UnknownDependency, bind, build, parameters
 from bot.kernel.models import User
 from bot.kernel.ports import Clock
 from bot.kernel.registry import REGISTRY
@@ -28,7 +30,6 @@ BOT = Path(__file__).resolve().parents[1] / "bot"
 MAX_PORT_METHODS = 15
 
 HANDLERS_TAKING_DEPS = {
-    "bot.features.account.account.show_stats",
     "bot.features.career.router.action",
     "bot.features.career.router.command",
     "bot.features.career.router.upload",
@@ -118,6 +119,19 @@ def test_bind_names_the_known_dependencies_in_its_error() -> None:
 
     with pytest.raises(UnknownDependency, match=r"known: clock, cmd, session, user"):
         bind(handler, {"clock": object()})
+
+
+def test_a_dependency_group_is_built_by_its_field_names(deps: Deps) -> None:
+    history = build(History, deps.provided())
+    assert history.attempts is deps.store and history.clock is deps.clock and history.charts is deps.charts
+
+    @dataclass(frozen=True)
+    class Typo:
+        clock: Clock
+        cardz: CardsPort
+
+    with pytest.raises(UnknownDependency, match=r"Typo names 'cardz', which nothing provides"):
+        build(Typo, deps.provided())
 
 
 def test_every_registered_handler_binds_against_what_the_root_provides(deps: Deps) -> None:

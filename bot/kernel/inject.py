@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
 
 PER_CALL = ("cmd", "user", "session")
 """What a handler is given per command: the command, its user and the user's state (as read with the user)."""
@@ -67,3 +67,17 @@ def bind_all(
 ) -> dict[type, Bound]:
     """Every handler bound (the first unknown name raises)."""
     return {key: bind(handler, provided, per_call) for key, handler in handlers.items()}
+
+
+G = TypeVar("G")
+
+
+def build(group: type[G], provided: Mapping[str, object]) -> G:
+    """A feature's dependency group (a dataclass of the ports it uses, as bot/features/stats/report.py History)
+    built from the map, each field by its name: for a caller that holds the map, not the handler's parameters (a
+    hook, a benchmark). UnknownDependency for a field that names nothing."""
+    names = [f.name for f in fields(group)]  # type: ignore[arg-type]
+    missing = [name for name in names if name not in provided]
+    if missing:
+        raise UnknownDependency(f"{group.__qualname__} names {missing[0]!r}, which nothing provides")
+    return group(**{name: provided[name] for name in names})

@@ -11,6 +11,7 @@ from bot.features.mock import plan as mock_plan
 from bot.features.mock import turn as mock_turn
 from bot.features.mock.models import DEFAULT_LENGTH, MAX_LENGTH, MIN_LENGTH, FocusKind, MockItem, MockSession
 from bot.features.mock.plan import BUDGET, Setup
+from bot.features.mock.ports import MocksPort
 from bot.features.mock.report import focus_name
 from bot.features.mock.turn import ask_current, finish, submit
 from bot.features.review.companies import public_company
@@ -195,9 +196,9 @@ async def share(deps: Deps, user: User) -> list[Reply]:
 TREND_MOCKS = 5
 
 
-async def stats_line(deps: Deps, user: User) -> str | None:
+async def stats_line(mocks: MocksPort, user: User) -> str | None:
     """/stats's line on mock interviews: how many, the last scores in order, the last verdict; None if none."""
-    done = [m for m in await deps.store.list_mocks(user.id) if m.summary is not None]
+    done = [m for m in await mocks.list_mocks(user.id) if m.summary is not None]
     if not done:
         return None
     last = done[-1].summary
