@@ -33,12 +33,6 @@ HANDLERS_TAKING_DEPS = {
     "bot.features.career.router.action",
     "bot.features.career.router.command",
     "bot.features.career.router.upload",
-    "bot.features.drill.drill.disagree",
-    "bot.features.drill.drill.next_question",
-    "bot.features.drill.drill.override_rating",
-    "bot.features.drill.drill.second_look",
-    "bot.features.drill.drill.start_follow_up",
-    "bot.features.drill.drill.tick_point",
     "bot.features.mock.mock.answer",
     "bot.features.mock.mock.mock_command",
     "bot.features.mock.mock.reveal",
@@ -47,8 +41,6 @@ HANDLERS_TAKING_DEPS = {
     "bot.features.review.interviews.log_interview",
     "bot.features.review.interviews.log_review",
     "bot.features.review.interviews.pick_review",
-    "bot.features.study_server.study_server.answer_server_question",
-    "bot.features.voice.voice.submit_voice",
 }
 """Debts: registered handlers that still take the whole `deps` (the composition root's record) instead of naming
 what they use. The list may only shrink: a handler converted is taken off it (the test fails until it is)."""

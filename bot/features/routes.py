@@ -32,6 +32,7 @@ from bot.features.voice import commands as voice_commands
 from bot.kernel import commands as c
 from bot.kernel import routing
 from bot.kernel.i18n import t
+from bot.kernel.inject import build
 from bot.kernel.models import User
 from bot.kernel.registry import REGISTRY
 from bot.kernel.replies import Reply
@@ -90,11 +91,12 @@ class FeatureRoutes:
         return await flows.after_command(before, replies, deps, user, restart)
 
     async def waiting_rating(self, deps: Deps, user: User, attempt_id: int) -> Reply | None:
-        return await drill.waiting_rating(deps, user, attempt_id)
+        return await drill.waiting_rating(deps.store, deps.questions, user, attempt_id)
 
     async def free_text(self, cmd: c.FreeText, deps: Deps, user: User, session: Session) -> list[Reply] | None:
         if open_card_id(session) is not None:
-            return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), deps, user, session)
+            answers = build(drill.Answers, deps.provided())
+            return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), answers, user, session)
         if isinstance(session, InMock):
             return await mock.submit(c.SubmitAnswer(user.id, cmd.text), deps, user, session)
         if isinstance(session, Onboarding):

@@ -11,7 +11,7 @@ then, at start-up, naming the handler and the parameter, never when a user first
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
@@ -39,6 +39,25 @@ class Bound:
     async def __call__(self, **call: object) -> Any:
         given = {name: self.provided[name] for name in self.names}
         return await self.handler(**{name: call[name] for name in self.per_call}, **given)
+
+
+class _With(Mapping[str, object]):
+    def __init__(self, base: Mapping[str, object], extra: dict[str, object]) -> None:
+        self._base, self._extra = base, extra
+
+    def __getitem__(self, name: str) -> object:
+        return self._extra[name] if name in self._extra else self._base[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*self._extra, *(name for name in self._base if name not in self._extra)])
+
+    def __len__(self) -> int:
+        return len(set(self._base) | set(self._extra))
+
+
+def with_names(base: Mapping[str, object], **extra: object) -> Mapping[str, object]:
+    """`base` and `extra` (read first): the map as it is, each of its values still read when asked."""
+    return _With(base, extra)
 
 
 def parameters(handler: AnyHandler) -> list[str]:

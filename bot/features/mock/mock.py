@@ -18,6 +18,7 @@ from bot.features.review.companies import public_company
 from bot.kernel import actions
 from bot.kernel import commands as c
 from bot.kernel.i18n import t, tn
+from bot.kernel.inject import build
 from bot.kernel.models import LEVEL_WORDS, User
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import InMock, Session
@@ -41,21 +42,21 @@ async def answer(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Session) 
     """An explicit answer (Discord's /answer): to the mock's open question while one runs, else the drill's."""
     if isinstance(session, InMock):
         return await submit(cmd, deps, user, session)
-    return await drill.submit_answer(cmd, deps, user, session)
+    return await drill.submit_answer(cmd, build(drill.Answers, deps.provided()), user, session)
 
 
 async def skip(cmd: c.SkipQuestion, deps: Deps, user: User, session: Session) -> list[Reply]:
     """/skip: passes on the mock's open question while one runs, else the drill's skip."""
     if isinstance(session, InMock):
         return await mock_turn.skip(deps, user, session)
-    return await drill.skip(cmd, deps, user)
+    return await drill.skip(cmd, user, deps.store, deps.store, deps.clock)
 
 
 async def reveal(cmd: c.RevealReference, deps: Deps, user: User, session: Session) -> list[Reply]:
     """/reveal: not during a mock (the reference answers come in the debrief), else the drill's."""
     if cmd.attempt_id is None and isinstance(session, InMock):
         return [Reply(t(user.language, "mock.no_reference"))]
-    return await drill.reveal(cmd, deps, user)
+    return await deps.call(drill.reveal, cmd=cmd, user=user)
 
 
 async def mock_command(cmd: c.MockCommand, deps: Deps, user: User) -> list[Reply]:

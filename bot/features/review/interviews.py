@@ -12,6 +12,7 @@ from bot.features.review.personal_questions import personal_question
 from bot.kernel import actions, srs
 from bot.kernel import commands as c
 from bot.kernel.i18n import t, tn
+from bot.kernel.inject import build
 from bot.kernel.models import InterviewLog, Lang, Question, Reminder, ReviewItem, User
 from bot.kernel.render import subtopic_name
 from bot.kernel.replies import Button, Reply
@@ -162,7 +163,8 @@ async def grade_recalled(deps: Deps, user: User, question: Question, answer: str
         return []
     asked = Answering(card_id=card.id)
     await deps.store.set_session(user.id, asked)
-    return await drill.submit_answer(c.SubmitAnswer(user.id, answer, source="review"), deps, user, asked)
+    answers = build(drill.Answers, deps.provided())
+    return await drill.submit_answer(c.SubmitAnswer(user.id, answer, source="review"), answers, user, asked)
 
 
 def _offer_rows(offered: list[Question], lang: Lang) -> list[list[Button]]:
