@@ -37,10 +37,6 @@ HANDLERS_TAKING_DEPS = {
     "bot.features.mock.mock.mock_command",
     "bot.features.mock.mock.reveal",
     "bot.features.mock.mock.skip",
-    "bot.features.review.flows.start_flow",
-    "bot.features.review.interviews.log_interview",
-    "bot.features.review.interviews.log_review",
-    "bot.features.review.interviews.pick_review",
 }
 """Debts: registered handlers that still take the whole `deps` (the composition root's record) instead of naming
 what they use. The list may only shrink: a handler converted is taken off it (the test fails until it is)."""

@@ -111,8 +111,8 @@ class FeatureRoutes:
         if isinstance(session, PickingReview):  # "2": the second question offered; other text is told what waits
             choice = int(cmd.text.strip()) - 1 if is_number(cmd.text.strip()) else -1
             if 0 <= choice < len(session.candidates):
-                return await interviews.pick_review(c.PickReview(user.id, choice), deps, user)
-            return interviews.still_picking(deps, user, session)
+                return await deps.call(interviews.pick_review, cmd=c.PickReview(user.id, choice), user=user)
+            return interviews.still_picking(deps.bank, user, session)
         if isinstance(session, ConfirmingForget):
             confirmed = is_yes(cmd.text, DELETE)  # "yes", "y", "确认", "好" ...; anything else keeps the data
             return await deps.call(
