@@ -33,10 +33,6 @@ HANDLERS_TAKING_DEPS = {
     "bot.features.career.router.action",
     "bot.features.career.router.command",
     "bot.features.career.router.upload",
-    "bot.features.mock.mock.answer",
-    "bot.features.mock.mock.mock_command",
-    "bot.features.mock.mock.reveal",
-    "bot.features.mock.mock.skip",
 }
 """Debts: registered handlers that still take the whole `deps` (the composition root's record) instead of naming
 what they use. The list may only shrink: a handler converted is taken off it (the test fails until it is)."""

@@ -19,7 +19,7 @@ from bot.features.drill import drill, regrade
 from bot.features.drill import pushes as drill_pushes
 from bot.features.jd import commands as jd_commands
 from bot.features.mock import commands as mock_commands
-from bot.features.mock import mock
+from bot.features.mock import turn as mock_turn
 from bot.features.notebook import commands as notebook_commands
 from bot.features.onboarding import commands as onboarding_commands
 from bot.features.onboarding import onboarding
@@ -98,7 +98,8 @@ class FeatureRoutes:
             answers = build(drill.Answers, deps.provided())
             return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), answers, user, session)
         if isinstance(session, InMock):
-            return await mock.submit(c.SubmitAnswer(user.id, cmd.text), deps, user, session)
+            turns = build(mock_turn.Turns, deps.provided())
+            return await mock_turn.submit(c.SubmitAnswer(user.id, cmd.text), turns, user, session)
         if isinstance(session, Onboarding):
             return await onboarding.onboarding_text(cmd.text, deps, user, session.step)
         if isinstance(session, Grading):  # graded now if the process grading it stopped (a replica that died)
