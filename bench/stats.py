@@ -33,12 +33,13 @@ from bench.report import final_line, verdict_of
 from bot.charts import MatplotlibChartRenderer
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
 from bot.features.deps import Deps, Limits
+from bot.features.stats import report
 from bot.features.stats.progress import ProgressData, compute_progress
-from bot.features.stats.report import build_progress, progress_reply
 from bot.grading.chain import GradingChain
 from bot.grading.offline import OfflineGrader
 from bot.kernel import srs
 from bot.kernel.bank import Bank
+from bot.kernel.inject import build
 from bot.kernel.models import DIMENSIONS, Attempt, Card, Grade, InterviewLog, Question, ReviewItem, User
 from bot.kernel.scoring import rating_from_score
 from bot.storage.engine import make_engines
@@ -157,12 +158,13 @@ async def end_to_end(
             limits=Limits(),
             charts=charts,
         )
+        history = build(report.History, deps.provided())
         read, whole = [], []
         for _ in range(samples):
             t0 = time.perf_counter()
-            await build_progress(deps, user)
+            await report.build_progress(history, user)
             t1 = time.perf_counter()
-            reply = await progress_reply(deps, user)
+            reply = await report.progress_reply(history, user)
             whole.append((time.perf_counter() - t1) * 1000)
             read.append((t1 - t0) * 1000)
             assert reply is not None and reply.image is not None

@@ -14,6 +14,7 @@ from bot.kernel import commands as c
 from bot.kernel import render, srs
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import t, tn
+from bot.kernel.inject import build
 from bot.kernel.models import Attempt, Rating, Text, User
 from bot.kernel.replies import Button, Reply
 from bot.kernel.scoring import rating_from_score
@@ -179,7 +180,9 @@ async def test_an_answer_already_being_graded_is_not_graded_twice(service: Servi
     await service.handle_text(user.id, "/drill")
     card_id = await open_card(service, user)
     await store.set_session(user.id, Grading(card_id=card_id))  # another process claimed it meanwhile
-    replies = await drill.submit_answer(c.SubmitAnswer(user.id, ANSWER), service.deps, user, Answering(card_id=card_id))
+    replies = await drill.submit_answer(
+        c.SubmitAnswer(user.id, ANSWER), build(drill.Answers, service.provided), user, Answering(card_id=card_id)
+    )
     assert replies == [Reply(t("zh", "already_grading"))] and await store.list_attempts(user.id) == []
 
 
@@ -188,7 +191,7 @@ async def test_the_answer_is_graded_against_the_stored_session_when_none_is_give
 ) -> None:
     user = await zh_user(service)
     await service.handle_text(user.id, "/drill")
-    (reply,) = await drill.submit_answer(c.SubmitAnswer(user.id, ANSWER), service.deps, user)
+    (reply,) = await drill.submit_answer(c.SubmitAnswer(user.id, ANSWER), build(drill.Answers, service.provided), user)
     assert reply.kind == "grade" and len(await store.list_attempts(user.id)) == 1
 
 

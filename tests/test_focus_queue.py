@@ -15,6 +15,7 @@ from bot.features.mock import plan as mock_plan
 from bot.kernel import push_rules, srs
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import t
+from bot.kernel.inject import build
 from bot.kernel.models import Question, User
 from bot.kernel.service import Service
 from bot.kernel.session import Answering
@@ -165,7 +166,9 @@ async def test_drill_reads_the_focus_from_the_sql_store(sql: SqlStore, bank: Ban
 
 
 async def _plan(deps: Deps, user: User, setup: mock_plan.Setup) -> list[str]:
-    return [x.id for x in await mock_plan.plan(deps, user, setup, deps.clock.now())]
+    return [
+        x.id for x in await mock_plan.plan(build(mock_plan.Planning, deps.provided()), user, setup, deps.clock.now())
+    ]
 
 
 async def test_the_mock_plan_leans_to_the_focus_and_still_covers_the_types() -> None:

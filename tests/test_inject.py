@@ -7,14 +7,16 @@ from __future__ import annotations
 import ast
 import importlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from bot.features.deps import Deps
 from bot.features.routes import ROUTES
+from bot.features.stats.report import History
 from bot.kernel import commands as c
-from bot.kernel.inject import UnknownDependency, bind, parameters
+from bot.kernel.inject import UnknownDependency, bind, build, parameters
 from bot.kernel.models import User
 from bot.kernel.ports import Clock
 from bot.kernel.registry import REGISTRY
@@ -28,26 +30,9 @@ BOT = Path(__file__).resolve().parents[1] / "bot"
 MAX_PORT_METHODS = 15
 
 HANDLERS_TAKING_DEPS = {
-    "bot.features.account.account.show_stats",
     "bot.features.career.router.action",
     "bot.features.career.router.command",
     "bot.features.career.router.upload",
-    "bot.features.drill.drill.disagree",
-    "bot.features.drill.drill.next_question",
-    "bot.features.drill.drill.override_rating",
-    "bot.features.drill.drill.second_look",
-    "bot.features.drill.drill.start_follow_up",
-    "bot.features.drill.drill.tick_point",
-    "bot.features.mock.mock.answer",
-    "bot.features.mock.mock.mock_command",
-    "bot.features.mock.mock.reveal",
-    "bot.features.mock.mock.skip",
-    "bot.features.review.flows.start_flow",
-    "bot.features.review.interviews.log_interview",
-    "bot.features.review.interviews.log_review",
-    "bot.features.review.interviews.pick_review",
-    "bot.features.study_server.study_server.answer_server_question",
-    "bot.features.voice.voice.submit_voice",
 }
 """Debts: registered handlers that still take the whole `deps` (the composition root's record) instead of naming
 what they use. The list may only shrink: a handler converted is taken off it (the test fails until it is)."""
@@ -118,6 +103,19 @@ def test_bind_names_the_known_dependencies_in_its_error() -> None:
 
     with pytest.raises(UnknownDependency, match=r"known: clock, cmd, session, user"):
         bind(handler, {"clock": object()})
+
+
+def test_a_dependency_group_is_built_by_its_field_names(deps: Deps) -> None:
+    history = build(History, deps.provided())
+    assert history.attempts is deps.store and history.clock is deps.clock and history.charts is deps.charts
+
+    @dataclass(frozen=True)
+    class Typo:
+        clock: Clock
+        cardz: CardsPort
+
+    with pytest.raises(UnknownDependency, match=r"Typo names 'cardz', which nothing provides"):
+        build(Typo, deps.provided())
 
 
 def test_every_registered_handler_binds_against_what_the_root_provides(deps: Deps) -> None:

@@ -375,6 +375,6 @@ async def test_two_spellings_of_one_company_are_one_company_in_the_plan() -> Non
     await service.handle_text(uid, "/review ＯＰＥＮＡＩ | How do you shard optimizer states across ranks?")
     user = await store.get_user(uid)
     assert user is not None
-    assert await mock_plan.companies(deps, user) == ["ＯＰＥＮＡＩ"]  # one company, as last logged
-    _, questions = await mock_plan.company_subtopics(deps, user, "openai")
+    assert await mock_plan.companies(deps.store, user) == ["ＯＰＥＮＡＩ"]  # one company, as last logged
+    _, questions = await mock_plan.company_subtopics(deps.store, user, "openai")
     assert len(questions) == 2 and len(store.review_items) == 2

@@ -76,12 +76,12 @@ async def test_daily_post_is_one_question_per_local_day_with_an_answer_button(de
     late = datetime(2026, 3, 2, 17, 0, tzinfo=UTC)
     post = daily_post(deps, guild(), late)
     assert post is not None and "2026-03-03" in post.text
-    q = daily_question(deps, GUILD, late.date() + timedelta(days=1))
+    q = daily_question(deps.bank, GUILD, late.date() + timedelta(days=1))
     assert q is not None and q.prompt.en in post.text
     assert post.actions() == [f"answer:{q.id}"]
     zh = daily_post(deps, guild(lang="zh"), late)
     assert zh is not None and "每日一题" in zh.text and q.prompt.zh in zh.text
-    days = [daily_question(deps, GUILD, late.date() + timedelta(days=i)) for i in range(len(deps.bank))]
+    days = [daily_question(deps.bank, GUILD, late.date() + timedelta(days=i)) for i in range(len(deps.bank))]
     assert len({x.id for x in days if x}) == len(deps.bank)  # every question once before any repeats
 
 
@@ -108,7 +108,7 @@ async def test_answer_in_a_server_creates_the_card_and_schedules_it(
     service: Service, store: FakeStore, deps: Deps, clock: FakeClock
 ) -> None:
     uid = await member(service, "1")
-    q = daily_question(deps, GUILD, clock.now().date())
+    q = daily_question(deps.bank, GUILD, clock.now().date())
     assert q is not None
     await service.handle(c.AnswerServerQuestion(uid, "discord", GUILD, q.id, "An answer."))
     card = await store.card_for_question(uid, q.id)
@@ -121,7 +121,7 @@ async def answer_in(service: Service, uid: int, server: str, text: str = "answer
     if await store.get_guild(server) is None:
         await store.save_guild(guild(tz="UTC").model_copy(update={"id": server}))
     day = service.deps.clock.now().date() - timedelta(days=days_ago)
-    q = daily_question(service.deps, server, day)
+    q = daily_question(service.deps.bank, server, day)
     assert q is not None
     return await service.handle(c.AnswerServerQuestion(uid, "discord", server, q.id, text))
 
@@ -193,7 +193,7 @@ async def test_ten_answers_to_the_question_of_the_day_count_once_at_their_best(
 ) -> None:
     """issue #16: pasting the reference answer into the daily form 10 times made 1,000 points."""
     uid, other = await member(service, "11"), await member(service, "22")
-    q = daily_question(deps, GUILD, service.deps.clock.now().date())
+    q = daily_question(deps.bank, GUILD, service.deps.clock.now().date())
     assert q is not None
     grader.score = 100
     for _ in range(10):
@@ -252,7 +252,7 @@ async def test_only_the_current_question_of_the_day_scores_and_an_older_one_says
 
 async def test_an_answer_in_a_server_that_was_never_set_up_scores_nothing(service: Service, deps: Deps) -> None:
     uid = await member(service, "11")
-    q = daily_question(deps, "never-set-up", service.deps.clock.now().date())
+    q = daily_question(deps.bank, "never-set-up", service.deps.clock.now().date())
     assert q is not None
     r = await service.handle(c.AnswerServerQuestion(uid, "discord", "never-set-up", q.id, "An answer."))
     assert r[0].kind == "grade" and "earns none" in r[0].text

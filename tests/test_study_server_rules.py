@@ -27,7 +27,7 @@ async def zh_member(service: Service, external_id: str = "1") -> int:
 def test_the_daily_post_is_the_date_the_question_and_the_hint_with_an_answer_button(deps: Deps) -> None:
     now = datetime(2026, 3, 2, 17, 0, tzinfo=UTC)  # already 3 March in Shanghai
     post = daily_post(deps, guild(lang="zh"), now)
-    q = daily_question(deps, GUILD, now.date() + timedelta(days=1))
+    q = daily_question(deps.bank, GUILD, now.date() + timedelta(days=1))
     assert post is not None and q is not None
     lines = [t("zh", "server.daily", date="2026-03-03"), render.question_text(q, "zh", "")]
     assert post.text == "\n".join([*lines, "", t("zh", "server.daily_hint")])
@@ -37,7 +37,7 @@ def test_the_daily_post_is_the_date_the_question_and_the_hint_with_an_answer_but
 
 def test_an_empty_bank_has_no_question_of_the_day(store: FakeStore, clock: FakeClock) -> None:
     deps = build_test_app(Bank([]), grader=FakeGrader(), store=store, clock=clock).deps
-    assert daily_question(deps, GUILD, clock.now().date()) is None
+    assert daily_question(deps.bank, GUILD, clock.now().date()) is None
     assert daily_post(deps, guild(), clock.now()) is None
 
 
@@ -103,7 +103,7 @@ async def test_an_answer_starts_a_new_deck_card_from_a_fresh_state(
     service: Service, store: FakeStore, deps: Deps, clock: FakeClock
 ) -> None:
     uid = await member(service, "1")
-    q = daily_question(deps, GUILD, clock.now().date())
+    q = daily_question(deps.bank, GUILD, clock.now().date())
     assert q is not None
     await service.handle(c.AnswerServerQuestion(uid, "discord", GUILD, q.id, "An answer."))
     card = await store.card_for_question(uid, q.id)
@@ -114,7 +114,7 @@ async def test_an_answer_starts_a_new_deck_card_from_a_fresh_state(
 
 async def test_an_idle_member_is_left_idle_after_their_answer(service: Service, store: FakeStore, deps: Deps) -> None:
     uid = await member(service, "1")
-    q = daily_question(deps, GUILD, deps.clock.now().date())
+    q = daily_question(deps.bank, GUILD, deps.clock.now().date())
     assert q is not None
     r = await service.handle(c.AnswerServerQuestion(uid, "discord", GUILD, q.id, "   "))
     assert r[0].kind == "error" and await store.get_session(uid) == Idle()  # a rejected answer opens nothing
@@ -134,7 +134,7 @@ async def test_answering_in_the_server_the_question_open_in_dms_closes_it(
     card = await store.get_card(card_id or 0)
     assert card is not None
     day = deps.clock.now().date()
-    server = next(s for s in (f"s{i}" for i in range(500)) if daily_question(deps, s, day).id == card.question_id)  # type: ignore[union-attr]
+    server = next(s for s in (f"s{i}" for i in range(500)) if daily_question(deps.bank, s, day).id == card.question_id)  # type: ignore[union-attr]
     await service.handle(c.AnswerServerQuestion(uid, "discord", server, card.question_id, "An answer."))
     session = await store.get_session(uid)
     assert session != Answering(card_id=card.id) and open_card_id(session) is None  # answered: not asked again
@@ -143,7 +143,7 @@ async def test_answering_in_the_server_the_question_open_in_dms_closes_it(
 async def test_an_unscored_answer_says_so_in_the_members_language(service: Service, store: FakeStore) -> None:
     uid = await zh_member(service)
     await store.save_guild(guild(tz="UTC"))
-    q = daily_question(service.deps, GUILD, service.deps.clock.now().date() - timedelta(days=2))
+    q = daily_question(service.deps.bank, GUILD, service.deps.clock.now().date() - timedelta(days=2))
     assert q is not None
     r = await service.handle(c.AnswerServerQuestion(uid, "discord", GUILD, q.id, "一个回答。"))
     assert r[0].kind == "grade" and r[0].text.endswith("\n" + t("zh", "server.not_scored"))
@@ -155,8 +155,8 @@ async def test_the_question_of_the_day_is_the_servers_local_day(
     """At 12:00 UTC on 2 March it is already 3 March on Kiritimati (UTC+14): that day's question scores."""
     await store.save_guild(guild(tz="Pacific/Kiritimati"))
     clock.current = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
-    q = daily_question(service.deps, GUILD, datetime(2026, 3, 3).date())
-    utc_days = [daily_question(service.deps, GUILD, clock.now().date() - timedelta(days=i)) for i in (0, 1)]
+    q = daily_question(service.deps.bank, GUILD, datetime(2026, 3, 3).date())
+    utc_days = [daily_question(service.deps.bank, GUILD, clock.now().date() - timedelta(days=i)) for i in (0, 1)]
     assert q is not None and q.id not in [d.id for d in utc_days if d]
     uid = await member(service, "1")
     r = await service.handle(c.AnswerServerQuestion(uid, "discord", GUILD, q.id, "An answer."))
@@ -181,7 +181,7 @@ async def test_the_board_shows_ten_members_and_a_former_one_in_the_viewers_langu
     service: Service, store: FakeStore, grader: FakeGrader
 ) -> None:
     await store.save_guild(guild(tz="UTC"))
-    q = daily_question(service.deps, GUILD, service.deps.clock.now().date())
+    q = daily_question(service.deps.bank, GUILD, service.deps.clock.now().date())
     assert q is not None
     for i in range(11):  # the best has no Discord identity (met on Telegram): shown as a former member
         grader.score = 50 + i

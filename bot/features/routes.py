@@ -19,7 +19,7 @@ from bot.features.drill import drill, regrade
 from bot.features.drill import pushes as drill_pushes
 from bot.features.jd import commands as jd_commands
 from bot.features.mock import commands as mock_commands
-from bot.features.mock import mock
+from bot.features.mock import turn as mock_turn
 from bot.features.notebook import commands as notebook_commands
 from bot.features.onboarding import commands as onboarding_commands
 from bot.features.onboarding import onboarding
@@ -32,6 +32,7 @@ from bot.features.voice import commands as voice_commands
 from bot.kernel import commands as c
 from bot.kernel import routing
 from bot.kernel.i18n import t
+from bot.kernel.inject import build
 from bot.kernel.models import User
 from bot.kernel.registry import REGISTRY
 from bot.kernel.replies import Reply
@@ -90,13 +91,15 @@ class FeatureRoutes:
         return await flows.after_command(before, replies, deps, user, restart)
 
     async def waiting_rating(self, deps: Deps, user: User, attempt_id: int) -> Reply | None:
-        return await drill.waiting_rating(deps, user, attempt_id)
+        return await drill.waiting_rating(deps.store, deps.questions, user, attempt_id)
 
     async def free_text(self, cmd: c.FreeText, deps: Deps, user: User, session: Session) -> list[Reply] | None:
         if open_card_id(session) is not None:
-            return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), deps, user, session)
+            answers = build(drill.Answers, deps.provided())
+            return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), answers, user, session)
         if isinstance(session, InMock):
-            return await mock.submit(c.SubmitAnswer(user.id, cmd.text), deps, user, session)
+            turns = build(mock_turn.Turns, deps.provided())
+            return await mock_turn.submit(c.SubmitAnswer(user.id, cmd.text), turns, user, session)
         if isinstance(session, Onboarding):
             return await onboarding.onboarding_text(cmd.text, deps, user, session.step)
         if isinstance(session, Grading):  # graded now if the process grading it stopped (a replica that died)
@@ -109,8 +112,8 @@ class FeatureRoutes:
         if isinstance(session, PickingReview):  # "2": the second question offered; other text is told what waits
             choice = int(cmd.text.strip()) - 1 if is_number(cmd.text.strip()) else -1
             if 0 <= choice < len(session.candidates):
-                return await interviews.pick_review(c.PickReview(user.id, choice), deps, user)
-            return interviews.still_picking(deps, user, session)
+                return await deps.call(interviews.pick_review, cmd=c.PickReview(user.id, choice), user=user)
+            return interviews.still_picking(deps.bank, user, session)
         if isinstance(session, ConfirmingForget):
             confirmed = is_yes(cmd.text, DELETE)  # "yes", "y", "确认", "好" ...; anything else keeps the data
             return await deps.call(

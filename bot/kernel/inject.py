@@ -11,9 +11,9 @@ then, at start-up, naming the handler and the parameter, never when a user first
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
 
 PER_CALL = ("cmd", "user", "session")
 """What a handler is given per command: the command, its user and the user's state (as read with the user)."""
@@ -39,6 +39,25 @@ class Bound:
     async def __call__(self, **call: object) -> Any:
         given = {name: self.provided[name] for name in self.names}
         return await self.handler(**{name: call[name] for name in self.per_call}, **given)
+
+
+class _With(Mapping[str, object]):
+    def __init__(self, base: Mapping[str, object], extra: dict[str, object]) -> None:
+        self._base, self._extra = base, extra
+
+    def __getitem__(self, name: str) -> object:
+        return self._extra[name] if name in self._extra else self._base[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*self._extra, *(name for name in self._base if name not in self._extra)])
+
+    def __len__(self) -> int:
+        return len(set(self._base) | set(self._extra))
+
+
+def with_names(base: Mapping[str, object], **extra: object) -> Mapping[str, object]:
+    """`base` and `extra` (read first): the map as it is, each of its values still read when asked."""
+    return _With(base, extra)
 
 
 def parameters(handler: AnyHandler) -> list[str]:
@@ -67,3 +86,17 @@ def bind_all(
 ) -> dict[type, Bound]:
     """Every handler bound (the first unknown name raises)."""
     return {key: bind(handler, provided, per_call) for key, handler in handlers.items()}
+
+
+G = TypeVar("G")
+
+
+def build(group: type[G], provided: Mapping[str, object]) -> G:
+    """A feature's dependency group (a dataclass of the ports it uses, as bot/features/stats/report.py History)
+    built from the map, each field by its name: for a caller that holds the map, not the handler's parameters (a
+    hook, a benchmark). UnknownDependency for a field that names nothing."""
+    names = [f.name for f in fields(group)]  # type: ignore[arg-type]
+    missing = [name for name in names if name not in provided]
+    if missing:
+        raise UnknownDependency(f"{group.__qualname__} names {missing[0]!r}, which nothing provides")
+    return group(**{name: provided[name] for name in names})

@@ -51,6 +51,14 @@ class Routes(Protocol):
         ...
 
 
+class Dispatch(Protocol):
+    """Another command run for the same user within the one being handled (its lock held, its state as given), as
+    the service runs a command (cosmicpython's message bus): what a handler names `dispatch` to hand on what it
+    made (a voice note's transcript, answered as if typed) without knowing who takes it."""
+
+    async def __call__(self, cmd: c.Command, user: User, session: Session) -> list[Reply]: ...
+
+
 JobHandler = Callable[..., Awaitable[int]]
 """A job's handler (a `c.Job` the scheduler sends), given the job, the dependencies and how to reach users (the
 notifier router; None: tell no one); it returns how many things it did."""

@@ -10,7 +10,7 @@ from bot.kernel import commands as c
 from bot.kernel.deps import Core
 from bot.kernel.i18n import t
 from bot.kernel.identity import identity
-from bot.kernel.inject import Bound, bind, bind_all
+from bot.kernel.inject import Bound, bind, bind_all, with_names
 from bot.kernel.models import Lang, User
 from bot.kernel.parsing import parse_action, parse_line
 from bot.kernel.ports import Notify, WriteFailed
@@ -58,8 +58,10 @@ class Service:
     def deps(self, deps: Core) -> None:
         """A record set (at start, or by a test swapping one field of a built service): every handler bound to it."""
         self._deps = deps
-        self.provided = self._given if self._given is not None else deps.provided()
-        """What a handler may name (bot/kernel/inject.py): the composition root's map, by default `deps.provided()`."""
+        given = self._given if self._given is not None else deps.provided()
+        self.provided: Mapping[str, object] = with_names(given, dispatch=self._run)
+        """What a handler may name (bot/kernel/inject.py): the composition root's map (by default `deps.provided()`),
+        and `dispatch`, this service running another command within the one handled (bot/kernel/routing.py)."""
         self._bound: dict[type, Bound] = bind_all(self.routes.handlers, self.provided)
         """Every handler with what it names: a name nothing provides raises here, at start-up."""
 

@@ -11,17 +11,18 @@ from typing import Any
 
 from bot.features.account import export_files, export_markdown
 from bot.features.apps.ports import ApplicationsPort
-from bot.features.deps import Deps
 from bot.features.jd.ports import JobsPort
 from bot.features.mock import mock
 from bot.features.mock.ports import MocksPort
 from bot.features.notebook.ports import NotebookPort
-from bot.features.stats.report import progress_reply
+from bot.features.stats.ports import ChartRenderer
+from bot.features.stats.report import History, progress_reply
 from bot.kernel import actions
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import listing, t, tn
 from bot.kernel.limits import DataFacts, Limits
+from bot.kernel.lookups import Questions
 from bot.kernel.models import Lang, Question, User
 from bot.kernel.ports import Clock
 from bot.kernel.replies import Attachment, Button, Reply
@@ -30,11 +31,21 @@ from bot.kernel.store_ports import AttemptsPort, CardsPort, InterviewsPort, Remi
 from bot.kernel.timeutil import local_now
 
 
-async def show_stats(cmd: c.ShowStats, deps: Deps, user: User) -> list[Reply]:
-    reply = await progress_reply(deps, user)
+async def show_stats(
+    cmd: c.ShowStats,
+    user: User,
+    attempts: AttemptsPort,
+    cards: CardsPort,
+    interviews: InterviewsPort,
+    mocks: MocksPort,
+    questions: Questions,
+    clock: Clock,
+    charts: ChartRenderer | None,
+) -> list[Reply]:
+    reply = await progress_reply(History(attempts, cards, interviews, questions, clock, charts), user)
     if reply is None:
         return [Reply(t(user.language, "stats.none"), [[Button("/drill", actions.Next().encode())]])]
-    trend = await mock.stats_line(deps, user)  # the mock interviews' scores in order
+    trend = await mock.stats_line(mocks, user)  # the mock interviews' scores in order
     return [replace(reply, text=reply.text + "\n" + trend) if trend else reply]
 
 

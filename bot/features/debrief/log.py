@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.features.deps import Deps
-from bot.features.review.interviews import cap_reached, file_review
+from bot.features.review.interviews import Filing, cap_reached, file_review
 from bot.kernel import actions, llm_budget, verdicts
 from bot.kernel.i18n import listing, t, tn
+from bot.kernel.inject import build
 from bot.kernel.models import Attempt, Grade, Question, User
 from bot.kernel.replies import Button, Reply
 from bot.kernel.scoring import rating_from_score
@@ -50,13 +51,13 @@ async def log_items(deps: Deps, user: User, company: str, items: list[tuple[int,
     result = Logged()
     for index, (n, question, answer, bank_id) in enumerate(items):
         now = deps.clock.now()
-        reached = await cap_reached(deps, user, "review", now)
+        reached = await cap_reached(deps.store, deps.limits, user, "review", now)
         if reached is not None:
             result.cap, result.not_logged = reached, [item[0] for item in items[index:]]
             break
         try:
             chosen = deps.bank.get(bank_id) if bank_id else None
-            filed = await file_review(deps, user, company, question, answer, chosen)
+            filed = await file_review(build(Filing, deps.provided()), user, company, question, answer, chosen)
         except Exception:
             log.exception("debrief: logging question %d of user %s failed", n, user.id)
             result.failed_at = n

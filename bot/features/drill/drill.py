@@ -4,25 +4,59 @@ rating override and follow-up questions."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from bot.features.deps import Deps
 from bot.features.drill import checklist
 from bot.features.jd import focus
-from bot.kernel import actions, llm_budget, render, srs, verdicts
+from bot.features.jd.ports import JobsPort
+from bot.kernel import actions, render, srs, verdicts
 from bot.kernel import commands as c
+from bot.kernel.bank import Bank
 from bot.kernel.fences import trimmed
 from bot.kernel.follow_ups import follow_up_question
 from bot.kernel.i18n import t, tn
+from bot.kernel.limits import Limits
+from bot.kernel.llm_budget import Budget
+from bot.kernel.lookups import Questions
 from bot.kernel.models import MAX_NEW_PER_DAY, TOPICS, Attempt, Card, Question, Rating, User
 from bot.kernel.non_answer import is_non_answer
+from bot.kernel.ports import Clock, GradingChain
 from bot.kernel.replies import Button, Reply
 from bot.kernel.scoring import rating_from_score
 from bot.kernel.session import Answering, FollowingUp, Grading, Idle, Session, open_card_id
+from bot.kernel.store_ports import AttemptsPort, CardsPort, InterviewsPort, UsersPort
 from bot.kernel.timeutil import fmt_local, start_of_local_day
 
 log = logging.getLogger(__name__)
 FAR_FUTURE = datetime(9999, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Deck:
+    """What picks the next question: the user's cards, the bank (its questions and the new ones), the questions by
+    id, the active job description (a /jd focus) and the review items (how a real interview asked a question)."""
+
+    cards: CardsPort
+    questions: Questions
+    bank: Bank
+    jds: JobsPort
+    interviews: InterviewsPort
+
+
+@dataclass(frozen=True)
+class Answers:
+    """What grading an answer to the open deck question uses (`submit_answer`: typed, spoken, on a study server, in
+    a /review, or Discord's /answer)."""
+
+    users: UsersPort
+    cards: CardsPort
+    attempts: AttemptsPort
+    questions: Questions
+    grader: GradingChain
+    budget: Budget
+    clock: Clock
+    limits: Limits
 
 
 def show_question(q: Question, card: Card, user: User, tag: str, asked: str | None = None) -> list[Reply]:
@@ -40,81 +74,92 @@ def show_question(q: Question, card: Card, user: User, tag: str, asked: str | No
     return [Reply(text, buttons, kind="question", ask_text=True)]
 
 
-async def pick_next(deps: Deps, user: User, now: datetime) -> tuple[Card, Question, str] | None:
+async def pick_next(deck: Deck, user: User, now: datetime) -> tuple[Card, Question, str] | None:
     """Design section 5: due cards first (most overdue first), then new ones up to the daily limit, leaning
     to an active job description's subtopics (bot/features/jd/focus.py)."""
-    store = deps.store
+    cards = deck.cards
     for _ in range(3):
-        card = await store.next_due_card(user.id, now)
+        card = await cards.next_due_card(user.id, now)
         if card is None:
             break
-        q = await deps.question(card.question_id)
+        q = await deck.questions.get(card.question_id)
         if q is not None:
             return card, q, "personal" if card.personal else ("new" if card.is_new else "due")
         # The question left the bank: suspend the card so it is not served again.
-        await store.save_card(card.model_copy(update={"suspended": True}))
-    introduced = await store.count_cards_created_since(user.id, start_of_local_day(now, user.timezone))
+        await cards.save_card(card.model_copy(update={"suspended": True}))
+    introduced = await cards.count_cards_created_since(user.id, start_of_local_day(now, user.timezone))
     if introduced >= user.new_per_day:
         return None
-    have = await store.card_question_ids(user.id)
-    candidates = deps.bank.new_candidates(user.topics, user.level, have)
+    have = await cards.card_question_ids(user.id)
+    candidates = deck.bank.new_candidates(user.topics, user.level, have)
     if not candidates:
         return None
-    lean = focus.subtopics(await store.active_jd(user.id, now))  # a /jd focus weights the new ones
+    lean = focus.subtopics(await deck.jds.active_jd(user.id, now))  # a /jd focus weights the new ones
     q = focus.weighted(candidates, lean, user.level, introduced)[0]
-    card = await store.create_card(user.id, q.id, srs.new_state(now), now, False, now)
+    card = await cards.create_card(user.id, q.id, srs.new_state(now), now, False, now)
     return card, q, "new"
 
 
-async def asked_as(deps: Deps, user: User, q: Question, tag: str) -> str | None:
+async def asked_as(deck: Deck, user: User, q: Question, tag: str) -> str | None:
     """How a real interview asked this bank question, in the user's words (their latest /review of it), when
     the card is one they logged and the words are not the bank's; else None."""
     if tag != "personal":
         return None
-    items = [i for i in await deps.store.list_review_items(user.id) if i.question_id == q.id and i.matched_bank]
+    items = [i for i in await deck.interviews.list_review_items(user.id) if i.question_id == q.id and i.matched_bank]
     words = " ".join(items[-1].question_text.split()) if items else ""
     return words if words and words not in (q.prompt.en, q.prompt.zh) else None
 
 
-async def _card_with_question(deps: Deps, card_id: int) -> tuple[Card, Question] | None:
-    card = await deps.store.get_card(card_id)
-    q = await deps.question(card.question_id) if card else None
+async def _card_with_question(cards: CardsPort, questions: Questions, card_id: int) -> tuple[Card, Question] | None:
+    card = await cards.get_card(card_id)
+    q = await questions.get(card.question_id) if card else None
     return (card, q) if card is not None and q is not None else None
 
 
-async def ask_again(deps: Deps, session: Session) -> tuple[Card, Question, str] | None:
+async def ask_again(cards: CardsPort, questions: Questions, session: Session) -> tuple[Card, Question, str] | None:
     """The deck question asked earlier and not answered yet (to ask again), or None: none is open, or its
     card or question is gone. A follow-up is not counted: the next question moves on from it."""
     if not isinstance(session, Answering):
         return None
-    found = await _card_with_question(deps, session.card_id)
+    found = await _card_with_question(cards, questions, session.card_id)
     if found is None:
         return None
     card, q = found
     return card, q, "personal" if card.personal else "due"
 
 
-async def next_question(cmd: c.NextQuestion, deps: Deps, user: User) -> list[Reply]:
-    now = deps.clock.now()
-    reopened = await ask_again(deps, await deps.store.get_session(user.id))
+async def next_question(
+    cmd: c.NextQuestion,
+    user: User,
+    users: UsersPort,
+    cards: CardsPort,
+    questions: Questions,
+    bank: Bank,
+    jds: JobsPort,
+    interviews: InterviewsPort,
+    clock: Clock,
+) -> list[Reply]:
+    now = clock.now()
+    deck = Deck(cards, questions, bank, jds, interviews)
+    reopened = await ask_again(cards, questions, await users.get_session(user.id))
     if reopened is not None:
         card, q, tag = reopened
-        return show_question(q, card, user, tag, await asked_as(deps, user, q, tag))
-    picked = await pick_next(deps, user, now)
+        return show_question(q, card, user, tag, await asked_as(deck, user, q, tag))
+    picked = await pick_next(deck, user, now)
     if picked is None:
-        return [await _nothing_due(deps, user)]
+        return [await _nothing_due(cards, bank, user)]
     card, q, tag = picked
-    await deps.store.set_session(user.id, Answering(card_id=card.id))
-    return show_question(q, card, user, tag, await asked_as(deps, user, q, tag))
+    await users.set_session(user.id, Answering(card_id=card.id))
+    return show_question(q, card, user, tag, await asked_as(deck, user, q, tag))
 
 
-async def _nothing_due(deps: Deps, user: User) -> Reply:
+async def _nothing_due(cards: CardsPort, bank: Bank, user: User) -> Reply:
     """Why there is no question now, and the one thing that would give one: a higher daily limit (when
     there is room above it), new questions turned back on, or more topics once the bank is used up."""
     lang, limit = user.language, user.new_per_day
-    nxt = await deps.store.next_due_card(user.id, FAR_FUTURE)
+    nxt = await cards.next_due_card(user.id, FAR_FUTURE)
     when = fmt_local(nxt.due, user.timezone) if nxt else t(lang, "no_next")
-    if not deps.bank.new_candidates(user.topics, user.level, await deps.store.card_question_ids(user.id)):
+    if not bank.new_candidates(user.topics, user.level, await cards.card_question_ids(user.id)):
         more = t(lang, "nothing_due.more_topics") if set(user.topics) != set(TOPICS) else ""
         return Reply(t(lang, "nothing_due.bank_done", next=when, more=more))
     if limit == 0:
@@ -126,12 +171,12 @@ async def _nothing_due(deps: Deps, user: User) -> Reply:
     return Reply(t(lang, "nothing_due", new=new, next=when, suggest=suggest))
 
 
-def _check_text(text: str, deps: Deps, user: User, follow_up: bool = False) -> Reply | None:
+def _check_text(text: str, limits: Limits, user: User, follow_up: bool = False) -> Reply | None:
     lang = user.language
     if not text.strip():
         return Reply(t(lang, "empty_answer"), kind="error")
-    if len(text) > deps.limits.max_answer_chars:
-        return Reply(t(lang, "answer_too_long", length=len(text), limit=deps.limits.max_answer_chars), kind="error")
+    if len(text) > limits.max_answer_chars:
+        return Reply(t(lang, "answer_too_long", length=len(text), limit=limits.max_answer_chars), kind="error")
     if is_non_answer(text):  # not graded, not stored, the card unchanged: another try, or an explicit Again
         give_up = (
             Button(t(lang, "btn.skip"), actions.Skip().encode())
@@ -142,13 +187,13 @@ def _check_text(text: str, deps: Deps, user: User, follow_up: bool = False) -> R
     return None
 
 
-async def waiting_rating(deps: Deps, user: User, attempt_id: int) -> Reply | None:
+async def waiting_rating(attempts: AttemptsPort, questions: Questions, user: User, attempt_id: int) -> Reply | None:
     """When the user's last answer is an offline check still waiting for their rating: that said, with the rating
     buttons again (the suggestion first); else None."""
-    attempt = await deps.store.get_attempt(attempt_id)
+    attempt = await attempts.get_attempt(attempt_id)
     if attempt is None or attempt.user_id != user.id or attempt.is_follow_up or attempt.rating_by != "unrated":
         return None
-    q = await deps.question(attempt.question_id)
+    q = await questions.get(attempt.question_id)
     if q is None or attempt.grade is None:
         return None
     lang = user.language
@@ -158,23 +203,25 @@ async def waiting_rating(deps: Deps, user: User, attempt_id: int) -> Reply | Non
     return Reply(text, prompt.buttons, kind="grade", default_action=prompt.default_action)
 
 
-async def submit_answer(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Session | None = None) -> list[Reply]:
-    store, lang = deps.store, user.language
-    session = session if session is not None else await store.get_session(user.id)
+async def submit_answer(
+    cmd: c.SubmitAnswer, answers: Answers, user: User, session: Session | None = None
+) -> list[Reply]:
+    lang, attempts = user.language, answers.attempts
+    session = session if session is not None else await answers.users.get_session(user.id)
     card_id = open_card_id(session)
     if card_id is None:
         return [Reply(t(lang, "no_open_question"))]
-    problem = _check_text(cmd.text, deps, user, isinstance(session, FollowingUp))
+    problem = _check_text(cmd.text, answers.limits, user, isinstance(session, FollowingUp))
     if problem is not None:
         return [problem]
-    found = await _card_with_question(deps, card_id)
+    found = await _card_with_question(answers.cards, answers.questions, card_id)
     if found is None:
-        await store.set_session(user.id, Idle())
+        await answers.users.set_session(user.id, Idle())
         return [Reply(t(lang, "no_open_question"))]
     card, q = found
-    now = deps.clock.now()
+    now = answers.clock.now()
     follow_up = isinstance(session, FollowingUp)
-    attempt = await store.open_attempt(
+    attempt = await attempts.open_attempt(
         Attempt(
             id=0,
             user_id=user.id,
@@ -196,9 +243,9 @@ async def submit_answer(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Se
     if attempt is None:
         return [Reply(t(lang, "already_grading"))]
     try:
-        return await _grade_claimed(deps, user, attempt, card, q, session)
+        return await _grade_claimed(answers, user, attempt, card, q, session)
     except Exception:  # the answer is kept: graded again later, and the session is not left claimed
-        await store.finish_attempt(attempt.model_copy(update={"status": "regrade"}), None, _idle(attempt))
+        await attempts.finish_attempt(attempt.model_copy(update={"status": "regrade"}), None, _idle(attempt))
         raise
 
 
@@ -207,26 +254,26 @@ def _idle(attempt: Attempt) -> Idle:
 
 
 async def _grade_claimed(
-    deps: Deps, user: User, attempt: Attempt, card: Card, q: Question, session: Session
+    answers: Answers, user: User, attempt: Attempt, card: Card, q: Question, session: Session
 ) -> list[Reply]:
-    store, lang, now = deps.store, user.language, attempt.created_at
+    attempts, lang, now = answers.attempts, user.language, attempt.created_at
     follow_up = attempt.is_follow_up
     if isinstance(session, FollowingUp):
-        parent = await store.get_attempt(session.parent)
+        parent = await attempts.get_attempt(session.parent)
         q = follow_up_question(q, parent.grade if parent else None, session.text)
     elif not q.rubric.key_points and not q.reference_answer.get(lang).strip():
-        await store.finish_attempt(attempt.model_copy(update={"status": "self"}), None, _idle(attempt))
+        await attempts.finish_attempt(attempt.model_copy(update={"status": "self"}), None, _idle(attempt))
         return [Reply(t(lang, "self_rate"), [render.rating_buttons(attempt.id, lang)], kind="grade")]
-    outcome = await deps.grader.grade_answer(q, attempt.answer, user, now, llm_budget.of(deps), attempt.source)
+    outcome = await answers.grader.grade_answer(q, attempt.answer, user, now, answers.budget, attempt.source)
     grade = outcome.grade
     if grade is None:
-        await store.finish_attempt(attempt.model_copy(update={"status": "regrade"}), None, _idle(attempt))
+        await attempts.finish_attempt(attempt.model_copy(update={"status": "regrade"}), None, _idle(attempt))
         return [
             Reply(t(lang, "grading_failed"), [[Button(t(lang, "btn.next"), actions.Next().encode())]], kind="error")
         ]
     estimate = verdicts.is_estimate(grade)  # an estimate never rates: the card waits for the user's rating
     rating = verdicts.UNRATED if estimate else rating_from_score(grade.score)
-    new_card = None if follow_up else _reviewed(card, rating, now, deps, user)
+    new_card = None if follow_up else _reviewed(card, rating, now, answers.limits, user)
     done = attempt.model_copy(
         update={
             "status": "regrade" if outcome.regrade else "graded",
@@ -240,26 +287,35 @@ async def _grade_claimed(
             "graded_at": now,
         }
     )
-    await store.finish_attempt(done, new_card, _idle(attempt))
+    await attempts.finish_attempt(done, new_card, _idle(attempt))
     due = fmt_local((new_card or card).due, user.timezone)
     return checklist.graded_replies(done, q, lang, due, outcome.notice)
 
 
-def _reviewed(card: Card, rating: Rating, when: datetime, deps: Deps, user: User) -> Card:
-    state, due = srs.review(card.fsrs, rating, when, user.desired_retention, deps.limits.fuzz)
+def _reviewed(card: Card, rating: Rating, when: datetime, limits: Limits, user: User) -> Card:
+    state, due = srs.review(card.fsrs, rating, when, user.desired_retention, limits.fuzz)
     return card.model_copy(update={"fsrs": state, "due": due, "is_new": False})
 
 
-async def reveal(cmd: c.RevealReference, deps: Deps, user: User) -> list[Reply]:
-    store, lang = deps.store, user.language
-    session = await store.get_session(user.id)
+async def reveal(
+    cmd: c.RevealReference,
+    user: User,
+    users: UsersPort,
+    cards: CardsPort,
+    attempts: AttemptsPort,
+    questions: Questions,
+    clock: Clock,
+    limits: Limits,
+) -> list[Reply]:
+    lang = user.language
+    session = await users.get_session(user.id)
     if cmd.attempt_id is None and isinstance(session, Answering):
-        reopened = await ask_again(deps, session)
+        reopened = await ask_again(cards, questions, session)
         if reopened is None:
             return [Reply(t(lang, "no_open_question"))]
         card, q, _ = reopened
-        now = deps.clock.now()
-        attempt = await store.add_attempt(
+        now = clock.now()
+        attempt = await attempts.add_attempt(
             Attempt(
                 id=0,
                 user_id=user.id,
@@ -273,17 +329,17 @@ async def reveal(cmd: c.RevealReference, deps: Deps, user: User) -> list[Reply]:
                 graded_at=now,
             )
         )
-        await store.finish_attempt(attempt, _reviewed(card, Rating.AGAIN, now, deps, user))
-        await store.set_session(user.id, _idle(attempt))
+        await attempts.finish_attempt(attempt, _reviewed(card, Rating.AGAIN, now, limits, user))
+        await users.set_session(user.id, _idle(attempt))
         return [
             _reference(q, user),
             Reply(t(lang, "revealed"), [[Button(t(lang, "btn.next"), actions.Next().encode())]]),
         ]
     attempt_id = cmd.attempt_id or (session.last_attempt if isinstance(session, Idle) else None)
-    earlier = await store.get_attempt(attempt_id) if attempt_id else None
+    earlier = await attempts.get_attempt(attempt_id) if attempt_id else None
     if earlier is None or earlier.user_id != user.id:
         return [Reply(t(lang, "no_open_question"))]
-    asked = await deps.question(earlier.question_id)
+    asked = await questions.get(earlier.question_id)
     return [_reference(asked, user)] if asked else [Reply(t(lang, "not_found"))]
 
 
@@ -294,50 +350,54 @@ def _reference(q: Question, user: User) -> Reply:
     return Reply(t(user.language, "reference", text=text), kind="reference")
 
 
-async def skip(cmd: c.SkipQuestion, deps: Deps, user: User) -> list[Reply]:
-    session = await deps.store.get_session(user.id)
+async def skip(cmd: c.SkipQuestion, user: User, users: UsersPort, cards: CardsPort, clock: Clock) -> list[Reply]:
+    session = await users.get_session(user.id)
     if open_card_id(session) is None:
         return [Reply(t(user.language, "no_open_question"))]
     if isinstance(session, Answering):  # a skipped follow-up leaves its card as it is
-        card = await deps.store.get_card(session.card_id)
+        card = await cards.get_card(session.card_id)
         if card is not None:
-            await deps.store.save_card(card.model_copy(update={"due": deps.clock.now() + timedelta(days=1)}))
-    await deps.store.set_session(user.id, Idle())
+            await cards.save_card(card.model_copy(update={"due": clock.now() + timedelta(days=1)}))
+    await users.set_session(user.id, Idle())
     return [Reply(t(user.language, "skipped"), [[Button(t(user.language, "btn.next"), actions.Next().encode())]])]
 
 
-async def _rateable(deps: Deps, user: User, attempt_id: int) -> tuple[Attempt, Card] | Reply:
+async def _rateable(
+    attempts: AttemptsPort, cards: CardsPort, user: User, attempt_id: int
+) -> tuple[Attempt, Card] | Reply:
     """The user's latest main answer to a card, with the card; else the reply that says why not."""
-    store, lang = deps.store, user.language
-    attempt = await store.get_attempt(attempt_id)
+    lang = user.language
+    attempt = await attempts.get_attempt(attempt_id)
     if attempt is None or attempt.user_id != user.id or attempt.card_id is None or attempt.is_follow_up:
         return Reply(t(lang, "not_found"))
     if attempt.card_before is None:
         return Reply(t(lang, "not_found"))
-    latest = await store.latest_attempt_for_card(attempt.card_id)
-    card = await store.get_card(attempt.card_id)
+    latest = await attempts.latest_attempt_for_card(attempt.card_id)
+    card = await cards.get_card(attempt.card_id)
     if card is None or latest is None or latest.id != attempt.id:
         return Reply(t(lang, "rating_stale"))
     return attempt, card
 
 
-async def override_rating(cmd: c.OverrideRating, deps: Deps, user: User) -> list[Reply]:
+async def override_rating(
+    cmd: c.OverrideRating, user: User, attempts: AttemptsPort, cards: CardsPort, clock: Clock, limits: Limits
+) -> list[Reply]:
     """The user's own rating (the estimate's suggestion accepted, or their own choice over any grade): it
     schedules the card from where it was before this answer, and it is kept as the user's."""
-    store, lang = deps.store, user.language
+    lang = user.language
     if cmd.rating not in (1, 2, 3, 4):
         return [Reply(t(lang, "not_found"))]
-    found = await _rateable(deps, user, cmd.attempt_id)
+    found = await _rateable(attempts, cards, user, cmd.attempt_id)
     if isinstance(found, Reply):
         return [found]
     attempt, card = found
     assert attempt.card_before is not None
     rating = Rating(cmd.rating)
-    when = attempt.graded_at or deps.clock.now()
+    when = attempt.graded_at or clock.now()
     before = card.model_copy(update={"fsrs": attempt.card_before})
-    new_card = _reviewed(before, rating, when, deps, user)
+    new_card = _reviewed(before, rating, when, limits, user)
     rated = {"rating": int(rating), "rating_by": "user", "graded_at": when}
-    await store.finish_attempt(attempt.model_copy(update=rated), new_card)
+    await attempts.finish_attempt(attempt.model_copy(update=rated), new_card)
     due = fmt_local(new_card.due, user.timezone)
     return [
         Reply(
@@ -347,28 +407,30 @@ async def override_rating(cmd: c.OverrideRating, deps: Deps, user: User) -> list
     ]
 
 
-async def start_follow_up(cmd: c.StartFollowUp, deps: Deps, user: User) -> list[Reply]:
-    attempt = await deps.store.get_attempt(cmd.attempt_id)
+async def start_follow_up(cmd: c.StartFollowUp, user: User, attempts: AttemptsPort, users: UsersPort) -> list[Reply]:
+    attempt = await attempts.get_attempt(cmd.attempt_id)
     lang = user.language
     if attempt is None or attempt.user_id != user.id or attempt.grade is None or not attempt.grade.follow_up:
         return [Reply(t(lang, "follow_up_none"))]
     if attempt.card_id is None:  # not made today (every attempt has a card); its follow-up could not be answered
         return [Reply(t(lang, "follow_up_none"))]
     text = attempt.grade.follow_up
-    await deps.store.set_session(user.id, FollowingUp(card_id=attempt.card_id, text=text, parent=attempt.id))
+    await users.set_session(user.id, FollowingUp(card_id=attempt.card_id, text=text, parent=attempt.id))
     return [Reply(t(lang, "follow_up_prompt", text=text), kind="question", ask_text=True)]
 
 
-async def tick_point(cmd: c.TickPoint, deps: Deps, user: User) -> list[Reply]:
+async def tick_point(
+    cmd: c.TickPoint, user: User, attempts: AttemptsPort, cards: CardsPort, questions: Questions
+) -> list[Reply]:
     """ "I did say that": the user ticks a key point the offline check did not find. The tick is stored with the
     answer, the suggestion follows it, and the user still rates."""
     lang = user.language
-    found = await _rateable(deps, user, cmd.attempt_id)
+    found = await _rateable(attempts, cards, user, cmd.attempt_id)
     if isinstance(found, Reply):
         return [found]
     attempt, _ = found
     grade = attempt.grade
-    q = await deps.question(attempt.question_id)
+    q = await questions.get(attempt.question_id)
     if grade is None or q is None or not verdicts.is_estimate(grade) or not 0 <= cmd.index < len(grade.key_points):
         return [Reply(t(lang, "not_found"))]
     if attempt.rating_by == "user":
@@ -376,7 +438,7 @@ async def tick_point(cmd: c.TickPoint, deps: Deps, user: User) -> list[Reply]:
     point = grade.key_points[cmd.index].id
     ticked = attempt.ticked if point in attempt.ticked else [*attempt.ticked, point]
     attempt = attempt.model_copy(update={"ticked": ticked})
-    await deps.store.finish_attempt(attempt, None)
+    await attempts.finish_attempt(attempt, None)
     suggestion = verdicts.suggested_rating(grade, checklist.weights(q), ticked)
     name = next((render.point_label(k, lang) for k in q.rubric.key_points if k.id == point), point)
     prompt = checklist.rate_reply(attempt, q, lang, bool(grade.follow_up))
@@ -384,10 +446,10 @@ async def tick_point(cmd: c.TickPoint, deps: Deps, user: User) -> list[Reply]:
     return [Reply(head, prompt.buttons, kind="grade", default_action=prompt.default_action)]
 
 
-async def disagree(cmd: c.Disagree, deps: Deps, user: User) -> list[Reply]:
+async def disagree(cmd: c.Disagree, user: User, attempts: AttemptsPort, cards: CardsPort) -> list[Reply]:
     """The user's own rating instead of the grader's, or a second look by the LLM."""
     lang = user.language
-    found = await _rateable(deps, user, cmd.attempt_id)
+    found = await _rateable(attempts, cards, user, cmd.attempt_id)
     if isinstance(found, Reply):
         return [found]
     attempt, _ = found
@@ -403,22 +465,32 @@ async def disagree(cmd: c.Disagree, deps: Deps, user: User) -> list[Reply]:
     return [Reply(text, rows)]
 
 
-async def second_look(cmd: c.SecondLook, deps: Deps, user: User) -> list[Reply]:
+async def second_look(
+    cmd: c.SecondLook,
+    user: User,
+    attempts: AttemptsPort,
+    cards: CardsPort,
+    questions: Questions,
+    grader: GradingChain,
+    budget: Budget,
+    clock: Clock,
+    limits: Limits,
+) -> list[Reply]:
     """One more LLM grading of the same answer, asked by the user: both grades are kept (the first one's score
     as `first_score`), the card follows the new one unless the user rated it themselves."""
-    store, lang = deps.store, user.language
-    found = await _rateable(deps, user, cmd.attempt_id)
+    lang = user.language
+    found = await _rateable(attempts, cards, user, cmd.attempt_id)
     if isinstance(found, Reply):
         return [found]
     attempt, card = found
     first = attempt.grade
-    q = await deps.question(attempt.question_id)
+    q = await questions.get(attempt.question_id)
     if first is None or q is None:
         return [Reply(t(lang, "not_found"))]
     if first.checked_twice:
         return [Reply(t(lang, "second.done_before"))]
-    now = deps.clock.now()
-    outcome = await deps.grader.second_look(q, attempt.answer, user, now, llm_budget.of(deps))
+    now = clock.now()
+    outcome = await grader.second_look(q, attempt.answer, user, now, budget)
     if isinstance(outcome, str):  # why not: no LLM, over the user's or everyone's budget, or it failed
         key = {"llm_limit": "second.limit", "llm_budget": "second.budget"}.get(outcome, outcome)
         return [Reply(t(lang, key), kind="error")]
@@ -431,10 +503,10 @@ async def second_look(cmd: c.SecondLook, deps: Deps, user: User) -> list[Reply]:
     if attempt.rating_by != "user":
         assert attempt.card_before is not None
         before = card.model_copy(update={"fsrs": attempt.card_before})
-        new_card = _reviewed(before, rating, attempt.graded_at or now, deps, user)
+        new_card = _reviewed(before, rating, attempt.graded_at or now, limits, user)
         update.update(rating=int(rating), rating_by="grade")
     done = attempt.model_copy(update=update)
-    await store.finish_attempt(done, new_card)
+    await attempts.finish_attempt(done, new_card)
     due = fmt_local((new_card or card).due, user.timezone)
     head = t(lang, "second.header", before=first.score, after=grade.score)
     reply = checklist.llm_reply(done, q, lang, due)

@@ -8,6 +8,7 @@ from bot.features.deps import Deps
 from bot.features.drill import drill
 from bot.kernel import actions
 from bot.kernel.i18n import t, tn
+from bot.kernel.inject import build
 from bot.kernel.models import User
 from bot.kernel.push_rules import daily_instant, register_push, with_late_note
 from bot.kernel.replies import Button, Reply
@@ -24,12 +25,15 @@ async def daily_drill(deps: Deps, user: User, _last_answer: datetime | None = No
     if isinstance(session, InFlow | Onboarding | ConfirmingForget):
         return None  # the user is in the middle of a conversation: do not interrupt it
     # yesterday's question still open is asked again
-    picked = await drill.ask_again(deps, session) or await drill.pick_next(deps, user, deps.clock.now())
+    deck = build(drill.Deck, deps.provided())
+    picked = await drill.ask_again(deck.cards, deck.questions, session) or await drill.pick_next(
+        deck, user, deps.clock.now()
+    )
     if picked is None:
         return None
     card, q, tag = picked
     await deps.store.set_session(user.id, Answering(card_id=card.id))
-    shown = drill.show_question(q, card, user, tag, await drill.asked_as(deps, user, q, tag))
+    shown = drill.show_question(q, card, user, tag, await drill.asked_as(deck, user, q, tag))
     first = shown[0]
     head = Reply(t(user.language, "push.daily") + "\n\n" + first.text, first.buttons, kind="daily", ask_text=True)
     now = deps.clock.now()

@@ -35,7 +35,7 @@ async def _question_for(deps: Deps, attempt: Attempt):  # type: ignore[no-untype
     if q is None or not attempt.is_follow_up:
         return q
     # A follow-up: grade it against the follow-up's own rubric from the parent's grade.
-    asked = await mock_turn.asked_follow_up(deps, attempt)  # a mock's: the follow-up it asked, on its parent
+    asked = await mock_turn.asked_follow_up(deps.store, attempt)  # a mock's: the follow-up it asked, on its parent
     if asked is not None:
         parent_attempt = await deps.store.get_attempt(asked[1])
         return follow_up_question(q, parent_attempt.grade if parent_attempt else None, asked[0])
@@ -113,7 +113,7 @@ async def regrade_pending(deps: Deps, notify: Notify | None = None, limit: int =
         if reply is None or user is None:
             continue
         done += 1
-        mock = await mock_turn.mock_of(deps, attempt)
+        mock = await mock_turn.mock_of(deps.store, attempt)
         if notify is None or (mock is not None and mock.state == "running"):  # a running mock stays quiet
             continue
         target = await _still_there(deps, user, attempt)  # read again: the LLM call took seconds
@@ -188,7 +188,7 @@ async def interrupted_grading(deps: Deps, user: User, card_id: int) -> list[Repl
     latest = await store.latest_attempt_for_card(card_id)
     if latest is None or latest.user_id != user.id or latest.status != "pending":
         return None
-    if now - latest.created_at < mock_turn.stuck_after(deps) or not await store.claim_attempt(
+    if now - latest.created_at < mock_turn.stuck_after(deps.limits) or not await store.claim_attempt(
         latest.id, "pending", "regrading", now
     ):
         return None

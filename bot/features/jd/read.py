@@ -13,10 +13,11 @@ from datetime import datetime
 from bot.features.career.models import JobDescription
 from bot.features.deps import Deps
 from bot.features.jd.match import JdMatch, matcher_for, read_offline, split_focus
-from bot.features.review.personal_questions import personal_question
+from bot.features.review.personal_questions import Rubrics, personal_question
 from bot.features.stats.progress import Mastery, mastery_by_subtopic, reviewed
 from bot.kernel import llm_budget, srs
 from bot.kernel.i18n import listing, t, tn
+from bot.kernel.inject import build
 from bot.kernel.models import Lang, User
 from bot.kernel.render import subtopic_name
 from bot.kernel.replies import Button, Reply
@@ -124,7 +125,7 @@ async def _add_question(text: str, jd: JobDescription, deps: Deps, user: User, n
     text = text[: deps.limits.max_question_chars]
     subtopic = jd.subtopics[0] if jd.subtopics else "interview"
     topic = next((q.topic for q in deps.bank.all() if q.subtopic == subtopic), "other")
-    question = await personal_question(text, topic, subtopic, deps, user, now)
+    question = await personal_question(text, topic, subtopic, build(Rubrics, deps.provided()), user, now)
     question = question.model_copy(update={"personal": True, "sources": [f"{GENERATED_SOURCE}:{jd.id}"]})
     saved = await deps.store.add_personal_question(user.id, question)
     await deps.store.create_card(user.id, saved.id, srs.new_state(now), now, True, now)

@@ -5,21 +5,28 @@ the questions: mock_plan.py; the debrief: mock_report.py."""
 
 from __future__ import annotations
 
-from bot.features.deps import Deps
 from bot.features.drill import drill
+from bot.features.jd.ports import JobsPort
 from bot.features.mock import plan as mock_plan
 from bot.features.mock import turn as mock_turn
 from bot.features.mock.models import DEFAULT_LENGTH, MAX_LENGTH, MIN_LENGTH, FocusKind, MockItem, MockSession
-from bot.features.mock.plan import BUDGET, Setup
+from bot.features.mock.plan import BUDGET, Planning, Setup
+from bot.features.mock.ports import MockChartRenderer, MocksPort
 from bot.features.mock.report import focus_name
-from bot.features.mock.turn import ask_current, finish, submit
+from bot.features.mock.turn import FollowUpChooser, Turns, ask_current, finish, submit
 from bot.features.review.companies import public_company
 from bot.kernel import actions
 from bot.kernel import commands as c
+from bot.kernel.bank import Bank
 from bot.kernel.i18n import t, tn
+from bot.kernel.limits import Limits
+from bot.kernel.llm_budget import Budget
+from bot.kernel.lookups import Matching, Questions
 from bot.kernel.models import LEVEL_WORDS, User
+from bot.kernel.ports import Clock, GradingChain, StarWriter
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import InMock, Session
+from bot.kernel.store_ports import AttemptsPort, CardsPort, InterviewsPort, UsersPort
 from bot.kernel.timeutil import fmt_local
 from bot.text.fold import squash
 
@@ -36,50 +43,162 @@ SHARE_WORDS = {"share", "分享"}
 GO_WORDS = {"go", "start", "开始"}
 
 
-async def answer(cmd: c.SubmitAnswer, deps: Deps, user: User, session: Session) -> list[Reply]:
+async def answer(
+    cmd: c.SubmitAnswer,
+    user: User,
+    session: Session,
+    users: UsersPort,
+    cards: CardsPort,
+    attempts: AttemptsPort,
+    mocks: MocksPort,
+    questions: Questions,
+    grader: GradingChain,
+    budget: Budget,
+    star_writer: StarWriter | None,
+    follow_up_chooser: FollowUpChooser | None,
+    mock_charts: MockChartRenderer | None,
+    clock: Clock,
+    limits: Limits,
+) -> list[Reply]:
     """An explicit answer (Discord's /answer): to the mock's open question while one runs, else the drill's."""
     if isinstance(session, InMock):
-        return await submit(cmd, deps, user, session)
-    return await drill.submit_answer(cmd, deps, user, session)
+        return await submit(
+            cmd,
+            Turns(
+                users,
+                cards,
+                attempts,
+                mocks,
+                questions,
+                grader,
+                budget,
+                star_writer,
+                follow_up_chooser,
+                mock_charts,
+                clock,
+                limits,
+            ),
+            user,
+            session,
+        )
+    answers = drill.Answers(users, cards, attempts, questions, grader, budget, clock, limits)
+    return await drill.submit_answer(cmd, answers, user, session)
 
 
-async def skip(cmd: c.SkipQuestion, deps: Deps, user: User, session: Session) -> list[Reply]:
+async def skip(
+    cmd: c.SkipQuestion,
+    user: User,
+    session: Session,
+    users: UsersPort,
+    cards: CardsPort,
+    attempts: AttemptsPort,
+    mocks: MocksPort,
+    questions: Questions,
+    grader: GradingChain,
+    budget: Budget,
+    star_writer: StarWriter | None,
+    follow_up_chooser: FollowUpChooser | None,
+    mock_charts: MockChartRenderer | None,
+    clock: Clock,
+    limits: Limits,
+) -> list[Reply]:
     """/skip: passes on the mock's open question while one runs, else the drill's skip."""
     if isinstance(session, InMock):
-        return await mock_turn.skip(deps, user, session)
-    return await drill.skip(cmd, deps, user)
+        return await mock_turn.skip(
+            Turns(
+                users,
+                cards,
+                attempts,
+                mocks,
+                questions,
+                grader,
+                budget,
+                star_writer,
+                follow_up_chooser,
+                mock_charts,
+                clock,
+                limits,
+            ),
+            user,
+            session,
+        )
+    return await drill.skip(cmd, user, users, cards, clock)
 
 
-async def reveal(cmd: c.RevealReference, deps: Deps, user: User, session: Session) -> list[Reply]:
+async def reveal(
+    cmd: c.RevealReference,
+    user: User,
+    session: Session,
+    users: UsersPort,
+    cards: CardsPort,
+    attempts: AttemptsPort,
+    questions: Questions,
+    clock: Clock,
+    limits: Limits,
+) -> list[Reply]:
     """/reveal: not during a mock (the reference answers come in the debrief), else the drill's."""
     if cmd.attempt_id is None and isinstance(session, InMock):
         return [Reply(t(user.language, "mock.no_reference"))]
-    return await drill.reveal(cmd, deps, user)
+    return await drill.reveal(cmd, user, users, cards, attempts, questions, clock, limits)
 
 
-async def mock_command(cmd: c.MockCommand, deps: Deps, user: User) -> list[Reply]:
+async def mock_command(
+    cmd: c.MockCommand,
+    user: User,
+    users: UsersPort,
+    cards: CardsPort,
+    attempts: AttemptsPort,
+    mocks: MocksPort,
+    questions: Questions,
+    grader: GradingChain,
+    budget: Budget,
+    star_writer: StarWriter | None,
+    follow_up_chooser: FollowUpChooser | None,
+    mock_charts: MockChartRenderer | None,
+    clock: Clock,
+    limits: Limits,
+    interviews: InterviewsPort,
+    jds: JobsPort,
+    bank: Bank,
+    matching: Matching,
+) -> list[Reply]:
+    turns = Turns(
+        users,
+        cards,
+        attempts,
+        mocks,
+        questions,
+        grader,
+        budget,
+        star_writer,
+        follow_up_chooser,
+        mock_charts,
+        clock,
+        limits,
+    )
+    planning = Planning(attempts, cards, interviews, jds, questions, bank, matching)
     words = cmd.args.split()
     head = words[0].lower() if words else ""
     if head in STOP_WORDS and len(words) == 1:
-        return await stop(deps, user)
+        return await stop(turns, user)
     if head in HISTORY_WORDS and len(words) == 1:
-        return await history(deps, user)
+        return await history(mocks, user)
     if head in SHARE_WORDS and len(words) == 1:
-        return await share(deps, user)
-    running = await deps.store.running_mock(user.id)
+        return await share(mocks, user)
+    running = await mocks.running_mock(user.id)
     if running is not None:
-        return [Reply(t(user.language, "mock.running")), *await ask_current(deps, user, running)]
+        return [Reply(t(user.language, "mock.running")), *await ask_current(turns, user, running)]
     if not words:
-        return await _suggest(deps, user)
+        return await _suggest(planning, clock, user)
     if head in GO_WORDS and len(words) == 1:
-        return await start(deps, user, await mock_plan.suggest(deps, user, deps.clock.now()))
-    setup = await _parse(words, deps, user)
+        return await start(turns, planning, user, await mock_plan.suggest(planning, user, clock.now()))
+    setup = await _parse(words, interviews, user)
     if isinstance(setup, Reply):
         return [setup]
-    return await start(deps, user, setup)
+    return await start(turns, planning, user, setup)
 
 
-async def _parse(words: list[str], deps: Deps, user: User) -> Setup | Reply:
+async def _parse(words: list[str], interviews: InterviewsPort, user: User) -> Setup | Reply:
     focus: FocusKind = "mixed"
     level, length, company = user.level, DEFAULT_LENGTH, []
     for word in words:
@@ -97,25 +216,25 @@ async def _parse(words: list[str], deps: Deps, user: User) -> Setup | Reply:
     if not company:
         return Setup(focus, level, length)
     name = " ".join(company)
-    known = {squash(k): k for k in await mock_plan.companies(deps, user)}  # ＯｐｅｎＡＩ is OpenAI
+    known = {squash(k): k for k in await mock_plan.companies(interviews, user)}  # ＯｐｅｎＡＩ is OpenAI
     if squash(name) not in known:
         return Reply(t(user.language, "mock.no_company", company=name[:60]), kind="error")
     return Setup("company", level, length, known[squash(name)])
 
 
-async def _suggest(deps: Deps, user: User) -> list[Reply]:
+async def _suggest(planning: Planning, clock: Clock, user: User) -> list[Reply]:
     lang = user.language
-    setup = await mock_plan.suggest(deps, user, deps.clock.now())
+    setup = await mock_plan.suggest(planning, user, clock.now())
     minutes = round(setup.length * (sum(BUDGET.values()) / len(BUDGET) + 120) / 60)
     probe = MockSession(id=0, user_id=user.id, focus=setup.focus, company=setup.company, level=setup.level,
-                        items=[], created_at=deps.clock.now())  # fmt: skip
+                        items=[], created_at=clock.now())  # fmt: skip
     text = t(lang, "mock.suggest", focus=focus_name(probe, lang), level=t(lang, f"level.{setup.level}"),
              questions=tn(lang, "count.question", setup.length), minutes=minutes, usage=t(lang, "mock.usage"))  # fmt: skip
     others = [
         Button(t(lang, f"mock.focus.{f}"), actions.Mock(words=f).encode())
         for f in ("stability", "pipeline", "mixed", "weakest")
     ]
-    for name in (await mock_plan.companies(deps, user))[:3]:
+    for name in (await mock_plan.companies(planning.interviews, user))[:3]:
         payload = actions.Mock(words=name)
         if payload.fits() and not name.isdigit():
             others.append(Button(t(lang, "mock.focus.company", company=name), payload.encode()))
@@ -125,41 +244,41 @@ async def _suggest(deps: Deps, user: User) -> list[Reply]:
     return [Reply(text, rows, waits_for="waits.mock")]
 
 
-async def start(deps: Deps, user: User, setup: Setup) -> list[Reply]:
-    lang, now = user.language, deps.clock.now()
-    questions = await mock_plan.plan(deps, user, setup, now)
+async def start(turns: Turns, planning: Planning, user: User, setup: Setup) -> list[Reply]:
+    lang, now = user.language, turns.clock.now()
+    questions = await mock_plan.plan(planning, user, setup, now)
     if not questions:
         return [Reply(t(lang, "mock.no_questions"))]
     items = [MockItem(question_id=q.id, budget_seconds=BUDGET[q.type]) for q in questions]
     new = MockSession(id=0, user_id=user.id, focus=setup.focus, company=setup.company, level=setup.level,
                       items=items, created_at=now)  # fmt: skip
-    mock = await deps.store.create_mock(new)
+    mock = await turns.mocks.create_mock(new)
     if mock is None:  # another process started one a moment ago
-        running = await deps.store.running_mock(user.id)
+        running = await turns.mocks.running_mock(user.id)
         if running is None:
             return [Reply(t(lang, "error"), kind="error")]
-        return [Reply(t(lang, "mock.running")), *await ask_current(deps, user, running)]
+        return [Reply(t(lang, "mock.running")), *await ask_current(turns, user, running)]
     count = tn(lang, "count.question", len(items))
     intro = t(lang, "mock.intro", focus=focus_name(mock, lang), level=t(lang, f"level.{mock.level}"), questions=count)
     if len(items) < setup.length:
         intro += "\n" + t(lang, "mock.shorter", questions=count)
-    return [Reply(intro), *await ask_current(deps, user, mock)]
+    return [Reply(intro), *await ask_current(turns, user, mock)]
 
 
-async def stop(deps: Deps, user: User) -> list[Reply]:
-    mock = await deps.store.running_mock(user.id)
+async def stop(turns: Turns, user: User) -> list[Reply]:
+    mock = await turns.mocks.running_mock(user.id)
     if mock is None:
         return [Reply(t(user.language, "mock.none_running"))]
-    return await finish(deps, user, mock, "stopped")
+    return await finish(turns, user, mock, "stopped")
 
 
-async def history(deps: Deps, user: User) -> list[Reply]:
+async def history(mocks: MocksPort, user: User) -> list[Reply]:
     lang = user.language
-    mocks = await deps.store.list_mocks(user.id)
-    if not mocks:
+    rounds = await mocks.list_mocks(user.id)
+    if not rounds:
         return [Reply(t(lang, "mock.history.none"))]
     lines = [t(lang, "mock.history.head")]
-    for m in mocks[-20:]:
+    for m in rounds[-20:]:
         if m.state == "running":
             score = t(lang, "mock.history.running")
         elif m.summary is None:
@@ -174,11 +293,11 @@ async def history(deps: Deps, user: User) -> list[Reply]:
     return [Reply("\n".join(lines))]
 
 
-async def share(deps: Deps, user: User) -> list[Reply]:
+async def share(mocks: MocksPort, user: User) -> list[Reply]:
     """The last finished mock's summary to post where others see it (a study server): its focus and score,
     never an answer."""
     lang = user.language
-    done = [m for m in await deps.store.list_mocks(user.id) if m.summary is not None]
+    done = [m for m in await mocks.list_mocks(user.id) if m.summary is not None]
     if not done:
         return [Reply(t(lang, "mock.share_none"))]
     m = done[-1]
@@ -195,9 +314,9 @@ async def share(deps: Deps, user: User) -> list[Reply]:
 TREND_MOCKS = 5
 
 
-async def stats_line(deps: Deps, user: User) -> str | None:
+async def stats_line(mocks: MocksPort, user: User) -> str | None:
     """/stats's line on mock interviews: how many, the last scores in order, the last verdict; None if none."""
-    done = [m for m in await deps.store.list_mocks(user.id) if m.summary is not None]
+    done = [m for m in await mocks.list_mocks(user.id) if m.summary is not None]
     if not done:
         return None
     last = done[-1].summary

@@ -15,6 +15,7 @@ from bot.kernel.i18n import t
 from bot.kernel.models import Lang, User
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import FlowKind, Idle, InFlow, Session
+from bot.kernel.store_ports import UsersPort
 from bot.kernel.timeutil import fmt_local
 from bot.kernel.yes_no import is_no, is_yes
 
@@ -43,20 +44,20 @@ def _confirm(flow: FlowKind, data: dict[str, str], lang: Lang) -> Reply:
     return Reply(t(lang, f"flow.{flow}.confirm", **shown), buttons)
 
 
-async def _advance(flow: FlowKind, data: dict[str, str], deps: Deps, user: User) -> list[Reply]:
+async def _advance(flow: FlowKind, data: dict[str, str], users: UsersPort, user: User) -> list[Reply]:
     """Ask the first field that has no value yet, or for confirmation when all have one."""
     step = next((name for name, _ in STEPS[flow] if name not in data), "confirm")
-    await deps.store.set_session(user.id, InFlow(flow=flow, data=data, step=step))
+    await users.set_session(user.id, InFlow(flow=flow, data=data, step=step))
     if step == "confirm":
         return [_confirm(flow, data, user.language)]
     return [_ask(flow, step, user.language)]
 
 
-async def start_flow(cmd: c.StartFlow, deps: Deps, user: User) -> list[Reply]:
+async def start_flow(cmd: c.StartFlow, user: User, users: UsersPort) -> list[Reply]:
     flow = next((kind for kind in STEPS if kind == cmd.flow), None)
     if flow is None:
         return [Reply(t(user.language, "not_found"), kind="error")]
-    return await _advance(flow, {}, deps, user)
+    return await _advance(flow, {}, users, user)
 
 
 async def flow_text(text: str, deps: Deps, user: User, state: InFlow) -> list[Reply]:
@@ -81,9 +82,9 @@ async def flow_text(text: str, deps: Deps, user: User, state: InFlow) -> list[Re
         value = fmt_local(at, user.timezone)  # stored as local 'YYYY-MM-DD HH:MM', read back the same
         doubt = interviews.date_doubt(at, deps.clock.now(), user)
         if doubt is not None:  # far back or far ahead: said at the Save step, which then logs it as it is
-            replies = await _advance(flow, {**state.data, step: value}, deps, user)
+            replies = await _advance(flow, {**state.data, step: value}, deps.store, user)
             return [Reply(doubt + "\n" + replies[0].text, replies[0].buttons), *replies[1:]]
-    return await _advance(flow, {**state.data, step: value}, deps, user)
+    return await _advance(flow, {**state.data, step: value}, deps.store, user)
 
 
 async def flow_action(cmd: c.FlowAction, deps: Deps, user: User, state: Session) -> list[Reply]:
@@ -97,8 +98,8 @@ async def flow_action(cmd: c.FlowAction, deps: Deps, user: User, state: Session)
     if cmd.action == "ok" and step == "confirm":
         return await _finish(flow, state.data, deps, user)
     if cmd.action == "skip" and step != "confirm" and not dict(STEPS[flow])[step]:
-        return await _advance(flow, {**state.data, step: ""}, deps, user)
-    return await _advance(flow, state.data, deps, user)  # a stale button: ask the current step again
+        return await _advance(flow, {**state.data, step: ""}, deps.store, user)
+    return await _advance(flow, state.data, deps.store, user)  # a stale button: ask the current step again
 
 
 def one_line(flow: FlowKind, data: dict[str, str]) -> str | None:
@@ -140,7 +141,7 @@ async def _finish(flow: FlowKind, data: dict[str, str], deps: Deps, user: User) 
     await deps.store.set_session(user.id, Idle())
     if flow == "review":
         cmd_r = c.LogReview(user.id, data.get("company", ""), data.get("question", ""), data.get("answer", ""))
-        return await interviews.log_review(cmd_r, deps, user)
+        return await deps.call(interviews.log_review, cmd=cmd_r, user=user)
     # the date was shown at the Save step (with a word when it was far off): pressing Save confirmed it
     cmd_i = c.LogInterview(user.id, data.get("company", ""), data.get("role", ""), data.get("when", ""), True)
-    return await interviews.log_interview(cmd_i, deps, user)
+    return await deps.call(interviews.log_interview, cmd=cmd_i, user=user)

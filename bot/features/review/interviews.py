@@ -6,16 +6,21 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from bot.features.deps import Deps
 from bot.features.drill import drill
-from bot.features.review.personal_questions import personal_question
+from bot.features.review.personal_questions import Rubrics, personal_question
 from bot.kernel import actions, srs
 from bot.kernel import commands as c
+from bot.kernel.bank import Bank
 from bot.kernel.i18n import t, tn
+from bot.kernel.limits import Limits
+from bot.kernel.llm_budget import Budget
+from bot.kernel.lookups import Dates, Matching, Questions
 from bot.kernel.models import InterviewLog, Lang, Question, Reminder, ReviewItem, User
+from bot.kernel.ports import Clock, GradingChain, RubricWriter
 from bot.kernel.render import subtopic_name
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import Answering, Idle, InFlow, PickingReview
+from bot.kernel.store_ports import AttemptsPort, CardsPort, InterviewsPort, RemindersPort, UsersPort
 from bot.kernel.timeutil import fmt_local, start_of_local_day
 
 POST_INTERVIEW_DELAY = timedelta(hours=2)
@@ -36,22 +41,34 @@ def date_doubt(at: datetime, now: datetime, user: User) -> str | None:
     return None
 
 
-def _too_long(deps: Deps, user: User, *fields: str) -> Reply | None:
+@dataclass(frozen=True)
+class Filing:
+    """What files a real interview question (/review, /debrief): the store's interviews, the bank and the matching
+    against it, the rubric writer with the budget of LLM calls (a personal question's rubric), the clock."""
+
+    interviews: InterviewsPort
+    bank: Bank
+    matching: Matching
+    rubric_writer: RubricWriter | None
+    budget: Budget
+    clock: Clock
+
+
+def _too_long(limits: Limits, user: User, *fields: str) -> Reply | None:
     for value in fields:
-        if len(value) > deps.limits.max_answer_chars:
+        if len(value) > limits.max_answer_chars:
             return Reply(
-                t(user.language, "answer_too_long", length=len(value), limit=deps.limits.max_answer_chars),
+                t(user.language, "answer_too_long", length=len(value), limit=limits.max_answer_chars),
                 kind="error",
             )
     return None
 
 
 async def cap_reached(
-    deps: Deps, user: User, kind: Literal["review", "interview"], now: datetime
+    store: InterviewsPort, lim: Limits, user: User, kind: Literal["review", "interview"], now: datetime
 ) -> tuple[Literal["total", "day"], int] | None:
     """The caps on what one user logs (their /export must stay small enough to send): None while the user
     may log one more `kind` now, else which cap was reached and its limit; nothing is saved past one."""
-    lim, store = deps.limits, deps.store
     if kind == "review":
         count, total, per_day = store.count_review_items, lim.max_reviews, lim.max_reviews_per_day
     else:
@@ -63,9 +80,11 @@ async def cap_reached(
     return None
 
 
-async def over_cap(deps: Deps, user: User, kind: Literal["review", "interview"], now: datetime) -> Reply | None:
+async def over_cap(
+    store: InterviewsPort, lim: Limits, user: User, kind: Literal["review", "interview"], now: datetime
+) -> Reply | None:
     """None while the user may log one more `kind` now, else the reply saying which cap was reached."""
-    reached = await cap_reached(deps, user, kind, now)
+    reached = await cap_reached(store, lim, user, kind, now)
     return None if reached is None else _cap_reply(user.language, kind, *reached)
 
 
@@ -74,22 +93,31 @@ def _cap_reply(lang: Lang, kind: str, cap: str, limit: int) -> Reply:
     return Reply(t(lang, f"cap.{kind}_{cap}", logged=logged), kind="error")
 
 
-async def log_interview(cmd: c.LogInterview, deps: Deps, user: User) -> list[Reply]:
-    lang, now = user.language, deps.clock.now()
-    company = cmd.company.strip()[: deps.limits.max_field_chars]
+async def log_interview(
+    cmd: c.LogInterview,
+    user: User,
+    users: UsersPort,
+    interviews: InterviewsPort,
+    reminders: RemindersPort,
+    dates: Dates,
+    clock: Clock,
+    limits: Limits,
+) -> list[Reply]:
+    lang, now = user.language, clock.now()
+    company = cmd.company.strip()[: limits.max_field_chars]
     if not company or not cmd.when.strip():
         return [Reply(t(lang, "usage", usage=t(lang, "interview.usage")), kind="error")]
-    at = deps.parse_when(cmd.when, now, user.timezone)
+    at = dates.when(cmd.when, now, user.timezone)
     if at is None:
         return [Reply(t(lang, "interview.bad_date", value=cmd.when.strip()[:64]), kind="error")]
-    capped = await over_cap(deps, user, "interview", now)
+    capped = await over_cap(interviews, limits, user, "interview", now)
     if capped is not None:
         return [capped]
-    role = cmd.role.strip()[: deps.limits.max_field_chars]
+    role = cmd.role.strip()[: limits.max_field_chars]
     doubt = None if cmd.date_checked else date_doubt(at, now, user)
     if doubt is not None:  # kept as a /interview form at its Save step: Save logs it as it is
         data = {"company": company, "role": role, "when": fmt_local(at, user.timezone)}
-        await deps.store.set_session(user.id, InFlow(flow="interview", data=data, step="confirm"))
+        await users.set_session(user.id, InFlow(flow="interview", data=data, step="confirm"))
         summary = t(lang, "flow.interview.confirm", **{k: v or t(lang, "flow.none") for k, v in data.items()})
         buttons = [
             [
@@ -98,7 +126,7 @@ async def log_interview(cmd: c.LogInterview, deps: Deps, user: User) -> list[Rep
             ]
         ]
         return [Reply(doubt + "\n" + summary, buttons)]
-    log = await deps.store.add_interview(
+    log = await interviews.add_interview(
         InterviewLog(
             id=0,
             user_id=user.id,
@@ -109,7 +137,7 @@ async def log_interview(cmd: c.LogInterview, deps: Deps, user: User) -> list[Rep
         )
     )
     if at > now:
-        await deps.store.add_reminder(
+        await reminders.add_reminder(
             Reminder(
                 id=0,
                 user_id=user.id,
@@ -124,7 +152,22 @@ async def log_interview(cmd: c.LogInterview, deps: Deps, user: User) -> list[Rep
     return [Reply(text, promise=at > now)]
 
 
-async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:
+async def log_review(
+    cmd: c.LogReview,
+    user: User,
+    users: UsersPort,
+    cards: CardsPort,
+    attempts: AttemptsPort,
+    interviews: InterviewsPort,
+    questions: Questions,
+    bank: Bank,
+    matching: Matching,
+    rubric_writer: RubricWriter | None,
+    grader: GradingChain,
+    budget: Budget,
+    clock: Clock,
+    limits: Limits,
+) -> list[Reply]:
     """Log a real interview question at once: as the bank's question when it is clearly the same, else
     as a personal question filed under the nearest bank subtopic; when a bank question may be the same,
     offer up to three to link it to instead (nothing waits on the answer)."""
@@ -132,17 +175,21 @@ async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:
     question_text = cmd.question.strip()
     if not question_text:
         return [Reply(t(lang, "review.no_question"), kind="error")]
-    problem = _too_long(deps, user, question_text, cmd.answer) or await over_cap(deps, user, "review", deps.clock.now())
+    problem = _too_long(limits, user, question_text, cmd.answer) or await over_cap(
+        interviews, limits, user, "review", clock.now()
+    )
     if problem is not None:
         return [problem]
-    company = cmd.company.strip()[: deps.limits.max_field_chars] or "-"
-    done = await file_review(deps, user, company, question_text, cmd.answer)
+    company = cmd.company.strip()[: limits.max_field_chars] or "-"
+    filing = Filing(interviews, bank, matching, rubric_writer, budget, clock)
+    done = await file_review(filing, user, company, question_text, cmd.answer)
     item, question, offered = done.item, done.question, done.offered
     answer = cmd.answer.strip()
     if not offered:
-        graded = await grade_recalled(deps, user, question, answer)
+        answers = drill.Answers(users, cards, attempts, questions, grader, budget, clock, limits)
+        graded = await grade_recalled(answers, user, question, answer)
         return [_filed_reply(lang, company, question, done.matched, bool(graded)), *graded]
-    await deps.store.set_session(
+    await users.set_session(
         user.id, PickingReview(item=item.id, personal=question.id, candidates=[q.id for q in offered])
     )
     listing = "\n".join(f"{i + 1}. {q.prompt.get(lang)}" for i, q in enumerate(offered))
@@ -151,18 +198,18 @@ async def log_review(cmd: c.LogReview, deps: Deps, user: User) -> list[Reply]:
     return [Reply(text, _offer_rows(offered, lang))]
 
 
-async def grade_recalled(deps: Deps, user: User, question: Question, answer: str) -> list[Reply]:
+async def grade_recalled(answers: drill.Answers, user: User, question: Question, answer: str) -> list[Reply]:
     """The answer the user recalls giving, graded as an answer to the card (stored first, graded, and the card
     scheduled from it, as in /drill); [] with no answer, or a question with nothing to grade against (a personal
     question without a rubric: the user rates it when it comes up)."""
-    card = await deps.store.card_for_question(user.id, question.id)
+    card = await answers.cards.card_for_question(user.id, question.id)
     if not answer or card is None:
         return []
     if not question.rubric.key_points and not question.reference_answer.get(user.language).strip():
         return []
     asked = Answering(card_id=card.id)
-    await deps.store.set_session(user.id, asked)
-    return await drill.submit_answer(c.SubmitAnswer(user.id, answer, source="review"), deps, user, asked)
+    await answers.users.set_session(user.id, asked)
+    return await drill.submit_answer(c.SubmitAnswer(user.id, answer, source="review"), answers, user, asked)
 
 
 def _offer_rows(offered: list[Question], lang: Lang) -> list[list[Button]]:
@@ -174,10 +221,10 @@ def _offer_rows(offered: list[Question], lang: Lang) -> list[list[Button]]:
     return rows
 
 
-def still_picking(deps: Deps, user: User, state: PickingReview) -> list[Reply]:
+def still_picking(bank: Bank, user: User, state: PickingReview) -> list[Reply]:
     """Text typed while the bank questions offered after /review wait for a pick: what they wait for, and them."""
     lang = user.language
-    offered = [q for q in (deps.bank.get(qid) for qid in state.candidates) if q is not None]
+    offered = [q for q in (bank.get(qid) for qid in state.candidates) if q is not None]
     return [Reply(t(lang, "waits.review_pick"), _offer_rows(offered, lang))]
 
 
@@ -193,51 +240,65 @@ class Filed:
 
 
 async def file_review(
-    deps: Deps, user: User, company: str, question_text: str, answer: str, chosen: Question | None = None
+    filing: Filing, user: User, company: str, question_text: str, answer: str, chosen: Question | None = None
 ) -> Filed:
     """Match a real interview question to the bank and write it (no checks: the caller checks size and caps):
     as the bank question when the best candidate is sure (or is `chosen`, a bank question the user confirmed),
     else as a personal question, with the candidates close enough to offer (/review and /debrief)."""
     if chosen is not None:
-        item, question = await _file_review(deps, user, company, question_text, answer, chosen, chosen)
+        item, question = await _file_review(filing, user, company, question_text, answer, chosen, chosen)
         return Filed(item, question, True, [])
-    candidates = await deps.candidates(question_text, 3)
-    unsure = deps.bank.bars()[1]
+    candidates = await filing.matching.candidates(question_text, 3)
+    unsure = filing.bank.bars()[1]
     best = candidates[0] if candidates else None
-    if best is not None and deps.bank.is_sure(candidates, question_text):
-        item, question = await _file_review(deps, user, company, question_text, answer, best[0], best[0])
+    if best is not None and filing.bank.is_sure(candidates, question_text):
+        item, question = await _file_review(filing, user, company, question_text, answer, best[0], best[0])
         return Filed(item, question, True, [])
     nearest = best[0] if best else None
-    item, question = await _file_review(deps, user, company, question_text, answer, None, nearest)
+    item, question = await _file_review(filing, user, company, question_text, answer, None, nearest)
     return Filed(item, question, False, [q for q, sim in candidates if sim >= unsure])
 
 
-async def pick_review(cmd: c.PickReview, deps: Deps, user: User) -> list[Reply]:
+async def pick_review(
+    cmd: c.PickReview,
+    user: User,
+    users: UsersPort,
+    cards: CardsPort,
+    attempts: AttemptsPort,
+    interviews: InterviewsPort,
+    questions: Questions,
+    bank: Bank,
+    grader: GradingChain,
+    budget: Budget,
+    clock: Clock,
+    limits: Limits,
+) -> list[Reply]:
     """ "It is this bank question": link the logged review to it (its card due now, the personal one suspended)."""
-    lang, store, now = user.language, deps.store, deps.clock.now()
-    state = await store.get_session(user.id)
+    lang, now = user.language, clock.now()
+    answers = drill.Answers(users, cards, attempts, questions, grader, budget, clock, limits)
+    state = await users.get_session(user.id)
     if not isinstance(state, PickingReview):
         return [Reply(t(lang, "flow.expired"))]
-    await store.set_session(user.id, Idle())
+    await users.set_session(user.id, Idle())
     ids = state.candidates
-    items = {i.id: i for i in await store.list_review_items(user.id)}
+    items = {i.id: i for i in await interviews.list_review_items(user.id)}
     item = items.get(state.item)
     if cmd.choice is None:
-        own = await deps.question(state.personal)
-        graded = await grade_recalled(deps, user, own, item.answer_text) if own and item else []
+        own = await questions.get(state.personal)
+        graded = await grade_recalled(answers, user, own, item.answer_text) if own and item else []
         key = "review.kept_personal_graded" if graded else "review.kept_personal"
         return [Reply(t(lang, key), [] if graded else [[Button("/drill", actions.Next().encode())]]), *graded]
-    chosen = deps.bank.get(ids[cmd.choice]) if 0 <= cmd.choice < len(ids) else None
+    chosen = bank.get(ids[cmd.choice]) if 0 <= cmd.choice < len(ids) else None
     if chosen is None or item is None:
         return [Reply(t(lang, "flow.expired"))]
     update = {"question_id": chosen.id, "matched_bank": True, "topic": chosen.topic, "subtopic": chosen.subtopic}
-    if not await store.relink_review_item(item.model_copy(update=update)):
+    if not await interviews.relink_review_item(item.model_copy(update=update)):
         return [Reply(t(lang, "flow.expired"))]
-    await _due_now(deps, user, chosen.id, now)
-    personal = await store.card_for_question(user.id, state.personal)
+    await _due_now(cards, user, chosen.id, now)
+    personal = await cards.card_for_question(user.id, state.personal)
     if personal is not None:
-        await store.save_card(personal.model_copy(update={"suspended": True}))
-    graded = await grade_recalled(deps, user, chosen, item.answer_text)
+        await cards.save_card(personal.model_copy(update={"suspended": True}))
+    graded = await grade_recalled(answers, user, chosen, item.answer_text)
     return [_filed_reply(lang, item.company, chosen, True, bool(graded)), *graded]
 
 
@@ -252,12 +313,12 @@ def _filed_reply(lang: Lang, company: str, question: Question, matched: bool, gr
     return Reply(text + " " + t(lang, "review.due_now"), [[Button("/drill", actions.Next().encode())]])
 
 
-async def _due_now(deps: Deps, user: User, question_id: str, now: datetime) -> None:
-    card = await deps.store.card_for_question(user.id, question_id)
+async def _due_now(cards: CardsPort, user: User, question_id: str, now: datetime) -> None:
+    card = await cards.card_for_question(user.id, question_id)
     if card is None:
-        await deps.store.create_card(user.id, question_id, srs.new_state(now), now, True, now)
+        await cards.create_card(user.id, question_id, srs.new_state(now), now, True, now)
     else:
-        await deps.store.save_card(card.model_copy(update={"due": now, "suspended": False, "personal": True}))
+        await cards.save_card(card.model_copy(update={"due": now, "suspended": False, "personal": True}))
 
 
 def _short(text: str, limit: int = 48) -> str:
@@ -266,7 +327,7 @@ def _short(text: str, limit: int = 48) -> str:
 
 
 async def _file_review(
-    deps: Deps,
+    filing: Filing,
     user: User,
     company: str,
     question_text: str,
@@ -276,11 +337,14 @@ async def _file_review(
 ) -> tuple[ReviewItem, Question]:
     """Write the review: the matched bank question's card, or a personal question under `nearest`'s subtopic
     (a written rubric keeps its own subtopic when it is one of the bank's)."""
-    now, store = deps.clock.now(), deps.store
+    now = filing.clock.now()
     personal: Question | None = None
     if matched is None:
         topic, subtopic = (nearest.topic, nearest.subtopic) if nearest else ("other", "interview")
-        personal = await personal_question(question_text, topic, subtopic, deps, user, now, refile=nearest is not None)
+        rubrics = Rubrics(filing.rubric_writer, filing.budget, filing.bank)
+        personal = await personal_question(
+            question_text, topic, subtopic, rubrics, user, now, refile=nearest is not None
+        )
     target = matched or personal
     assert target is not None
     item = ReviewItem(
@@ -296,7 +360,7 @@ async def _file_review(
         created_at=now,
     )
     # one transaction: a failure leaves no personal question or card without its review entry
-    item, saved = await store.log_review(item, personal, srs.new_state(now), now)
+    item, saved = await filing.interviews.log_review(item, personal, srs.new_state(now), now)
     question = matched or saved
     assert question is not None
     return item, question

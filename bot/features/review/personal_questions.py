@@ -3,23 +3,36 @@ LLM rubric writer when there is one and the budget allows, else a self-rated que
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
-from bot.features.deps import Deps
-from bot.kernel import llm_budget
+from bot.kernel.bank import Bank
+from bot.kernel.llm_budget import Budget
 from bot.kernel.models import Question, Rubric, Text, User
+from bot.kernel.ports import RubricWriter
+
+
+@dataclass(frozen=True)
+class Rubrics:
+    """What writes a personal question's rubric: the LLM rubric writer (None: none), the budget of LLM calls, and
+    the bank (its subtopics)."""
+
+    rubric_writer: RubricWriter | None
+    budget: Budget
+    bank: Bank
 
 
 async def personal_question(
-    text: str, topic: str, subtopic: str, deps: Deps, user: User, now: datetime, *, refile: bool = True
+    text: str, topic: str, subtopic: str, rubrics: Rubrics, user: User, now: datetime, *, refile: bool = True
 ) -> Question:
     """The question for `text`, not stored yet (id "pending"). A written rubric keeps its own subtopic when
     it is one of the bank's; otherwise (and with `refile`) it is filed under `topic` / `subtopic`."""
     written = None
-    if deps.rubric_writer is not None and await llm_budget.refusal(deps, user, now) is None:
-        written, tokens = await deps.rubric_writer.write(text, user.language, user.level)
-        await llm_budget.spend(deps, user.id, "rubric", tokens, now)
-    if written is not None and refile and written.subtopic not in deps.bank.subtopics():
+    writer = rubrics.rubric_writer
+    if writer is not None and await rubrics.budget.refusal(user, now) is None:
+        written, tokens = await writer.write(text, user.language, user.level)
+        await rubrics.budget.spend(user.id, "rubric", tokens, now)
+    if written is not None and refile and written.subtopic not in rubrics.bank.subtopics():
         written = written.model_copy(update={"topic": topic, "subtopic": subtopic})
     return written or Question(
         id="pending",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from bot.features.deps import Deps
-from bot.features.stats.report import build_progress, chart_attachment
+from bot.features.stats.report import History, build_progress, chart_attachment
 from bot.kernel import actions
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import User
@@ -39,7 +39,8 @@ async def weekly_summary(deps: Deps, user: User, _last_answer: datetime | None =
         mean=mean if mean is not None else "-",
         weakest=subtopic_name(weakest, lang) if weakest else "-",
     )
-    image = await chart_attachment(deps, await build_progress(deps, user), user.language)
+    history = History(deps.store, deps.store, deps.store, deps.questions, deps.clock, deps.charts)
+    image = await chart_attachment(deps.charts, await build_progress(history, user), user.language)
     return [Reply(text, [[Button("/drill", actions.Next().encode())]], image=image, kind="weekly")]
 
 

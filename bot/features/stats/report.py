@@ -2,16 +2,18 @@
 
 `build_progress` + `progress_text` + `chart_attachment` are the pieces; `progress_reply` puts them
 into one Reply. The chart is drawn by the injected ChartRenderer in a worker thread, so a slow
-render never blocks other users, and a failed render still sends the text.
+render never blocks other users, and a failed render still sends the text. What they read is `History`, the
+ports /stats uses (built from what a handler names, or by name: bot/kernel/inject.py build).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 
-from bot.features.deps import Deps
 from bot.features.review.companies import company_name
+from bot.features.stats.ports import ChartRenderer
 from bot.features.stats.progress import (
     CompanyAsked,
     InterviewInsights,
@@ -21,9 +23,12 @@ from bot.features.stats.progress import (
     compute_progress,
 )
 from bot.kernel.i18n import listing, t, tn
+from bot.kernel.lookups import Questions
 from bot.kernel.models import Lang, User
+from bot.kernel.ports import Clock
 from bot.kernel.render import subtopic_name, topic_name
 from bot.kernel.replies import Attachment, Reply
+from bot.kernel.store_ports import AttemptsPort, CardsPort, InterviewsPort
 
 log = logging.getLogger(__name__)
 PROMPT_CHARS = {"en": 90, "zh": 50}  # a Chinese character is about as wide as two Latin ones
@@ -31,16 +36,28 @@ NONE = "–"
 TOP_COMPANIES = 5  # each on its own line; the rest by name on one line
 
 
-async def build_progress(deps: Deps, user: User) -> ProgressData:
+@dataclass(frozen=True)
+class History:
+    """What /stats and the weekly summary read: a user's answers, cards and real interviews, their questions, the
+    time, and the chart renderer (None: text only)."""
+
+    attempts: AttemptsPort
+    cards: CardsPort
+    interviews: InterviewsPort
+    questions: Questions
+    clock: Clock
+    charts: ChartRenderer | None
+
+
+async def build_progress(history: History, user: User) -> ProgressData:
     """Everything /stats shows, computed now from the store."""
-    store = deps.store
-    attempts = await store.list_attempts(user.id)
-    cards = await store.list_cards(user.id)
-    interviews = await store.list_interviews(user.id)
-    items = await store.list_review_items(user.id)
+    attempts = await history.attempts.list_attempts(user.id)
+    cards = await history.cards.list_cards(user.id)
+    interviews = await history.interviews.list_interviews(user.id)
+    items = await history.interviews.list_review_items(user.id)
     ids = {a.question_id for a in attempts} | {c.question_id for c in cards}
-    questions = {qid: await deps.question(qid) for qid in sorted(ids)}
-    return compute_progress(user, deps.clock.now(), attempts, cards, questions, interviews, items)
+    questions = {qid: await history.questions.get(qid) for qid in sorted(ids)}
+    return compute_progress(user, history.clock.now(), attempts, cards, questions, interviews, items)
 
 
 def _score(value: float | None) -> str:
@@ -157,22 +174,22 @@ def progress_text(data: ProgressData, lang: Lang) -> str:
     return "\n".join([*_summary_lines(data, lang), *_weak_lines(data.weakest, lang), *_interview_lines(data, lang)])
 
 
-async def chart_attachment(deps: Deps, data: ProgressData, lang: Lang) -> Attachment | None:
+async def chart_attachment(charts: ChartRenderer | None, data: ProgressData, lang: Lang) -> Attachment | None:
     """The chart as a PNG, or None without a renderer, without reviews, or when drawing fails."""
-    if deps.charts is None or data.total_reviews == 0:
+    if charts is None or data.total_reviews == 0:
         return None
     try:
-        png = await asyncio.to_thread(deps.charts.render, data, lang)
+        png = await asyncio.to_thread(charts.render, data, lang)
     except Exception:
         log.exception("progress chart failed; sending the text alone")
         return None
     return Attachment(f"progress-{data.today.isoformat()}.png", png, "image/png")
 
 
-async def progress_reply(deps: Deps, user: User, kind: str = "stats") -> Reply | None:
+async def progress_reply(history: History, user: User, kind: str = "stats") -> Reply | None:
     """Text and chart in one Reply (the text can serve as the photo's caption); None for a user with no history."""
-    data = await build_progress(deps, user)
+    data = await build_progress(history, user)
     if data.empty:
         return None
     text = progress_text(data, user.language)
-    return Reply(text, image=await chart_attachment(deps, data, user.language), kind=kind)
+    return Reply(text, image=await chart_attachment(history.charts, data, user.language), kind=kind)

@@ -21,16 +21,18 @@ from bot.features.onboarding.zones import resolve_timezone, suggest_timezone
 from bot.kernel import commands as c
 from bot.kernel import render, srs
 from bot.kernel.actions import AnswerDaily
+from bot.kernel.bank import Bank
 from bot.kernel.i18n import t, tn
 from bot.kernel.identity import server_source as server_source  # re-exported: where it was, for its callers
 from bot.kernel.limits import Limits
-from bot.kernel.lookups import Dates
+from bot.kernel.llm_budget import Budget
+from bot.kernel.lookups import Dates, Questions
 from bot.kernel.models import Guild, Lang, Question, User
-from bot.kernel.ports import BOARD_SUFFIX, Clock
+from bot.kernel.ports import BOARD_SUFFIX, Clock, GradingChain
 from bot.kernel.push_rules import register_server_post
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import Answering, Idle
-from bot.kernel.store_ports import GuildsPort, UsersPort
+from bot.kernel.store_ports import AttemptsPort, CardsPort, GuildsPort, UsersPort
 from bot.kernel.timeutil import local_date, zone
 
 BOARD_SIZE = 10
@@ -42,17 +44,17 @@ def board_source(platform: str, server_id: str) -> str:
     return f"{server_source(platform, server_id)}{BOARD_SUFFIX}"
 
 
-def daily_question(deps: Deps, server_id: str, day: date) -> Question | None:
+def daily_question(bank: Bank, server_id: str, day: date) -> Question | None:
     """The server's question for a local day: a fixed shuffle of the bank per server, one a day,
     so every question comes once before any comes again."""
-    questions = sorted(deps.bank.all(), key=lambda q: (zlib.crc32(f"{server_id}:{q.id}".encode()), q.id))
+    questions = sorted(bank.all(), key=lambda q: (zlib.crc32(f"{server_id}:{q.id}".encode()), q.id))
     return questions[day.toordinal() % len(questions)] if questions else None
 
 
 def daily_post(deps: Deps, guild: Guild, now: datetime) -> Reply | None:
     """The message the scheduler posts in the server's channel: today's question and an Answer button."""
     day = local_date(now, guild.timezone)
-    q = daily_question(deps, guild.id, day)
+    q = daily_question(deps.bank, guild.id, day)
     if q is None:
         return None
     lang = guild.language
@@ -109,42 +111,56 @@ async def setup_server(cmd: c.SetupServer, user: User, guilds: GuildsPort, clock
     ]
 
 
-async def answer_server_question(cmd: c.AnswerServerQuestion, deps: Deps, user: User) -> list[Reply]:
+async def answer_server_question(
+    cmd: c.AnswerServerQuestion,
+    user: User,
+    users: UsersPort,
+    cards: CardsPort,
+    attempts: AttemptsPort,
+    guilds: GuildsPort,
+    questions: Questions,
+    bank: Bank,
+    grader: GradingChain,
+    budget: Budget,
+    clock: Clock,
+    limits: Limits,
+) -> list[Reply]:
     """Grade the answer against the member's own card for the question (created if new), without
     losing a question they had open elsewhere."""
-    store, now = deps.store, deps.clock.now()
-    q = deps.bank.get(cmd.question_id)
+    now = clock.now()
+    q = bank.get(cmd.question_id)
     if q is None:
         return [Reply(t(user.language, "server.question_gone"), kind="error")]
-    card = await store.card_for_question(user.id, q.id)
+    card = await cards.card_for_question(user.id, q.id)
     if card is None:
-        card = await store.create_card(user.id, q.id, srs.new_state(now), now, False, now)
-    before = await store.get_session(user.id)
-    await store.set_session(user.id, Answering(card_id=card.id))
-    scores = await _is_current_daily(deps, cmd.server_id, q, now)
+        card = await cards.create_card(user.id, q.id, srs.new_state(now), now, False, now)
+    before = await users.get_session(user.id)
+    await users.set_session(user.id, Answering(card_id=card.id))
+    scores = await _is_current_daily(guilds, bank, cmd.server_id, q, now)
     source = (board_source if scores else server_source)(cmd.platform, cmd.server_id)
-    replies = await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text, source=source), deps, user)
-    rejected = isinstance(await store.get_session(user.id), Answering)
+    answers = drill.Answers(users, cards, attempts, questions, grader, budget, clock, limits)
+    replies = await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text, source=source), answers, user)
+    rejected = isinstance(await users.get_session(user.id), Answering)
     was_busy = not isinstance(before, Idle)
     same_question = before == Answering(card_id=card.id)
     if rejected or (was_busy and not same_question):
-        await store.set_session(user.id, before)  # undo a rejected answer, or reopen what was open
+        await users.set_session(user.id, before)  # undo a rejected answer, or reopen what was open
     if not scores and replies and replies[0].kind == "grade":
         note = t(user.language, "server.not_scored")
         replies = [dataclasses.replace(replies[0], text=f"{replies[0].text}\n{note}"), *replies[1:]]
     return replies
 
 
-async def _is_current_daily(deps: Deps, server_id: str, q: Question, now: datetime) -> bool:
+async def _is_current_daily(guilds: GuildsPort, bank: Bank, server_id: str, q: Question, now: datetime) -> bool:
     """True when `q` is the server's question of today or yesterday (its local days): yesterday's post is the
     latest one up until today's time, and an answer begun late in the evening should still count. Older
     questions, and every question of a server that was never set up, do not score."""
-    guild = await deps.store.get_guild(server_id)
+    guild = await guilds.get_guild(server_id)
     if guild is None or q.personal:
         return False
     today = local_date(now, guild.timezone)
     for day in (today, today - timedelta(days=1)):
-        daily = daily_question(deps, guild.id, day)
+        daily = daily_question(bank, guild.id, day)
         if daily is not None and daily.id == q.id:
             return True
     return False

@@ -13,19 +13,26 @@ import asyncio
 import logging
 import math
 from dataclasses import replace
+from datetime import datetime
 
-from bot.features.career import router as career_router
-from bot.features.deps import Deps, Limits
-from bot.features.drill.drill import submit_answer
 from bot.features.drill.speaking import analyse, render_insights
-from bot.features.mock import turn as mock_turn
 from bot.kernel import commands as c
 from bot.kernel.i18n import t, tn
 from bot.kernel.identity import ROLLING_DAY
+from bot.kernel.limits import Limits
 from bot.kernel.models import Lang, User
-from bot.kernel.ports import AudioTimingMismatch, AudioTooLong, TranscriberUnavailable, TranscriptionError
+from bot.kernel.ports import (
+    AudioTimingMismatch,
+    AudioTooLong,
+    Clock,
+    Transcriber,
+    TranscriberUnavailable,
+    TranscriptionError,
+)
 from bot.kernel.replies import Reply
+from bot.kernel.routing import Dispatch
 from bot.kernel.session import InCareer, InMock, Session, open_card_id
+from bot.kernel.store_ports import LLMBudgetPort
 from bot.kernel.text_input import clean_text
 from bot.kernel.timeutil import start_of_local_day
 
@@ -45,26 +52,38 @@ def _length(lang: Lang, seconds: float, *, up: bool) -> str:
     return tn(lang, "count.second", n)
 
 
-async def _over_budget(deps: Deps, user: User, seconds: float) -> Reply | None:
+async def _over_budget(usage: LLMBudgetPort, lim: Limits, now: datetime, user: User, seconds: float) -> Reply | None:
     """The refusal when transcribing `seconds` more would pass the account's 24 hours or today's global budget
     (both kept per platform account through /forget, as the LLM budget is: bot/kernel/identity.py)."""
-    lang, lim, now = user.language, deps.limits, deps.clock.now()
+    lang = user.language
     if lim.transcribe_daily_seconds:
-        used = await deps.store.transcribed_seconds_since(user.id, now - ROLLING_DAY)
+        used = await usage.transcribed_seconds_since(user.id, now - ROLLING_DAY)
         if used + seconds > lim.transcribe_daily_seconds:
             left = max(lim.transcribe_daily_seconds - used, 0.0)
             text = t(lang, "voice_limit", length=_length(lang, seconds, up=True),
                      limit=_length(lang, lim.transcribe_daily_seconds, up=False), left=_length(lang, left, up=False))  # fmt: skip
             return Reply(text, kind="error")
     if lim.transcribe_daily_total:
-        used = await deps.store.all_transcribed_seconds_since(start_of_local_day(now, "UTC"))
+        used = await usage.all_transcribed_seconds_since(start_of_local_day(now, "UTC"))
         if used + seconds > lim.transcribe_daily_total:
             return Reply(t(lang, "voice_budget"), kind="error")
     return None
 
 
-async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User, session: Session) -> list[Reply]:
-    lang, lim, transcriber = user.language, deps.limits, deps.transcriber
+async def submit_voice(
+    cmd: c.SubmitVoice,
+    user: User,
+    session: Session,
+    transcriber: Transcriber | None,
+    usage: LLMBudgetPort,
+    clock: Clock,
+    limits: Limits,
+    dispatch: Dispatch,
+) -> list[Reply]:
+    """Transcribed, then handed on as the answer it is (`dispatch`): to the open deck question or the mock's (an
+    explicit answer, c.SubmitAnswer, with the audio's reference and length), or as the text a notebook step waits
+    for (c.FreeText)."""
+    lang, lim = user.language, limits
     if transcriber is None:
         return [Reply(t(lang, "voice_unavailable"), kind="error")]
     in_mock = isinstance(session, InMock)  # a mock interview's answer: graded quietly by mock_turn
@@ -90,10 +109,10 @@ async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User, session: Sess
         return [_too_long(seconds, lang, lim)]
     if seconds <= 0:
         return [Reply(t(lang, "voice_empty"), kind="error")]
-    over = await _over_budget(deps, user, seconds)
+    over = await _over_budget(usage, lim, clock.now(), user, seconds)
     if over is not None:
         return [over]
-    await deps.store.record_transcription(user.id, seconds, deps.clock.now())  # billed whether or not it succeeds
+    await usage.record_transcription(user.id, seconds, clock.now())  # billed whether or not it succeeds
     try:
         async with asyncio.timeout(lim.transcribe_deadline):
             result = await transcriber.transcribe(cmd.audio, cmd.filename, lang)
@@ -110,23 +129,14 @@ async def submit_voice(cmd: c.SubmitVoice, deps: Deps, user: User, session: Sess
         return [Reply(t(lang, "voice_silent"), kind="error")]
     duration = result.duration or seconds
     if duration > seconds:  # the backend heard more than was measured: that counts too
-        await deps.store.record_transcription(user.id, duration - seconds, deps.clock.now())
+        await usage.record_transcription(user.id, duration - seconds, clock.now())
     shown = Reply(t(lang, "transcript", text=transcript), kind="transcript")
-    if isinstance(session, InCareer) and writing:  # a notebook version spoken: the tool takes the transcript
-        return [shown, *await career_router.text(transcript, deps, user, session)]
-    answer = mock_turn.submit if in_mock else submit_answer
-    graded = await answer(
-        c.SubmitAnswer(
-            user.id,
-            transcript,
-            transcript=transcript,
-            audio_ref=cmd.filename,
-            audio_seconds=duration,
-            source=cmd.source,
-        ),
-        deps,
-        user,
+    if writing:  # a notebook version spoken: the tool takes the transcript as typed text
+        return [shown, *await dispatch(c.FreeText(user.id, transcript), user, session)]
+    spoken = c.SubmitAnswer(
+        user.id, transcript, transcript=transcript, audio_ref=cmd.filename, audio_seconds=duration, source=cmd.source
     )
+    graded = await dispatch(spoken, user, session)  # the mock's open question while one runs, else the drill's
     insights = analyse(transcript, duration)
     if insights is None:
         return [shown, *graded]
