@@ -7,7 +7,8 @@ repository's tracked files are copied to a temporary folder, `[tool.mutmut]` is 
 that group only, and mutmut runs in the copy (the working tree is never touched; other groups'
 settings never leak in). It prints each module's mutation score and its surviving mutants, and as
 its last line one JSON object with the figures, the target (85% killed) and the verdict. It is
-not part of CI: a full run takes tens of minutes on two cores. `--list` shows the groups.
+not part of CI: a full run takes tens of minutes on two cores. `--list` shows the groups (and fails when a
+group names a module or a test file that is not there).
 """
 
 from __future__ import annotations
@@ -183,6 +184,21 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
 RESULT = re.compile(r"^\s*(([\w.]+)__mutmut_\d+): (\w+)", re.MULTILINE)
 
 
+def missing_paths(groups: dict[str, tuple[list[str], list[str]]] = GROUPS) -> list[str]:
+    """Each group's modules, test paths and plugins (`-p tests.mutation_warmup`) that are not in the repository, as
+    "group: path": a test file moved or renamed fails `--list` and tests/unit/test_mutation_groups.py, not a run."""
+    missing = []
+    for name, (modules, tests) in groups.items():
+        for before, arg in zip(["", *tests], tests, strict=False):
+            if before in ("-k", "-m") or arg.startswith("-"):
+                continue  # an option, or the expression it takes
+            path = arg.replace(".", "/") + ".py" if before == "-p" else arg.split("::")[0]
+            if not (ROOT / path).exists():
+                missing.append(f"{name}: {arg}")
+        missing += [f"{name}: {module}" for module in modules if not (ROOT / module).exists()]
+    return missing
+
+
 def copy_tree(dest: Path) -> None:
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True)
     for name in files.stdout.splitlines():
@@ -257,7 +273,10 @@ def main() -> int:
     if args.list:
         for name, (modules, tests) in GROUPS.items():
             print(f"{name}: {', '.join(modules)}  <-  {', '.join(tests)}")
-        return 0
+        missing = missing_paths()
+        for line in missing:
+            print(f"missing: {line}", file=sys.stderr)
+        return 1 if missing else 0
     unknown = [g for g in args.groups if g not in GROUPS]
     if unknown:
         parser.error(f"unknown group(s) {unknown}; --list shows them")
