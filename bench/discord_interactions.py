@@ -1,7 +1,7 @@
 """Benchmark: N Discord members answer at the same moment; grading takes L seconds.
 
 The bot is the real app (SQLite file, Alembic schema) with the real DiscordRuntime and discord.py,
-logged in to the fake Discord REST server of tests/discord, which runs in its own process (as the
+logged in to the fake Discord REST server of tests/platforms/discord, which runs in its own process (as the
 Telegram bench's fake Bot API does) so its cost is not counted as the bot's. Events are fed as raw
 gateway payloads, as the gateway would deliver them. Each member first gets a question (/drill,
 not timed); then all N /answer interactions arrive at once. Reported: the time to acknowledge
@@ -62,9 +62,9 @@ from bot.config import Settings  # noqa: E402
 from bot.kernel.models import Grade, Lang, Level, Question  # noqa: E402
 from bot.platforms.discord.runtime import DiscordRuntime  # noqa: E402
 from bot.platforms.discord.settings import DiscordSettings  # noqa: E402
-from tests.discord import payloads  # noqa: E402
-from tests.discord.fake_discord import FakeDiscord  # noqa: E402
 from tests.fakes import FakeGrader  # noqa: E402
+from tests.platforms.discord import payloads  # noqa: E402
+from tests.platforms.discord.fake_discord import FakeDiscord  # noqa: E402
 
 DEADLINE_S = 3.0
 USER0 = 10_000

@@ -34,7 +34,7 @@ sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != 
 from bench.report import final_line, verdict_of  # noqa: E402
 from bot.storage.engine import make_engines  # noqa: E402
 from bot.storage.migrate import upgrade  # noqa: E402
-from tests.telegram.fake_bot_api import TOKEN, FakeBotApi  # noqa: E402
+from tests.platforms.telegram.fake_bot_api import TOKEN, FakeBotApi  # noqa: E402
 
 CHAT0 = 50_000_000
 DAILY_PREFIX = "Your daily drill"

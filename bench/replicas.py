@@ -1,6 +1,6 @@
 """Benchmark: replicas of `python -m bot run` in webhook mode over one PostgreSQL.
 
-A fake Bot API (tests/telegram/fake_bot_api.py) takes the replicas' sends, and a deliverer plays
+A fake Bot API (tests/platforms/telegram/fake_bot_api.py) takes the replicas' sends, and a deliverer plays
 Telegram's side of the webhook: each update is POSTed to the next replica in turn (round robin), a
 chat's next update only once the previous was answered 200, and an update answered otherwise (503,
 a refused connection, a dropped request) is delivered again, to the next replica, after a back-off.
@@ -49,8 +49,8 @@ from sqlalchemy.ext.asyncio import create_async_engine  # noqa: E402
 from bench.report import final_line, verdict_of  # noqa: E402
 from bot.platforms.telegram.webhook import SECRET_HEADER, shared_secret  # noqa: E402
 from tests.conftest import reset_postgres  # noqa: E402
-from tests.telegram import updates  # noqa: E402
-from tests.telegram.fake_bot_api import TOKEN, FakeBotApi, Sent  # noqa: E402
+from tests.platforms.telegram import updates  # noqa: E402
+from tests.platforms.telegram.fake_bot_api import TOKEN, FakeBotApi, Sent  # noqa: E402
 
 CHAT0 = 20_000_000
 ANSWER = "clip the global gradient norm to 1.0, warm up the learning rate, check for NaN in the loss scale"

@@ -1,7 +1,7 @@
 """Shared by every bench: the last line it prints, one JSON object with its figures, targets and verdict.
 
 `verdict` is "ok" when every target was met, "missed" when one was not, or a word of the bench's own
-("skipped: ..." when it could not run here). tests/test_benches.py runs each bench's `--quick` mode and
+("skipped: ..." when it could not run here). tests/integration/test_benches.py runs each bench's `--quick` mode and
 reads this line (not whether the verdict is ok: quick sizes are not the real ones).
 """
 

@@ -4,7 +4,7 @@ Each figure is the median of N runs, each a fresh `python -m bot` (or pytest) su
 
 - `help`: `printf '/help\\n' | python -m bot chat` until it exits (target 2 s), and until its first output,
   the echoed `> /help` that the terminal writes once the bot is up (`prompt_s`);
-- `first_grade`: `/drill` then an answer piped in (the way tests/test_notes_terminal.py scripts a session,
+- `first_grade`: `/drill` then an answer piped in (the way tests/platforms/console/test_notes_terminal.py scripts a session,
   no `/start`), until the offline check's first line shows (target 4 s);
 - `grade_5_rows`: `python -m bot grade` on 5 answers to bank questions, offline, until it exits (target 4 s);
 - `collect`: `python -m pytest --collect-only -q` in the repository (target 5 s).

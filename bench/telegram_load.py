@@ -1,6 +1,6 @@
 """Benchmark: N Telegram users answer at the same moment; grading takes L seconds.
 
-The fake Bot API server (tests/telegram/fake_bot_api.py) runs in its own process, so it does not
+The fake Bot API server (tests/platforms/telegram/fake_bot_api.py) runs in its own process, so it does not
 share a core with the bot; the bot is the real app (SQLite file, Alembic schema) with the real
 TelegramRuntime (python-telegram-bot polling the fake server), and a grader that sleeps L seconds.
 Each user first gets a question, answers it and gets the next one (/drill, an answer, /drill: not
@@ -75,8 +75,8 @@ from bot.kernel.replies import Reply  # noqa: E402
 from bot.platforms.telegram.runtime import TelegramRuntime, build_application  # noqa: E402
 from bot.platforms.telegram.settings import TelegramSettings  # noqa: E402
 from tests.fakes import FakeGrader, FakeStore  # noqa: E402
-from tests.telegram import updates  # noqa: E402
-from tests.telegram.fake_bot_api import TOKEN, FakeBotApi  # noqa: E402
+from tests.platforms.telegram import updates  # noqa: E402
+from tests.platforms.telegram.fake_bot_api import TOKEN, FakeBotApi  # noqa: E402
 
 HEADROOM = 64
 """The floors' update slots beyond one per answering user: their handler holds its slot while it sleeps L seconds,

@@ -7,7 +7,8 @@ repository's tracked files are copied to a temporary folder, `[tool.mutmut]` is 
 that group only, and mutmut runs in the copy (the working tree is never touched; other groups'
 settings never leak in). It prints each module's mutation score and its surviving mutants, and as
 its last line one JSON object with the figures, the target (85% killed) and the verdict. It is
-not part of CI: a full run takes tens of minutes on two cores. `--list` shows the groups.
+not part of CI: a full run takes tens of minutes on two cores. `--list` shows the groups (and fails when a
+group names a module or a test file that is not there).
 """
 
 from __future__ import annotations
@@ -28,33 +29,51 @@ TARGET = 0.85
 GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "scoring": (
         ["bot/kernel/scoring.py", "bot/kernel/srs.py"],
-        ["tests/test_rules.py", "tests/test_service.py", "tests/test_progress.py"],
+        ["tests/unit/test_rules.py", "tests/unit/test_service.py", "tests/unit/test_progress.py"],
     ),
     "push_rules": (
         ["bot/kernel/push_rules.py", "bot/features/drill/pushes.py", "bot/features/review/pushes.py"],
-        ["tests/test_rules.py", "tests/test_push_rules.py"],
+        ["tests/unit/test_rules.py", "tests/unit/test_push_rules.py"],
     ),
     # each command declared once and each button's payload (the house issue's step 2)
     "registry": (
         ["bot/kernel/registry.py", "bot/kernel/actions.py", "bot/kernel/parsing.py"],
-        ["tests/test_registry.py", "tests/test_actions.py", "tests/test_commands_words.py", "tests/test_rules.py"],
+        [
+            "tests/unit/test_registry.py",
+            "tests/unit/test_actions.py",
+            "tests/platforms/console/test_commands_words.py",
+            "tests/unit/test_rules.py",
+        ],
     ),
     "regrade": (
         ["bot/features/drill/regrade.py"],
-        ["tests/test_regrade.py", "tests/test_llm_grader.py", "-k", "regrade"],
+        ["tests/unit/test_regrade.py", "tests/integration/test_llm_grader.py", "-k", "regrade"],
     ),
     "drill": (
         ["bot/features/drill/drill.py"],
-        ["tests/test_service.py", "tests/test_flows.py", "tests/test_two_processes.py", "tests/test_drill_rules.py"],
+        [
+            "tests/unit/test_service.py",
+            "tests/unit/test_flows.py",
+            "tests/integration/test_two_processes.py",
+            "tests/unit/test_drill_rules.py",
+        ],
     ),
-    "rate_limit": (["bot/kernel/rate_limit.py"], ["tests/test_rate_limit.py"]),
+    "rate_limit": (["bot/kernel/rate_limit.py"], ["tests/unit/test_rate_limit.py"]),
     "study_server": (
         ["bot/features/study_server/study_server.py"],
-        ["tests/test_study_server.py", "tests/test_board_periods.py", "tests/test_study_server_rules.py"],
+        [
+            "tests/unit/test_study_server.py",
+            "tests/unit/test_board_periods.py",
+            "tests/unit/test_study_server_rules.py",
+        ],
     ),
     "personal_data": (
         ["bot/features/review/interviews.py", "bot/kernel/text_input.py", "bot/features/account/export_files.py"],
-        ["tests/test_personal_data.py", "tests/test_service.py", "tests/test_review_matching.py"],
+        [
+            "tests/integration/test_personal_data.py",
+            "tests/unit/test_service.py",
+            "tests/content/test_review_matching.py",
+        ],
     ),
     # the offline grader's rules (545 mutants) with the tests that take under a second: the ones that grade the
     # whole bank or 12,000 characters (two minutes a run) would take hours; test_offline_rules.py pins the same
@@ -62,9 +81,9 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "offline": (
         ["bot/grading/offline.py"],
         [
-            "tests/test_offline_rules.py",
-            "tests/test_offline_grader.py",
-            "tests/test_offline_claims.py",
+            "tests/unit/test_offline_rules.py",
+            "tests/content/test_offline_grader.py",
+            "tests/content/test_offline_claims.py",
             "-k",
             "not every_shipped_question and not every_reference_hits and not reference_answers_trigger_no "
             "and not every_bank_question_meets and not what_comes_after and not campus_hire "
@@ -76,12 +95,12 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "pushes": (
         ["bot/storage/pushes.py", "bot/scheduling/dispatcher.py"],
         [
-            "tests/test_scheduler.py",
-            "tests/test_push_store.py",
-            "tests/telegram/test_push_outcomes.py",
-            "tests/discord/test_push_outcomes.py",
+            "tests/integration/test_scheduler.py",
+            "tests/contract/test_push_store.py",
+            "tests/platforms/telegram/test_push_outcomes.py",
+            "tests/platforms/discord/test_push_outcomes.py",
             # the two "process died mid-send" tests cancel a tick with a request in flight; under mutmut's
-            # instrumentation that once hung the stats run for good (tests/test_push_store.py covers the states)
+            # instrumentation that once hung the stats run for good (tests/contract/test_push_store.py covers the states)
             "-k",
             "not may_have_left",
         ],
@@ -97,11 +116,11 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
             "bot/kernel/llm_budget.py",
         ],
         [
-            "tests/test_llm_reply.py",
-            "tests/test_reply_reader.py",
-            "tests/test_llm_providers.py",
-            "tests/test_llm_chain.py",
-            "tests/test_llm_grader.py",
+            "tests/unit/test_llm_reply.py",
+            "tests/unit/test_reply_reader.py",
+            "tests/integration/test_llm_providers.py",
+            "tests/integration/test_llm_chain.py",
+            "tests/integration/test_llm_grader.py",
         ],
     ),
     # honest verdicts: who rates (the estimate suggests, the user rates), borderline LLM grades, non-answers and
@@ -109,53 +128,75 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     "verdicts": (
         ["bot/kernel/verdicts.py", "bot/kernel/non_answer.py", "bot/kernel/premise.py"],
         [
-            "tests/test_verdict_rules.py",
-            "tests/test_honest_verdicts.py",
-            "tests/test_export_markdown.py",
-            "tests/test_study_server.py",
+            "tests/unit/test_verdict_rules.py",
+            "tests/integration/test_honest_verdicts.py",
+            "tests/unit/test_export_markdown.py",
+            "tests/unit/test_study_server.py",
         ],
     ),
     # the limits kept per platform account (issue #34): the identity key and the rolling 24 hours
     "limits": (
         ["bot/kernel/identity.py", "bot/kernel/llm_budget.py"],
-        ["tests/test_limits_survive_forget.py", "tests/test_llm_chain.py", "tests/test_rate_limit.py"],
+        [
+            "tests/integration/test_limits_survive_forget.py",
+            "tests/integration/test_llm_chain.py",
+            "tests/unit/test_rate_limit.py",
+        ],
     ),
     # (bot/grading/addressing.py has no group: its patterns are compiled when bot/grading/injection.py is imported,
     # before mutmut's switch, and in mutmut's copy the detector finds nothing even unmutated, so a score there
-    # would measure mutmut, not the tests; tests/test_injection_structural.py pins its rules on held-out probes.)
+    # would measure mutmut, not the tests; tests/unit/test_injection_structural.py pins its rules on held-out probes.)
     # which grader grades an answer, with hand-written graders
     "grading_chain": (
         ["bot/grading/chain.py"],
-        ["tests/test_grading_chain.py", "tests/test_llm_chain.py"],
+        ["tests/unit/test_grading_chain.py", "tests/integration/test_llm_chain.py"],
     ),
     # the career tools' rules (/jd focus and matching, /debrief splitting, /apps attachment and insights, /notes
     # versions) with their fast tests
-    "focus": (["bot/features/jd/focus.py"], ["tests/test_focus_rule.py", "tests/test_focus_queue.py"]),
-    "jd_match": (["bot/features/jd/match.py"], ["tests/test_jd_match.py"]),
-    "debrief_split": (["bot/features/debrief/split.py"], ["tests/test_debrief_split.py"]),
+    "focus": (["bot/features/jd/focus.py"], ["tests/unit/test_focus_rule.py", "tests/integration/test_focus_queue.py"]),
+    "jd_match": (["bot/features/jd/match.py"], ["tests/unit/test_jd_match.py"]),
+    "debrief_split": (["bot/features/debrief/split.py"], ["tests/unit/test_debrief_split.py"]),
     "apps": (
         ["bot/features/apps/attach.py", "bot/features/apps/insights.py", "bot/features/apps/data.py"],
         [
-            "tests/test_apps_attach.py",
-            "tests/test_apps_insights.py",
-            "tests/test_apps_board.py",
-            "tests/test_apps_reminders.py",
+            "tests/unit/test_apps_attach.py",
+            "tests/unit/test_apps_insights.py",
+            "tests/unit/test_apps_board.py",
+            "tests/integration/test_apps_reminders.py",
         ],
     ),
-    "notes": (["bot/features/notebook/versions.py"], ["tests/test_notes_core.py", "tests/test_notes_rules.py"]),
+    "notes": (
+        ["bot/features/notebook/versions.py"],
+        ["tests/unit/test_notes_core.py", "tests/unit/test_notes_rules.py"],
+    ),
     # SQLite: its engines (WAL, BEGIN IMMEDIATE, the file guard) and the store's write batches (plain writes and claims
     # gathered, order kept, a failing unit alone) and read queue
     "group_commit": (
         ["bot/storage/group_commit.py", "bot/storage/engine.py"],
         [
-            "tests/test_sqlite_engine.py",
-            "tests/test_engines.py",
-            "tests/test_write_batching.py",
-            "tests/test_faults.py",
+            "tests/contract/test_sqlite_engine.py",
+            "tests/contract/test_engines.py",
+            "tests/contract/test_write_batching.py",
+            "tests/integration/test_faults.py",
         ],
     ),
 }
 RESULT = re.compile(r"^\s*(([\w.]+)__mutmut_\d+): (\w+)", re.MULTILINE)
+
+
+def missing_paths(groups: dict[str, tuple[list[str], list[str]]] = GROUPS) -> list[str]:
+    """Each group's modules, test paths and plugins (`-p tests.mutation_warmup`) that are not in the repository, as
+    "group: path": a test file moved or renamed fails `--list` and tests/unit/test_mutation_groups.py, not a run."""
+    missing = []
+    for name, (modules, tests) in groups.items():
+        for before, arg in zip(["", *tests], tests, strict=False):
+            if before in ("-k", "-m") or arg.startswith("-"):
+                continue  # an option, or the expression it takes
+            path = arg.replace(".", "/") + ".py" if before == "-p" else arg.split("::")[0]
+            if not (ROOT / path).exists():
+                missing.append(f"{name}: {arg}")
+        missing += [f"{name}: {module}" for module in modules if not (ROOT / module).exists()]
+    return missing
 
 
 def copy_tree(dest: Path) -> None:
@@ -232,7 +273,10 @@ def main() -> int:
     if args.list:
         for name, (modules, tests) in GROUPS.items():
             print(f"{name}: {', '.join(modules)}  <-  {', '.join(tests)}")
-        return 0
+        missing = missing_paths()
+        for line in missing:
+            print(f"missing: {line}", file=sys.stderr)
+        return 1 if missing else 0
     unknown = [g for g in args.groups if g not in GROUPS]
     if unknown:
         parser.error(f"unknown group(s) {unknown}; --list shows them")

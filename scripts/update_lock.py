@@ -6,7 +6,7 @@ installs with pip --require-hashes.
 
 It resolves `[project].dependencies` of pyproject.toml (and, for the second lock, the extra's list) for
 CPython 3.11 on Linux x86_64 (the Docker image) with uv, and writes the digest of those dependencies in
-each lock's first line; tests/test_lock.py fails when pyproject.toml's dependencies change and a lock was
+each lock's first line; tests/unit/test_lock.py fails when pyproject.toml's dependencies change and a lock was
 not regenerated, or when a pin no longer satisfies pyproject.toml.
 """
 

@@ -93,7 +93,7 @@ class HeldGrader(FakeGrader):
 
 class FakeStore:
     """The Store port in memory, with the same semantics as SqlStore (copies in, copies out); the contract
-    suite in tests/store_contract/ runs the same tests against both."""
+    suite in tests/contract/store/ runs the same tests against both."""
 
     def __init__(self) -> None:
         self.users: dict[int, User] = {}

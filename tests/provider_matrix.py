@@ -1,6 +1,6 @@
 """The provider matrix: 12 answers to real bank questions, graded by the real LLMGrader through each provider's
 fake (tests/fake_providers.py) over HTTP, counting repairs and fallbacks and checking that what the "model"
-meant reached the grade. Shared by tests/test_llm_providers.py and bench/llm_providers.py.
+meant reached the grade. Shared by tests/integration/test_llm_providers.py and bench/llm_providers.py.
 """
 
 from __future__ import annotations

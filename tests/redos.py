@@ -3,7 +3,7 @@
 `patterns()` finds them: each module under bot/ is imported and its `re.Pattern` objects collected (module level,
 class attributes, and inside module-level tuples, lists, dicts and sets), and each source file is read for the
 literal patterns passed to `re.compile/match/search/...` inside functions; patterns built at run time from data
-(the delimiter tag, a phrase, a premise term) are added by `tests/test_redos_scan.py` from their builders.
+(the delimiter tag, a phrase, a premise term) are added by `tests/unit/test_redos_scan.py` from their builders.
 
 `attacks(pattern)` builds, for each repeated part of the pattern, strings that pump it: what the pattern needs
 before that part (a sample of everything ahead of it), then one sample of the part's body (each alternative,

@@ -2,7 +2,7 @@
 
 A key point (of the rubric or of a follow-up's own rubric) may carry `prompt_keywords: {zh: [...], en: [...]}`:
 the keywords that may echo the question's prompt because the point genuinely needs that term (keyword
-hygiene, issue #14; enforced by tests/test_content_hygiene.py). Every listed item must be one of the
+hygiene, issue #14; enforced by tests/content/test_content_hygiene.py). Every listed item must be one of the
 point's keywords in the same language. The grader does not read the field: `to_question` drops it.
 
 A follow-up may carry `premise: {zh: [...], en: [...]}` (bot/kernel/models.FollowUp): the terms by which an
@@ -11,7 +11,7 @@ languages, none blank, or a user answering in the other language could never be 
 
 A `code` question (issue #35) carries `code: {task: write | fix, entry: <name>}`, and no other type does. Its
 reference answer holds, in each language, exactly one ```python block: the same working implementation in both,
-defining `entry` at the top level (the bank's tests extract it and run it: tests/test_code_questions.py). A `fix`
+defining `entry` at the top level (the bank's tests extract it and run it: tests/content/test_code_questions.py). A `fix`
 question's prompt holds the code to repair the same way. The code is parsed here (`ast.parse`), never run.
 """
 

@@ -1,7 +1,7 @@
 """The composition root's record of what it built (the store, the bank, the grader, the clock, the limits ...):
 bot/features/deps.py `Deps`, which names the features' ports too. Handlers never see it whole: each names what it
 uses and is given that (`provided`, bot/kernel/inject.py); the handlers still taking `deps` are the debts listed in
-tests/test_inject.py."""
+tests/unit/test_inject.py."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ class Deps:
     def provided(self) -> Mapping[str, object]:
         """What a handler may name, by name: each store port (the store, as that port: `STORE_PORTS`,
         `FEATURE_STORE_PORTS`), each field but the store, the budget of LLM calls, the lookups (`questions`, `dates`,
-        `matching`), and `deps`, this whole record (a debt: tests/test_inject.py lists the handlers that still take
+        `matching`), and `deps`, this whole record (a debt: tests/unit/test_inject.py lists the handlers that still take
         it). Read when asked, so a test that swaps a field of a built service is seen."""
         return Provided(self)
 

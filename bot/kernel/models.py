@@ -100,7 +100,7 @@ class Verification(Strict):
 class CodeTask(Strict):
     """What a `code` question asks for: to write a short function (`write`) or to fix the one its prompt shows
     (`fix`); `entry` is the function or class the reference implementation defines, which the bank's tests call
-    (tests/test_code_questions.py). The code itself is in the texts, as a fenced block (bot/kernel/fences.py):
+    (tests/content/test_code_questions.py). The code itself is in the texts, as a fenced block (bot/kernel/fences.py):
     the reference answer's is the working implementation, a `fix` prompt's is the code to repair. It is never run
     by the bot."""
 

@@ -45,7 +45,7 @@ def topic_name(topic: str, lang: Lang) -> str:
 
 
 def subtopic_name(subtopic: str, lang: Lang) -> str:
-    """The subtopic's display name. Every bank subtopic has one (tests/test_content.py); one the catalogue
+    """The subtopic's display name. Every bank subtopic has one (tests/content/test_content.py); one the catalogue
     does not know (a rubric the AI wrote may name its own) is shown as words, not as an id."""
     key = f"subtopic.{subtopic}"
     return t(lang, key) if key in MESSAGES else subtopic.replace("-", " ").replace("_", " ")

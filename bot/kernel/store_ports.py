@@ -1,6 +1,6 @@
 """The storage ports: one small Protocol per area of the store, `Store` for all of them, and the scheduler's
 `PushPort`. SqlStore and PushStore (bot/storage) implement them; tests/fakes.py FakeStore is the fake,
-held to the same contract by tests/store_contract/."""
+held to the same contract by tests/contract/store/."""
 
 from __future__ import annotations
 

@@ -1,0 +1,253 @@
+"""Rules that keep the architecture honest, checked on every import (absolute, relative and `from bot import x`).
+
+- The kernel (bot/kernel) imports the standard library, pydantic, fsrs and babel (its message engine reads the
+  gettext catalogues), itself and bot/text: no platform, database, HTTP or LLM library, no other part of bot.
+- A feature (bot/features/<name>) imports the standard library, pydantic and fsrs, the kernel, bot/text and other
+  features.
+- bot/text imports the standard library only.
+
+The kernel still imports some features by name (its handler table, the session's variants, the message catalogue's
+merge, voice and push routing): those arrows are listed below and may only disappear. The house issue's later steps
+(the command registry, per-feature ports and catalogues) remove them; remove each from the list as it goes.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+import tomllib
+from collections.abc import Collection
+from pathlib import Path
+from typing import Any
+
+BOT = Path(__file__).resolve().parents[2] / "bot"
+THIRD_PARTY = {"pydantic", "fsrs"}
+ALLOWED_INTERNAL = {
+    "kernel": ("bot.kernel", "bot.text"),
+    "features": ("bot.kernel", "bot.text", "bot.features"),
+    "text": ("bot.text",),
+}
+THIRD_PARTY_BY_PART = {"kernel": THIRD_PARTY | {"babel"}, "features": THIRD_PARTY, "text": set()}
+
+
+def module_name(path: Path) -> str:
+    return module_name_under(path, BOT)
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every module a file of bot/ imports, relative imports resolved; `from pkg import name` names pkg.name too."""
+    return imported_modules_under(path, BOT)
+
+
+def violations(path: Path, part: str) -> set[str]:
+    bad = set()
+    for name in imported_modules(path):
+        top = name.split(".")[0]
+        if top == "__future__" or top in sys.stdlib_module_names:
+            continue
+        if top == "bot":
+            if name == "bot" or not name.startswith(ALLOWED_INTERNAL[part]):
+                # `from bot.features.x import y` also names bot.features.x.y: judge the module, not the attribute
+                bad.add(name)
+            continue
+        if top not in THIRD_PARTY_BY_PART[part]:
+            bad.add(name)
+    return bad
+
+
+def kernel_feature_arrows(path: Path) -> set[tuple[str, str]]:
+    return {
+        (path.stem, ".".join(name.split(".")[:4]))
+        for name in imported_modules(path)
+        if name.startswith("bot.features.") and name.count(".") >= 3
+    }
+
+
+def test_each_part_imports_only_what_it_may() -> None:
+    offenders = {}
+    for part in ("kernel", "features", "text"):
+        for path in (BOT / part).rglob("*.py"):
+            bad = violations(path, part)
+            if bad:
+                offenders[str(path.relative_to(BOT))] = sorted(bad)
+    assert offenders == {}
+
+
+def test_the_kernel_imports_no_feature() -> None:
+    arrows = set()
+    for path in (BOT / "kernel").glob("*.py"):
+        arrows |= kernel_feature_arrows(path)
+    assert arrows == set(), "an import from the kernel into a feature: the feature's port belongs in its package"
+
+
+def test_no_bot_core_left() -> None:
+    assert not (BOT / "core").exists()
+
+
+def test_the_rule_catches_what_it_should(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The control case: each of these in a kernel module is a violation."""
+    fake_bot = tmp_path / "bot"
+    kernel = fake_bot / "kernel"
+    kernel.mkdir(parents=True)
+    (fake_bot / "__init__.py").write_text("")
+    (kernel / "__init__.py").write_text("")
+    sample = kernel / "x.py"
+    sample.write_text(
+        "import telegram\n"
+        "from sqlalchemy.ext import asyncio\n"
+        "from bot import config\n"
+        "from .. import storage\n"
+        "import numpy\n"
+        "from bot.features.mock import plan\n"
+        "from . import models\n"
+        "import json\n"
+        "from pydantic import BaseModel\n"
+    )
+    monkeypatch.setattr(sys.modules[__name__], "BOT", fake_bot)
+    found = violations(sample, "kernel")
+    assert {"telegram", "sqlalchemy.ext", "bot.config", "bot.storage", "numpy"} <= found
+    assert "bot.kernel.models" not in found and "json" not in found and "pydantic" not in found
+    assert kernel_feature_arrows(sample) == {("x", "bot.features.mock.plan")}
+    assert violations(sample, "features") >= {"telegram", "bot.config", "bot.storage", "numpy"}
+    assert "bot.features.mock.plan" not in violations(sample, "features")
+
+
+# --- every part, from the checked-in description (architecture.toml) ----------------------------------------------
+
+DESCRIPTION = BOT.parent / "architecture.toml"
+
+
+def description() -> dict[str, Any]:
+    return tomllib.loads(DESCRIPTION.read_text(encoding="utf-8"))
+
+
+def part_of(module: str, parts: Collection[str]) -> str | None:
+    """The part a module of bot belongs to: the longest described prefix (`bot.platforms.telegram.x` is
+    platforms.telegram, `bot.features.mock.plan` is features, `bot.bootstrap` is bootstrap)."""
+    names = module.split(".")[1:]
+    if not names:
+        return "bot" if "bot" in parts else None
+    for n in range(len(names), 0, -1):
+        candidate = ".".join(names[:n])
+        if candidate in parts:
+            return candidate
+    return None
+
+
+def arrows_and_libraries(root: Path, parts: Collection[str]) -> tuple[dict[tuple[str, str], str], dict[str, set[str]]]:
+    """Every arrow between parts (with one module that makes it) and every third-party package each part imports."""
+    arrows: dict[tuple[str, str], str] = {}
+    libraries: dict[str, set[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        if "migrations" in path.parts:
+            continue  # Alembic's revision files import alembic and sqlalchemy only (storage's)
+        source = part_of(module_name_under(path, root), parts)
+        assert source is not None, f"{path} belongs to no part of {DESCRIPTION.name}"
+        for name in imported_modules_under(path, root):
+            top = name.split(".")[0]
+            if top == "bot":
+                if name == "bot":
+                    continue  # `from bot import x`: the package; x is judged as bot.x
+                target = part_of(name, parts)
+                if target is not None and target != source:
+                    arrows.setdefault((source, target), str(path.relative_to(root.parent)))
+            elif top != "__future__" and top not in sys.stdlib_module_names:
+                libraries.setdefault(source, set()).add(top)
+    return arrows, libraries
+
+
+def module_name_under(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported_modules_under(path: Path, root: Path) -> set[str]:
+    """Every module a file under `root` imports, relative imports resolved; `from pkg import name` names pkg.name."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = module_name_under(path, root).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, node.module] if node.module else base) if node.level else node.module or ""
+            names.add(module)
+            if module == "bot" or module.startswith("bot."):
+                names.update(f"{module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def problems(described: dict[str, Any], root: Path) -> list[str]:
+    parts = described["parts"]
+    debts = {tuple(x.strip() for x in a.split("->")) for a in described["debts"]["arrows"]}
+    arrows, libraries = arrows_and_libraries(root, parts)
+    found = []
+    for (source, target), where in sorted(arrows.items()):
+        never = any(target == n or target.startswith(n + ".") for n in parts[source].get("never", []))
+        if never:
+            found.append(f"{source} -> {target} is never allowed ({where})")
+        elif target not in parts[source]["may"] and (source, target) not in debts:
+            found.append(f"{source} -> {target} is not described ({where})")
+    for source, target in sorted(debts - set(arrows)):
+        found.append(f"the debt {source} -> {target} is paid: take it off the list")
+    for source, used in sorted(libraries.items()):
+        for lib in sorted(used - set(parts[source]["libraries"])):
+            found.append(f"{source} imports {lib}, not on its list")
+    # no cycle between parts but through a debt
+    graph: dict[str, set[str]] = {}
+    for source, target in arrows:
+        if (source, target) not in debts:
+            graph.setdefault(source, set()).add(target)
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        return any(t == goal or (t not in seen and reaches(t, goal, seen | {t})) for t in graph.get(start, ()))
+
+    found += [f"a cycle through {p}" for p in sorted(graph) if reaches(p, p, {p})]
+    return found
+
+
+def test_every_import_of_every_part_is_described() -> None:
+    assert problems(description(), BOT) == []
+
+
+def test_the_description_catches_what_it_should(tmp_path: Path) -> None:
+    """Control: a made-up bot/ with one of each violation."""
+    root = tmp_path / "bot"
+    for folder, text in {
+        "kernel/x.py": "from bot import config\nfrom ..storage import tables\nimport numpy\n",
+        "storage/tables.py": "import sqlalchemy\n",
+        "grading/a.py": "from bot.kernel import x\n",
+        "config.py": "from bot.grading import a\n",
+        "text/t.py": "from bot.config import y\n",
+    }.items():
+        path = root / folder
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for parent in [path.parent, *path.parent.parents]:
+            if parent == tmp_path:
+                break
+            (parent / "__init__.py").touch()
+        path.write_text(text)
+    described = {
+        "parts": {
+            "kernel": {"may": ["text"], "libraries": [], "never": ["storage"]},
+            "storage": {"may": ["kernel"], "libraries": ["sqlalchemy"]},
+            "grading": {"may": ["kernel"], "libraries": []},
+            "config": {"may": ["kernel"], "libraries": []},
+            "text": {"may": [], "libraries": []},
+            "bot": {"may": [], "libraries": []},
+        },
+        "debts": {"arrows": ["config -> grading", "grading -> storage"]},
+    }
+    found = problems(described, root)
+    assert "kernel -> config is not described (bot/kernel/x.py)" in found
+    assert "kernel -> storage is never allowed (bot/kernel/x.py)" in found
+    assert "kernel imports numpy, not on its list" in found
+    assert "text -> config is not described (bot/text/t.py)" in found
+    assert "the debt grading -> storage is paid: take it off the list" in found
+    assert "storage imports sqlalchemy, not on its list" not in found
+    assert not any("config -> grading" in f for f in found)  # a debt, still owed

@@ -1,0 +1,162 @@
+"""Handlers name what they use (bot/kernel/inject.py): bound by parameter name when the service is built, an unknown
+name failing then; the handlers still taking the whole `deps` are listed (the list may only shrink); no port has
+more than 15 methods."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.features.deps import Deps
+from bot.features.routes import ROUTES
+from bot.features.stats.report import History
+from bot.kernel import commands as c
+from bot.kernel.inject import UnknownDependency, bind, build, parameters
+from bot.kernel.models import User
+from bot.kernel.ports import Clock
+from bot.kernel.registry import REGISTRY
+from bot.kernel.replies import Reply
+from bot.kernel.routing import Handler
+from bot.kernel.service import Service
+from bot.kernel.session import InFlow, Session
+from bot.kernel.store_ports import CardsPort
+
+BOT = Path(__file__).resolve().parents[2] / "bot"
+MAX_PORT_METHODS = 15
+
+HANDLERS_TAKING_DEPS = {
+    "bot.features.career.router.action",
+    "bot.features.career.router.command",
+    "bot.features.career.router.upload",
+}
+"""Debts: registered handlers that still take the whole `deps` (the composition root's record) instead of naming
+what they use. The list may only shrink: a handler converted is taken off it (the test fails until it is)."""
+
+
+class OneHandler:
+    """Routes of one command (/help) whose handler is given: a hand-written fake."""
+
+    def __init__(self, handler: Handler) -> None:
+        self._handlers: dict[type[c.Command], Handler] = {c.ShowHelp: handler}
+
+    @property
+    def handlers(self) -> Mapping[type[c.Command], Handler]:
+        return self._handlers
+
+    async def greet(self, deps: Deps, user: User) -> list[Reply]:
+        return []
+
+    async def flow_action(self, cmd: c.FlowAction, deps: Deps, user: User, before: Session) -> list[Reply]:
+        return []
+
+    async def after_command(
+        self, before: InFlow, replies: list[Reply], deps: Deps, user: User, restart: bool
+    ) -> list[Reply]:
+        return replies
+
+    async def waiting_rating(self, deps: Deps, user: User, attempt_id: int) -> Reply | None:
+        return None
+
+    async def free_text(self, cmd: c.FreeText, deps: Deps, user: User, session: Session) -> list[Reply] | None:
+        return None
+
+
+def qualified(handler: Handler) -> str:
+    return f"{handler.__module__}.{handler.__qualname__}"
+
+
+async def test_a_handler_is_given_what_it_names(deps: Deps) -> None:
+    seen: dict[str, object] = {}
+
+    async def show(cmd: c.ShowHelp, user: User, cards: CardsPort, clock: Clock, session: Session) -> list[Reply]:
+        seen.update(cmd=cmd, user=user, cards=cards, clock=clock, session=session)
+        return [Reply(f"due {await cards.count_due(user.id, clock.now())}")]
+
+    service = Service(deps, routes=OneHandler(show))
+    user = await service.user_for("test", "u1", "en")
+    assert [r.text for r in await service.handle_text(user.id, "/help")] == ["due 0"]
+    assert seen["cards"] is deps.store and seen["clock"] is deps.clock
+    assert seen["cmd"] == c.ShowHelp(user.id) and seen["user"] == user
+    assert seen["session"] == await deps.store.get_session(user.id)
+
+
+async def test_an_unknown_name_fails_when_the_service_is_built_not_when_called(deps: Deps) -> None:
+    called: list[str] = []
+
+    async def show(cmd: c.ShowHelp, user: User, cardz: CardsPort) -> list[Reply]:
+        called.append("show")
+        return []
+
+    with pytest.raises(UnknownDependency, match=r"test_inject\..*show names 'cardz', which nothing provides"):
+        Service(deps, routes=OneHandler(show))
+    assert called == []
+
+
+def test_bind_names_the_known_dependencies_in_its_error() -> None:
+    async def handler(cmd: c.ShowHelp, clok: Clock) -> list[Reply]:
+        return []
+
+    with pytest.raises(UnknownDependency, match=r"known: clock, cmd, session, user"):
+        bind(handler, {"clock": object()})
+
+
+def test_a_dependency_group_is_built_by_its_field_names(deps: Deps) -> None:
+    history = build(History, deps.provided())
+    assert history.attempts is deps.store and history.clock is deps.clock and history.charts is deps.charts
+
+    @dataclass(frozen=True)
+    class Typo:
+        clock: Clock
+        cardz: CardsPort
+
+    with pytest.raises(UnknownDependency, match=r"Typo names 'cardz', which nothing provides"):
+        build(Typo, deps.provided())
+
+
+def test_every_registered_handler_binds_against_what_the_root_provides(deps: Deps) -> None:
+    service = Service(deps, routes=ROUTES)  # raises on any unknown name
+    assert "store" not in service.provided  # the store is given as its ports, never whole
+    assert len(REGISTRY.handlers) == 33
+
+
+def test_the_handlers_taking_the_whole_deps_are_the_listed_debts() -> None:
+    taking = {qualified(h) for h in REGISTRY.handlers.values() if "deps" in parameters(h)}
+    assert taking - HANDLERS_TAKING_DEPS == set(), "a handler took `deps` again: name what it uses instead"
+    assert HANDLERS_TAKING_DEPS - taking == set(), "a debt is paid: take it off HANDLERS_TAKING_DEPS"
+
+
+def port_modules() -> list[str]:
+    """The modules that declare ports: the kernel's ports and store ports, each feature's `ports` module."""
+    found = ["bot.kernel.ports", "bot.kernel.store_ports"]
+    found += [f"bot.features.{p.parent.name}.ports" for p in sorted(BOT.glob("features/*/ports.py"))]
+    return found
+
+
+def declared_methods(module: str) -> dict[str, int]:
+    """Each Protocol class of the module: the methods it declares itself."""
+    tree = ast.parse(Path(importlib.import_module(module).__file__ or "").read_text(encoding="utf-8"))
+    counts: dict[str, int] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and any(ast.unparse(b).endswith("Protocol") for b in node.bases):
+            counts[node.name] = sum(isinstance(b, ast.FunctionDef | ast.AsyncFunctionDef) for b in node.body)
+    return counts
+
+
+def test_no_port_has_more_than_15_methods() -> None:
+    counts = {f"{m}.{name}": n for m in port_modules() for name, n in declared_methods(m).items()}
+    assert len(counts) >= 20
+    assert {name: n for name, n in counts.items() if n > MAX_PORT_METHODS} == {}
+    assert counts["bot.kernel.store_ports.Store"] == 0  # the union the adapter implements declares nothing
+
+
+def test_the_method_count_sees_a_port_too_large(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The control case: a port of 16 methods is counted as 16."""
+    body = "".join(f"    async def m{i}(self) -> None: ...\n" for i in range(16))
+    (tmp_path / "big_ports.py").write_text(f"from typing import Protocol\n\n\nclass Big(Protocol):\n{body}")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert declared_methods("big_ports") == {"Big": 16}
