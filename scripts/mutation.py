@@ -47,7 +47,14 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "regrade": (
         ["bot/features/drill/regrade.py"],
-        ["tests/unit/test_regrade.py", "tests/integration/test_llm_grader.py", "-k", "regrade"],
+        [
+            "tests/unit/test_regrade.py",
+            "tests/unit/test_mock.py",
+            "tests/integration/test_regrade_after_forget.py",
+            "tests/integration/test_scale_background.py",
+            "tests/integration/test_llm_chain.py",
+            "tests/integration/test_llm_grader.py",
+        ],
     ),
     "drill": (
         ["bot/features/drill/drill.py"],
