@@ -57,7 +57,7 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ],
     ),
     "drill": (
-        ["bot/features/drill/drill.py"],
+        ["bot/features/drill/drill.py", "bot/features/drill/graded.py"],
         [
             "tests/unit/test_service.py",
             "tests/unit/test_flows.py",

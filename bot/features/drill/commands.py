@@ -7,7 +7,7 @@ or the mock interview's while one runs."""
 
 from __future__ import annotations
 
-from bot.features.drill import drill, regrade
+from bot.features.drill import drill, graded, regrade
 from bot.features.mock import mock
 from bot.kernel import commands as c
 from bot.kernel.registry import REGISTRY, Arg, Entry, Slash, no_words, register
@@ -46,11 +46,11 @@ register(
 )
 REGISTRY.handle(
     {
-        c.OverrideRating: drill.override_rating,
-        c.StartFollowUp: drill.start_follow_up,
-        c.TickPoint: drill.tick_point,
-        c.Disagree: drill.disagree,
-        c.SecondLook: drill.second_look,
+        c.OverrideRating: graded.override_rating,
+        c.StartFollowUp: graded.start_follow_up,
+        c.TickPoint: graded.tick_point,
+        c.Disagree: graded.disagree,
+        c.SecondLook: graded.second_look,
     }
 )
 REGISTRY.handle_jobs({c.RegradeRound: regrade.regrade_round})  # sent by the scheduler: no name, no menu line
