@@ -10,15 +10,34 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from bot.grading.concepts import Concepts, concepts, match_window
-from bot.grading.features import analyse_reference, is_cjk
+from bot.grading.features import Clause, Sentence, analyse_reference, is_cjk
 from bot.grading.semantic import Vectors, cosine_matrix
 from bot.grading.term_weights import TermWeights
 
-if TYPE_CHECKING:
-    from bot.grading.rubric_match import AnswerView, PreparedQuestion
+
+class PreparedQuestion(Protocol):
+    """What matching mistakes reads of a prepared question (bot/grading/rubric_match.py PreparedQuestion)."""
+
+    @property
+    def mistakes(self) -> tuple[PreparedMistake, ...]: ...
+
+
+class AnswerView(Protocol):
+    """What matching mistakes reads of an analysed answer (bot/grading/rubric_match.py AnswerView)."""
+
+    @property
+    def sentences(self) -> list[Sentence]: ...
+
+    @property
+    def clauses(self) -> list[Clause]: ...
+
+    def vectors(self) -> Vectors | None: ...
+
+    def window_vector_index(self, kind: int, i: int) -> int | None: ...
+
 
 MISTAKE_LEX, MISTAKE_LEX_SEM = 0.75, 0.45
 MISTAKE_SEM, MISTAKE_SEM_LEX = 0.72, 0.55

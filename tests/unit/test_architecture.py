@@ -6,9 +6,9 @@
   features.
 - bot/text imports the standard library only.
 
-The kernel still imports some features by name (its handler table, the session's variants, the message catalogue's
-merge, voice and push routing): those arrows are listed below and may only disappear. The house issue's later steps
-(the command registry, per-feature ports and catalogues) remove them; remove each from the list as it goes.
+The whole map (every part, the arrows it may draw, the libraries it may use) is architecture.toml; the debts it lists
+may only disappear. No two parts import each other but through a debt, and no two modules import each other at all
+(lazy imports inside functions included: a cycle is a cycle even when Python tolerates it).
 """
 
 from __future__ import annotations
@@ -251,3 +251,62 @@ def test_the_description_catches_what_it_should(tmp_path: Path) -> None:
     assert "the debt grading -> storage is paid: take it off the list" in found
     assert "storage imports sqlalchemy, not on its list" not in found
     assert not any("config -> grading" in f for f in found)  # a debt, still owed
+
+
+def module_cycles(root: Path) -> list[list[str]]:
+    """The groups of modules under `root` that import each other (strongly connected, more than one module), every
+    import counted: top-level, inside functions, under TYPE_CHECKING."""
+    modules = {module_name_under(path, root): path for path in root.rglob("*.py")}
+    graph = {
+        name: sorted(m for m in imported_modules_under(path, root) if m in modules and m != name)
+        for name, path in modules.items()
+    }
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan's strongly connected components
+        order[v] = low[v] = len(order)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in order:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], order[w])
+        if low[v] == order[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for name in sorted(graph):
+        if name not in order:
+            visit(name)
+    return found
+
+
+def test_no_two_modules_import_each_other() -> None:
+    assert module_cycles(BOT) == []
+
+
+def test_the_cycle_check_finds_a_lazy_cycle_of_three(tmp_path: Path) -> None:
+    """Control: a -> b -> c -> a, the last arrow a lazy import inside a function, is found; d importing a is not
+    part of it."""
+    root = tmp_path / "bot"
+    (root / "pkg").mkdir(parents=True)
+    for name, text in {
+        "__init__.py": "",
+        "pkg/__init__.py": "",
+        "pkg/a.py": "from bot.pkg import b\n",
+        "pkg/b.py": "from . import c\n",
+        "pkg/c.py": "def f():\n    from bot.pkg.a import thing\n",
+        "d.py": "from bot.pkg import a\n",
+    }.items():
+        (root / name).write_text(text)
+    assert module_cycles(root) == [["bot.pkg.a", "bot.pkg.b", "bot.pkg.c"]]
