@@ -63,7 +63,8 @@ async def typo_command(args: str, user: User, cardz: CardsPort) -> list[Reply]:
 
 @dataclass(frozen=True)
 class Typo:
-    users: UsersPort
+    """A tool's group naming what nothing provides."""
+
     clok: Limits
 
 
@@ -71,7 +72,6 @@ class Typo:
 class Sizes:
     """A tool's group: what its handlers name as `sizes`."""
 
-    users: UsersPort
     limits: Limits
 
 

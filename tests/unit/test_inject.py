@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.features.career.router import TOOLS
 from bot.features.deps import Deps
 from bot.features.routes import ROUTES
 from bot.features.stats.report import History
@@ -30,8 +31,9 @@ BOT = Path(__file__).resolve().parents[2] / "bot"
 MAX_PORT_METHODS = 15
 
 HANDLERS_TAKING_DEPS: set[str] = set()
-"""Debts: registered handlers that still take the whole `deps` (the composition root's record) instead of naming
-what they use. The list may only shrink: a handler converted is taken off it (the test fails until it is)."""
+"""Debts: registered handlers (and the career tools' handlers) that still take the whole `deps` (the composition root's
+record) instead of naming what they use. The list may only shrink: a handler converted is taken off it (the test
+fails until it is); it is empty, and a handler taking `deps` again fails."""
 
 
 class OneHandler:
@@ -139,8 +141,18 @@ def test_every_registered_handler_binds_against_what_the_root_provides(deps: Dep
     assert len(REGISTRY.handlers) == 33
 
 
+def tool_handlers() -> list[Handler]:
+    """The career tools' handlers (bot/features/career/router.py TOOLS), bound with the router."""
+    found: list[Handler] = []
+    for tool in TOOLS.values():
+        found += [tool.command, tool.action, tool.text, *([tool.press] if tool.press else [])]
+    return found
+
+
 def test_the_handlers_taking_the_whole_deps_are_the_listed_debts() -> None:
-    taking = {qualified(h) for h in REGISTRY.handlers.values() if "deps" in parameters(h)}
+    handlers = [*REGISTRY.handlers.values(), *tool_handlers()]
+    assert len(handlers) == 33 + 13  # the four tools: 3 handlers each, and /apps' press
+    taking = {qualified(h) for h in handlers if "deps" in parameters(h)}
     assert taking - HANDLERS_TAKING_DEPS == set(), "a handler took `deps` again: name what it uses instead"
     assert HANDLERS_TAKING_DEPS - taking == set(), "a debt is paid: take it off HANDLERS_TAKING_DEPS"
 
