@@ -108,7 +108,7 @@ class FeatureRoutes:
         if isinstance(session, InFlow):
             return await flows.flow_text(cmd.text, deps, user, session)
         if isinstance(session, InCareer):
-            return await career_router.text(cmd.text, deps, user, session)
+            return await deps.call(career_router.text, value=cmd.text, user=user, state=session)
         if isinstance(session, PickingReview):  # "2": the second question offered; other text is told what waits
             choice = int(cmd.text.strip()) - 1 if is_number(cmd.text.strip()) else -1
             if 0 <= choice < len(session.candidates):

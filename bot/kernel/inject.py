@@ -6,6 +6,11 @@ composition root builds one map of what it made (each store port by its name, th
 the grader ...: `Deps.provided()`), and the service binds every handler against it once, when it is built. A
 parameter that names nothing in the map (and is not one of the per-call values, `cmd`, `user`, `session`) fails
 then, at start-up, naming the handler and the parameter, never when a user first sends the command.
+
+A handler that hands its calls on to handlers of its own (the career router's tools) says so with `routes_to`: its
+table is bound with it, against the same map, so a name nothing provides among those fails at start-up too. Inner
+handlers that share many dependencies name a group of them (`grouped`: a frozen dataclass of ports, built by its
+fields' names at each call, as `build` builds one).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 PER_CALL = ("cmd", "user", "session")
 """What a handler is given per command: the command, its user and the user's state (as read with the user)."""
@@ -65,20 +70,50 @@ def parameters(handler: AnyHandler) -> list[str]:
     return list(inspect.signature(handler).parameters)
 
 
+class Table(Protocol):
+    """Handlers that a handler hands its calls on to (bot/features/career/tool.py ToolTable: the career tools),
+    bound with it (`routes_to`)."""
+
+    def bind(self, provided: Mapping[str, object]) -> object:
+        """What the handler is given: these handlers bound against `provided` (UnknownDependency for a name in
+        none)."""
+        ...
+
+
+TABLES = "__routes_to__"
+H = TypeVar("H", bound=AnyHandler)
+
+
+def routes_to(**tables: Table) -> Callable[[H], H]:
+    """The handler's parameters of these names are given these tables, bound when the handler is bound (against the
+    same map, so a name nothing provides among them fails at start-up too). The handler is returned as it is."""
+
+    def mark(handler: H) -> H:
+        setattr(handler, TABLES, tables)
+        return handler
+
+    return mark
+
+
 def bind(handler: AnyHandler, provided: Mapping[str, object], per_call: tuple[str, ...] = PER_CALL) -> Bound:
-    """`handler` with what it names taken from `provided`; UnknownDependency for a name that is in neither."""
+    """`handler` with what it names taken from `provided` (a table it routes to: bound now); UnknownDependency for a
+    name that is in neither."""
+    tables: Mapping[str, Table] = getattr(handler, TABLES, {})
     given: list[str] = []
     called: list[str] = []
+    bound: dict[str, object] = {}
     for name in parameters(handler):
         if name in per_call:
             called.append(name)
-        elif name in provided:
-            given.append(name)
-        else:
+            continue
+        if name in tables:
+            bound[name] = tables[name].bind(provided)
+        elif name not in provided:
             where = f"{getattr(handler, '__module__', '?')}.{getattr(handler, '__qualname__', handler)!s}"
             known = ", ".join(sorted({*provided, *per_call}))
             raise UnknownDependency(f"{where} names {name!r}, which nothing provides (known: {known})")
-    return Bound(handler, provided, tuple(given), tuple(called))
+        given.append(name)
+    return Bound(handler, with_names(provided, **bound) if bound else provided, tuple(given), tuple(called))
 
 
 def bind_all(
@@ -91,12 +126,31 @@ def bind_all(
 G = TypeVar("G")
 
 
+def _fields(group: type, provided: Mapping[str, object]) -> list[str]:
+    """The group's field names; UnknownDependency for the first that names nothing in the map."""
+    names = [f.name for f in fields(group)]
+    missing = [name for name in names if name not in provided]
+    if missing:
+        raise UnknownDependency(f"{group.__qualname__} names {missing[0]!r}, which nothing provides")
+    return names
+
+
 def build(group: type[G], provided: Mapping[str, object]) -> G:
     """A feature's dependency group (a dataclass of the ports it uses, as bot/features/stats/report.py History)
     built from the map, each field by its name: for a caller that holds the map, not the handler's parameters (a
     hook, a benchmark). UnknownDependency for a field that names nothing."""
-    names = [f.name for f in fields(group)]  # type: ignore[arg-type]
-    missing = [name for name in names if name not in provided]
-    if missing:
-        raise UnknownDependency(f"{group.__qualname__} names {missing[0]!r}, which nothing provides")
-    return group(**{name: provided[name] for name in names})
+    return group(**{name: provided[name] for name in _fields(group, provided)})
+
+
+class _Grouped(_With):
+    def __getitem__(self, name: str) -> object:
+        group = self._extra.get(name)
+        return self._base[name] if group is None else build(cast(type, group), self._base)
+
+
+def grouped(base: Mapping[str, object], **groups: type) -> Mapping[str, object]:
+    """`base` and each group by the name given: built (`build`) from `base` each time it is read, so a handler bound
+    to it sees a field of the record swapped since. UnknownDependency now for a group's field that names nothing."""
+    for group in groups.values():
+        _fields(group, base)
+    return _Grouped(base, dict(groups))

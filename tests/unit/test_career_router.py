@@ -10,17 +10,20 @@ from unittest.mock import patch
 
 import pytest
 
+from bot.bootstrap import compose
 from bot.features.career import router as career_router
 from bot.features.career.router import TOOLS
 from bot.features.career.tool import Tool
-from bot.features.deps import Deps
+from bot.features.deps import Deps, Limits
 from bot.kernel import commands as c
+from bot.kernel.inject import UnknownDependency
 from bot.kernel.models import User
 from bot.kernel.parsing import parse_action, parse_line
 from bot.kernel.ports import DocumentError
 from bot.kernel.replies import Reply
 from bot.kernel.service import Service
 from bot.kernel.session import Idle, InCareer
+from bot.kernel.store_ports import CardsPort, UsersPort
 from tests.fakes import FakeStore
 from tests.unit.test_service import new_user
 
@@ -31,19 +34,49 @@ class RecordingTool:
 
     seen: list[tuple[str, str]] = field(default_factory=list)
 
-    async def command(self, args: str, deps: Deps, user: User) -> list[Reply]:
+    async def command(self, args: str, user: User, users: UsersPort) -> list[Reply]:
         self.seen.append(("command", args))
-        await deps.store.set_session(user.id, InCareer(tool="rec", step="paste"))
+        await users.set_session(user.id, InCareer(tool="rec", step="paste"))
         return [Reply("paste it", ask_text=True)]
 
-    async def action(self, arg: str, deps: Deps, user: User) -> list[Reply]:
+    async def action(self, arg: str, user: User) -> list[Reply]:
         self.seen.append(("action", arg))
         return [Reply("pressed")]
 
-    async def text(self, value: str, deps: Deps, user: User, state: InCareer) -> list[Reply]:
+    async def text(self, value: str, user: User, state: InCareer, users: UsersPort) -> list[Reply]:
         self.seen.append((f"text@{state.step}", value))
-        await deps.store.set_session(user.id, Idle())
+        await users.set_session(user.id, Idle())
         return [Reply("got it")]
+
+
+async def no_action(arg: str, user: User) -> list[Reply]:
+    return []
+
+
+async def no_text(value: str, user: User, state: InCareer) -> list[Reply]:
+    return []
+
+
+async def typo_command(args: str, user: User, cardz: CardsPort) -> list[Reply]:
+    return []
+
+
+@dataclass(frozen=True)
+class Typo:
+    """A tool's group naming what nothing provides."""
+
+    clok: Limits
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """A tool's group: what its handlers name as `sizes`."""
+
+    limits: Limits
+
+
+async def sized_command(args: str, user: User, sizes: Sizes) -> list[Reply]:
+    return [Reply(f"{args}: {sizes.limits.max_document_chars}")]
 
 
 @pytest.fixture
@@ -177,3 +210,33 @@ async def test_with_no_tool_taking_files_a_file_is_refused(service: Service, dep
         TOOLS.update(saved)
     assert r.kind == "error" and "/jd" in r.text
     assert saved == career_router.TOOLS
+
+
+def test_a_tool_naming_what_nothing_provides_fails_when_the_service_is_built(deps: Deps) -> None:
+    with (
+        patch.dict(TOOLS, {"typo": Tool(typo_command, no_action, no_text)}),
+        pytest.raises(
+            UnknownDependency, match=r"test_career_router\.typo_command names 'cardz', which nothing provides"
+        ),
+    ):
+        compose(deps)
+
+
+def test_a_tool_group_naming_what_nothing_provides_fails_when_the_service_is_built(deps: Deps) -> None:
+    with (
+        patch.dict(TOOLS, {"typo": Tool(sized_command, no_action, no_text, groups={"sizes": Typo})}),
+        pytest.raises(UnknownDependency, match=r"Typo names 'clok', which nothing provides"),
+    ):
+        compose(deps)
+
+
+async def test_a_tool_group_is_built_at_each_call(deps: Deps) -> None:
+    """A limit of the record swapped after the service was built is seen by the tool's group."""
+    with patch.dict(TOOLS, {"sized": Tool(sized_command, no_action, no_text, groups={"sizes": Sizes})}, clear=True):
+        service = compose(deps)
+        uid = await new_user(service)
+        (r,) = await service.handle(c.CareerCommand(uid, "sized", "chars"))
+        assert r.text == "chars: 20000"
+        deps.limits = replace(deps.limits, max_document_chars=12)
+        (r,) = await service.handle(c.CareerCommand(uid, "sized", "chars"))
+        assert r.text == "chars: 12"

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.features.career.router import TOOLS
 from bot.features.deps import Deps
 from bot.features.routes import ROUTES
 from bot.features.stats.report import History
 from bot.kernel import commands as c
-from bot.kernel.inject import UnknownDependency, bind, build, parameters
+from bot.kernel.inject import UnknownDependency, bind, build, parameters, routes_to
 from bot.kernel.models import User
 from bot.kernel.ports import Clock
 from bot.kernel.registry import REGISTRY
@@ -29,13 +30,10 @@ from bot.kernel.store_ports import CardsPort
 BOT = Path(__file__).resolve().parents[2] / "bot"
 MAX_PORT_METHODS = 15
 
-HANDLERS_TAKING_DEPS = {
-    "bot.features.career.router.action",
-    "bot.features.career.router.command",
-    "bot.features.career.router.upload",
-}
-"""Debts: registered handlers that still take the whole `deps` (the composition root's record) instead of naming
-what they use. The list may only shrink: a handler converted is taken off it (the test fails until it is)."""
+HANDLERS_TAKING_DEPS: set[str] = set()
+"""Debts: registered handlers (and the career tools' handlers) that still take the whole `deps` (the composition root's
+record) instead of naming what they use. The list may only shrink: a handler converted is taken off it (the test
+fails until it is); it is empty, and a handler taking `deps` again fails."""
 
 
 class OneHandler:
@@ -105,6 +103,25 @@ def test_bind_names_the_known_dependencies_in_its_error() -> None:
         bind(handler, {"clock": object()})
 
 
+async def test_a_table_a_handler_routes_to_is_bound_with_it_and_given_bound() -> None:
+    """The career router's shape (bot/features/career/router.py): its tools are bound when it is."""
+    bound_with: list[Mapping[str, object]] = []
+
+    class Table:
+        def bind(self, provided: Mapping[str, object]) -> str:
+            bound_with.append(provided)
+            return "the table, bound"
+
+    @routes_to(table=Table())
+    async def handler(cmd: c.ShowHelp, table: str, clock: Clock) -> list[Reply]:
+        return [Reply(table)]
+
+    provided: dict[str, object] = {"clock": object()}
+    bound = bind(handler, provided)
+    assert bound_with == [provided] and bound.names == ("table", "clock")
+    assert [r.text for r in await bound(cmd=c.ShowHelp(1), user=None, session=None)] == ["the table, bound"]
+
+
 def test_a_dependency_group_is_built_by_its_field_names(deps: Deps) -> None:
     history = build(History, deps.provided())
     assert history.attempts is deps.store and history.clock is deps.clock and history.charts is deps.charts
@@ -124,8 +141,18 @@ def test_every_registered_handler_binds_against_what_the_root_provides(deps: Dep
     assert len(REGISTRY.handlers) == 33
 
 
+def tool_handlers() -> list[Handler]:
+    """The career tools' handlers (bot/features/career/router.py TOOLS), bound with the router."""
+    found: list[Handler] = []
+    for tool in TOOLS.values():
+        found += [tool.command, tool.action, tool.text, *([tool.press] if tool.press else [])]
+    return found
+
+
 def test_the_handlers_taking_the_whole_deps_are_the_listed_debts() -> None:
-    taking = {qualified(h) for h in REGISTRY.handlers.values() if "deps" in parameters(h)}
+    handlers = [*REGISTRY.handlers.values(), *tool_handlers()]
+    assert len(handlers) == 33 + 13  # the four tools: 3 handlers each, and /apps' press
+    taking = {qualified(h) for h in handlers if "deps" in parameters(h)}
     assert taking - HANDLERS_TAKING_DEPS == set(), "a handler took `deps` again: name what it uses instead"
     assert HANDLERS_TAKING_DEPS - taking == set(), "a debt is paid: take it off HANDLERS_TAKING_DEPS"
 

@@ -5,6 +5,7 @@ the whole flow on the SQL store (SQLite, and PostgreSQL when configured)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 import pytest
 
@@ -12,6 +13,7 @@ from bot.features.career.models import NoteEntry
 from bot.features.deps import Limits
 from bot.features.notebook import versions as notebook_versions
 from bot.kernel.bank import Bank
+from bot.kernel.inject import build
 from bot.kernel.models import Grade, KeyPointResult, Lang, Rubric, Text, User
 from bot.kernel.service import Service
 from bot.storage.store import SqlStore
@@ -19,6 +21,11 @@ from tests.app import build_test_app
 from tests.conftest import make_question
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.unit.test_notes_core import ANSWER, action, graded, saved, user
+
+
+def notebook_of(provided: Mapping[str, object]) -> notebook_versions.Notebook:
+    """What /notes uses, from the service's map (as its handlers are given it)."""
+    return build(notebook_versions.Notebook, provided)
 
 
 async def test_a_follow_up_answer_is_not_a_version(service: Service, store: FakeStore) -> None:
@@ -146,11 +153,11 @@ async def test_the_limits_count_versions_per_question_and_entries_in_all(
     for qid in ("q-a", "q-a"):
         await store.add_note(NoteEntry(user_id=u.id, question_id=qid, text="v", created_at=deps.clock.now()))
     versions, total = LIMIT_TEXTS[lang]
-    full = await notebook_versions.room_for(deps, u, "q-a")
+    full = await notebook_versions.room_for(deps.store, u, "q-a")
     assert full is not None and (full.kind, full.text) == ("error", versions)
-    assert await notebook_versions.room_for(deps, u, "q-b") is None  # another question still has room
+    assert await notebook_versions.room_for(deps.store, u, "q-b") is None  # another question still has room
     await store.add_note(NoteEntry(user_id=u.id, question_id="q-b", text="v", created_at=deps.clock.now()))
-    full = await notebook_versions.room_for(deps, u, "q-c")
+    full = await notebook_versions.room_for(deps.store, u, "q-c")
     assert full is not None and (full.kind, full.text) == ("error", total)
 
 
@@ -169,7 +176,7 @@ TEXT_PROBLEMS = {
 @pytest.mark.parametrize(("lang", "text", "expected"), TEXT_PROBLEMS.values(), ids=TEXT_PROBLEMS.keys())
 def test_a_version_may_be_exactly_as_long_as_an_answer(lang: Lang, text: str, expected: str | None) -> None:
     deps = build_test_app(Bank([]), grader=FakeGrader(), store=FakeStore(), clock=FakeClock(), limits=Limits(fuzz=False, max_answer_chars=10)).deps  # fmt: skip
-    problem = notebook_versions.text_problem(text, deps, User(id=1, language=lang, created_at=deps.clock.now()))
+    problem = notebook_versions.text_problem(text, deps.limits, User(id=1, language=lang, created_at=deps.clock.now()))
     assert ((problem.kind, problem.text) if problem else None) == (("error", expected) if expected else None)
 
 
@@ -216,7 +223,7 @@ async def test_what_cannot_be_saved_is_said_in_chinese(
     attempt_id = attempt.id + 1000 if change == "missing" else attempt.id
     u = await store.get_user(uid)
     assert u is not None
-    (r,) = await notebook_versions.save_attempt(attempt_id, service.deps, u)
+    (r,) = await notebook_versions.save_attempt(attempt_id, notebook_of(service.provided), u)
     assert (r.kind, r.text) == ("error", expected) and not store.notes
 
 
@@ -267,7 +274,9 @@ async def test_the_version_limit_is_per_question_for_saved_and_written_versions(
     assert second.text.startswith("Saved as version 1 of") and len(store.notes) == 2
     u = await store.get_user(uid)
     assert u is not None
-    (hand,) = await notebook_versions.add_version(service.deps, u, make_question("fresh-q"), "My answer.", "hand")
+    (hand,) = await notebook_versions.add_version(
+        notebook_of(service.provided), u, make_question("fresh-q"), "My answer.", "hand"
+    )
     assert hand.text.startswith('Saved as version 1 of "Question fresh-q?"') and len(store.notes) == 3
 
 
@@ -281,7 +290,9 @@ WRITTEN = {
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_a_written_version_reply_in_full(lang: Lang, service: Service, store: FakeStore) -> None:
     u = await service.user_for("test", "u1", lang)
-    (r,) = await notebook_versions.add_version(service.deps, u, make_question("fresh-q"), " My answer. ", "hand")
+    (r,) = await notebook_versions.add_version(
+        notebook_of(service.provided), u, make_question("fresh-q"), " My answer. ", "hand"
+    )
     (note,) = store.notes.values()
     assert (r.text, r.kind) == ("\n".join(WRITTEN[lang]), "grade")
     assert r.actions() == [f"cr:notes:tag:{note.id}", f"cr:notes:best:{note.id}", f"cr:notes:view:{note.id}"]
@@ -293,7 +304,9 @@ async def test_a_written_version_the_grader_fails_on_says_so_in_chinese(
 ) -> None:
     grader.fail = True
     u = await service.user_for("test", "u1", "zh")
-    (r,) = await notebook_versions.add_version(service.deps, u, make_question("fresh-q"), "我的回答。", "hand")
+    (r,) = await notebook_versions.add_version(
+        notebook_of(service.provided), u, make_question("fresh-q"), "我的回答。", "hand"
+    )
     assert r.text == "已存为“问题 fresh-q”的第 1 版（未评分）。\n暂时没能评分，这个版本先不带分数保存。"
 
 
@@ -315,7 +328,7 @@ async def test_a_version_is_graded_when_there_is_something_to_grade_it_against(
     q = base.model_copy(update={"rubric": base.rubric if points else Rubric(key_points=[]),
                                 "reference_answer": Text(zh=ref_zh, en=ref_en)})  # fmt: skip
     u = await service.user_for("test", "u1", lang)
-    await notebook_versions.add_version(service.deps, u, q, "My answer.", "hand")
+    await notebook_versions.add_version(notebook_of(service.provided), u, q, "My answer.", "hand")
     (note,) = store.notes.values()
     assert (note.score, len(grader.calls)) == ((70, 1) if graded_ else (None, 0))
 
@@ -324,5 +337,7 @@ async def test_a_written_version_graded_by_the_llm_is_counted_in_the_budget(stor
     clock = FakeClock()
     deps = build_test_app(bank, grader=FakeGrader(score=80), estimator=FakeGrader(score=75), store=store, clock=clock).deps  # fmt: skip
     u = await Service(deps).user_for("test", "u1", "en")
-    (r,) = await notebook_versions.add_version(deps, u, make_question("fresh-q"), "My answer.", "hand")
+    (r,) = await notebook_versions.add_version(
+        notebook_of(deps.provided()), u, make_question("fresh-q"), "My answer.", "hand"
+    )
     assert "(80/100)" in r.text and store.llm_calls == [(u.id, "grading", 0, clock.now())]

@@ -1,27 +1,35 @@
 """/apps from the store: the board (text, PNG and the short insights under it), the full insights, and the
-follow-up reminders (created here; the scheduler renders a due one through `follow_up_push`)."""
+follow-up reminders (created here; the scheduler renders a due one through `follow_up_push`). What /apps uses is
+`Tracker`, the group its handlers name (bot/features/career/tool.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
 from bot.features.apps import actions as btn
 from bot.features.apps.attach import Attached, attach_all
 from bot.features.apps.board import days_since, display_number
 from bot.features.apps.insights import AppsInsights, compute_insights
+from bot.features.apps.ports import ApplicationsPort, AppsChartRenderer
 from bot.features.apps.view import board_data, board_text, insights_short, insights_text, stage_label
 from bot.features.career.models import CLOSED_STAGES, Application
 from bot.features.deps import Deps
 from bot.features.review.companies import company_name
 from bot.features.stats.progress import mastery_by_subtopic, reviewed
 from bot.kernel import actions
+from bot.kernel.bank import Bank
 from bot.kernel.i18n import t, tn
+from bot.kernel.limits import Limits
+from bot.kernel.lookups import Questions
 from bot.kernel.models import Reminder, User
+from bot.kernel.ports import Clock
 from bot.kernel.push_rules import register_reminder
 from bot.kernel.replies import Attachment, Button, Reply
+from bot.kernel.store_ports import AttemptsPort, CardsPort, InterviewsPort, RemindersPort, UsersPort
 from bot.kernel.timeutil import fmt_local, local_now, parse_hhmm, zone
 
 log = logging.getLogger(__name__)
@@ -35,41 +43,62 @@ MAX_PENDING_REMINDERS = 3  # per application
 BOARD_BUTTONS = 8  # open applications given a button under the board
 
 
-async def attached_to(deps: Deps, user: User, apps: Sequence[Application]) -> dict[int, Attached]:
-    interviews = await deps.store.list_interviews(user.id)
-    items = await deps.store.list_review_items(user.id)
-    return attach_all(apps, interviews, items)
+@dataclass(frozen=True)
+class Tracker:
+    """What /apps uses: the user's state, applications and reminders, the interviews and /review questions that
+    attach to them, the cards and answers with the questions by id and the bank (the insights), the board's renderer
+    (None: text only), the clock and the limits."""
+
+    users: UsersPort
+    applications: ApplicationsPort
+    reminders: RemindersPort
+    interviews: InterviewsPort
+    cards: CardsPort
+    attempts: AttemptsPort
+    questions: Questions
+    bank: Bank
+    apps_charts: AppsChartRenderer | None
+    clock: Clock
+    limits: Limits
 
 
-async def compute(deps: Deps, user: User, apps: Sequence[Application], found: dict[int, Attached]) -> AppsInsights:
+async def attached_to(interviews: InterviewsPort, user: User, apps: Sequence[Application]) -> dict[int, Attached]:
+    logs = await interviews.list_interviews(user.id)
+    items = await interviews.list_review_items(user.id)
+    return attach_all(apps, logs, items)
+
+
+async def compute(
+    tracker: Tracker, user: User, apps: Sequence[Application], found: dict[int, Attached]
+) -> AppsInsights:
     """The insights now: what the attached logs asked, with the user's mastery of each subtopic."""
-    now = deps.clock.now()
-    cards = await deps.store.list_cards(user.id)
-    attempts = reviewed(await deps.store.list_attempts(user.id))
+    now = tracker.clock.now()
+    cards = await tracker.cards.list_cards(user.id)
+    attempts = reviewed(await tracker.attempts.list_attempts(user.id))
     ids = sorted({c.question_id for c in cards} | {a.question_id for a in attempts})
-    questions = {qid: await deps.question(qid) for qid in ids}
+    questions = {qid: await tracker.questions.get(qid) for qid in ids}
     scored = []
     for a in attempts:
         q = questions.get(a.question_id)
         if a.grade is not None and q is not None:
             scored.append(((q.topic, q.subtopic), a.grade.score))
     mastery = mastery_by_subtopic(cards, scored, questions, now, user.desired_retention)
-    return compute_insights(apps, found, mastery, deps.bank.all(), cards, now)
+    return compute_insights(apps, found, mastery, tracker.bank.all(), cards, now)
 
 
-async def board(deps: Deps, user: User) -> list[Reply]:
+async def board(tracker: Tracker, user: User) -> list[Reply]:
     """The board as text with its PNG (when a renderer is there), the short insights under it, and buttons."""
-    lang, now = user.language, deps.clock.now()
-    apps = await deps.store.list_applications(user.id)
+    lang, now = user.language, tracker.clock.now()
+    apps = await tracker.applications.list_applications(user.id)
     if not apps:
         return [Reply(t(lang, "apps.empty"), [[Button(t(lang, "apps.btn.add"), btn.Add().encode())]])]
-    found = await attached_to(deps, user, apps)
-    ins = await compute(deps, user, apps, found)
+    found = await attached_to(tracker.interviews, user, apps)
+    ins = await compute(tracker, user, apps, found)
     text = board_text(lang, apps, found, now, insights_short(lang, ins, apps))
     image = None
-    if deps.apps_charts is not None:
+    if tracker.apps_charts is not None:
         try:
-            png = await asyncio.to_thread(deps.apps_charts.render_board, board_data(lang, apps, found, now))
+            png = await asyncio.to_thread(tracker.apps_charts.render_board, board_data(lang, apps, found, now))
             image = Attachment(f"apps-{now.date().isoformat()}.png", png, "image/png")
         except Exception:
             log.exception("application board chart failed; sending the text alone")
@@ -88,14 +117,14 @@ async def board(deps: Deps, user: User) -> list[Reply]:
     return [Reply(text, rows, image=image)]
 
 
-async def insights(deps: Deps, user: User) -> list[Reply]:
+async def insights(tracker: Tracker, user: User) -> list[Reply]:
     lang = user.language
-    apps = await deps.store.list_applications(user.id)
-    found = await attached_to(deps, user, apps)
-    ins = await compute(deps, user, apps, found)
+    apps = await tracker.applications.list_applications(user.id)
+    found = await attached_to(tracker.interviews, user, apps)
+    ins = await compute(tracker, user, apps, found)
 
     def prompt(qid: str) -> str:
-        q = deps.bank.get(qid)
+        q = tracker.bank.get(qid)
         return q.prompt.get(lang) if q else qid
 
     rows = [[Button("/drill", actions.Next().encode()), Button(t(lang, "apps.btn.board"), btn.Board().encode())]]
@@ -116,15 +145,15 @@ def pending_for(reminders: Sequence[Reminder], app: Application) -> list[Reminde
     return [r for r in reminders if r.kind == FOLLOW_UP and r.state == "pending" and r.payload.get("app_id") == app.id]
 
 
-async def add_follow_up(app: Application, days: int, deps: Deps, user: User) -> Reply:
+async def add_follow_up(app: Application, days: int, reminders: RemindersPort, clock: Clock, user: User) -> Reply:
     """A follow-up reminder on the application in `days` days; at most MAX_PENDING_REMINDERS pending each."""
-    lang, now = user.language, deps.clock.now()
-    pending = pending_for(await deps.store.list_reminders(user.id), app)
+    lang, now = user.language, clock.now()
+    pending = pending_for(await reminders.list_reminders(user.id), app)
     if len(pending) >= MAX_PENDING_REMINDERS:
         return Reply(t(lang, "apps.too_many_reminders", limit=MAX_PENDING_REMINDERS), kind="error")
     due = follow_up_time(user, now, days)
     payload: dict[str, object] = {"app_id": app.id, "company": app.company, "days": days}
-    await deps.store.add_reminder(Reminder(id=0, user_id=user.id, kind=FOLLOW_UP, due_at=due, payload=payload))
+    await reminders.add_reminder(Reminder(id=0, user_id=user.id, kind=FOLLOW_UP, due_at=due, payload=payload))
     when = fmt_local(due, user.timezone)
     name = company_name(app.company, lang)
     buttons = [[Button(t(lang, "apps.btn.remind_off"), btn.RemindOff(id=app.id).encode()),
@@ -133,11 +162,11 @@ async def add_follow_up(app: Application, days: int, deps: Deps, user: User) -> 
     return Reply(text, buttons, promise=True)
 
 
-async def cancel_follow_ups(app: Application, deps: Deps, user: User) -> Reply:
+async def cancel_follow_ups(app: Application, reminders: RemindersPort, user: User) -> Reply:
     """Every follow-up reminder on the application not sent yet is cancelled (one being sent right now is not)."""
     lang, name = user.language, company_name(app.company, user.language)
-    pending = pending_for(await deps.store.list_reminders(user.id), app)
-    cancelled = await deps.store.cancel_reminders(user.id, [r.id for r in pending])
+    pending = pending_for(await reminders.list_reminders(user.id), app)
+    cancelled = await reminders.cancel_reminders(user.id, [r.id for r in pending])
     buttons = [[Button(t(lang, "apps.btn.open"), btn.Show(id=app.id).encode())]]
     if not cancelled:
         return Reply(t(lang, "apps.no_reminders", company=name), buttons)

@@ -14,18 +14,46 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bot.features.deps import Deps
 from bot.features.review.interviews import Filing, cap_reached, file_review
-from bot.kernel import actions, llm_budget, verdicts
+from bot.kernel import actions, verdicts
+from bot.kernel.bank import Bank
 from bot.kernel.i18n import listing, t, tn
-from bot.kernel.inject import build
+from bot.kernel.limits import Limits
+from bot.kernel.llm_budget import Budget
+from bot.kernel.lookups import Matching
 from bot.kernel.models import Attempt, Grade, Question, User
+from bot.kernel.ports import Clock, DebriefSplitter, GradingChain, RubricWriter
 from bot.kernel.replies import Button, Reply
 from bot.kernel.scoring import rating_from_score
+from bot.kernel.store_ports import AttemptsPort, CardsPort, InterviewsPort, UsersPort
 
 log = logging.getLogger(__name__)
 SOURCE = "debrief"
 _SHOWN = 80
+
+
+@dataclass(frozen=True)
+class Debriefing:
+    """What /debrief uses: the user's state, their interviews (and /review's caps on them), cards and answers, the
+    bank and the matching against it, the LLM's split of the notes, the rubric writer and the grader with the budget
+    of LLM calls, the clock and the limits."""
+
+    users: UsersPort
+    interviews: InterviewsPort
+    cards: CardsPort
+    attempts: AttemptsPort
+    bank: Bank
+    matching: Matching
+    debrief_splitter: DebriefSplitter | None
+    rubric_writer: RubricWriter | None
+    grader: GradingChain
+    budget: Budget
+    clock: Clock
+    limits: Limits
+
+    def filing(self) -> Filing:
+        """What files a question as /review does (bot/features/review/interviews.py)."""
+        return Filing(self.interviews, self.bank, self.matching, self.rubric_writer, self.budget, self.clock)
 
 
 @dataclass
@@ -44,20 +72,20 @@ class Logged:
     failed_at: int | None = None
 
 
-async def log_items(deps: Deps, user: User, company: str, items: list[tuple[int, str, str, str]]) -> Logged:
+async def log_items(debriefing: Debriefing, user: User, company: str, items: list[tuple[int, str, str, str]]) -> Logged:
     """Log (number, question, recalled answer, the bank question confirmed or "") in order, as many as the
     caps allow."""
-    company = company.strip()[: deps.limits.max_field_chars] or "-"
+    company = company.strip()[: debriefing.limits.max_field_chars] or "-"
     result = Logged()
     for index, (n, question, answer, bank_id) in enumerate(items):
-        now = deps.clock.now()
-        reached = await cap_reached(deps.store, deps.limits, user, "review", now)
+        now = debriefing.clock.now()
+        reached = await cap_reached(debriefing.interviews, debriefing.limits, user, "review", now)
         if reached is not None:
             result.cap, result.not_logged = reached, [item[0] for item in items[index:]]
             break
         try:
-            chosen = deps.bank.get(bank_id) if bank_id else None
-            filed = await file_review(build(Filing, deps.provided()), user, company, question, answer, chosen)
+            chosen = debriefing.bank.get(bank_id) if bank_id else None
+            filed = await file_review(debriefing.filing(), user, company, question, answer, chosen)
         except Exception:
             log.exception("debrief: logging question %d of user %s failed", n, user.id)
             result.failed_at = n
@@ -65,22 +93,21 @@ async def log_items(deps: Deps, user: User, company: str, items: list[tuple[int,
         result.logged_numbers.append(n)
         result.matched += filed.matched
         if answer.strip():
-            await _grade_recalled(deps, user, n, filed.question, answer.strip(), now, result)
+            await _grade_recalled(debriefing, user, n, filed.question, answer.strip(), now, result)
     return result
 
 
 async def _grade_recalled(
-    deps: Deps, user: User, n: int, q: Question, answer: str, now: datetime, result: Logged
+    debriefing: Debriefing, user: User, n: int, q: Question, answer: str, now: datetime, result: Logged
 ) -> None:
     """Grade a recalled answer (stored first, then graded, as every answer); a grading that fails leaves
     the attempt queued for a regrade and the question logged."""
     if not q.rubric.key_points and not q.reference_answer.get(user.language).strip():
         result.ungraded.append(n)
         return
-    store = deps.store
     try:
-        card = await store.card_for_question(user.id, q.id)
-        attempt = await store.add_attempt(
+        card = await debriefing.cards.card_for_question(user.id, q.id)
+        attempt = await debriefing.attempts.add_attempt(
             Attempt(
                 id=0,
                 user_id=user.id,
@@ -91,10 +118,10 @@ async def _grade_recalled(
                 created_at=now,
             )
         )
-        outcome = await deps.grader.grade_answer(q, answer, user, now, llm_budget.of(deps))
+        outcome = await debriefing.grader.grade_answer(q, answer, user, now, debriefing.budget)
         grade = outcome.grade
         if grade is None:
-            await store.finish_attempt(attempt.model_copy(update={"status": "regrade"}), None)
+            await debriefing.attempts.finish_attempt(attempt.model_copy(update={"status": "regrade"}), None)
             result.ungraded.append(n)
             return
         done = attempt.model_copy(
@@ -105,7 +132,7 @@ async def _grade_recalled(
                 "rating_by": None if verdicts.is_estimate(grade) else "grade", "graded_at": now,
             }
         )  # fmt: skip
-        await store.finish_attempt(done, None)  # no new card: the question stays due now
+        await debriefing.attempts.finish_attempt(done, None)  # no new card: the question stays due now
     except Exception:
         log.exception("debrief: grading the answer to question %d of user %s failed", n, user.id)
         result.ungraded.append(n)

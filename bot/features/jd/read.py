@@ -1,7 +1,8 @@
-"""Reading a pasted job description (/jd): the skills it asks for, read by the LLM (`Deps.jd_reader`) or
+"""Reading a pasted job description (/jd): the skills it asks for, read by the LLM (`jd_reader`) or
 offline (bot/features/jd/match.py); the JD kept; questions the LLM wrote for it added to the user's deck; and
 the reply: each matched subtopic with the user's mastery and due cards, the skills the bank does not cover,
-and buttons choosing how many days the JD focuses the practice."""
+and buttons choosing how many days the JD focuses the practice. What /jd uses is `Jobs`, the group its handlers
+name (bot/features/career/tool.py)."""
 
 from __future__ import annotations
 
@@ -11,16 +12,21 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.features.career.models import JobDescription
-from bot.features.deps import Deps
 from bot.features.jd.match import JdMatch, matcher_for, read_offline, split_focus
+from bot.features.jd.ports import JobsPort
 from bot.features.review.personal_questions import Rubrics, personal_question
 from bot.features.stats.progress import Mastery, mastery_by_subtopic, reviewed
-from bot.kernel import llm_budget, srs
+from bot.kernel import srs
+from bot.kernel.bank import Bank
 from bot.kernel.i18n import listing, t, tn
-from bot.kernel.inject import build
+from bot.kernel.limits import Limits
+from bot.kernel.llm_budget import Budget
+from bot.kernel.lookups import Questions
 from bot.kernel.models import Lang, User
+from bot.kernel.ports import Clock, JdReader, RubricWriter
 from bot.kernel.render import subtopic_name
 from bot.kernel.replies import Button, Reply
+from bot.kernel.store_ports import AttemptsPort, CardsPort, InterviewsPort, UsersPort
 
 MAX_JDS = 20  # job descriptions one user keeps
 MAX_QUESTIONS = 5  # questions the LLM may add to the deck per job description
@@ -30,6 +36,26 @@ SKILL_CHARS = 60  # one skill as the LLM wrote it, at most ...
 MAX_SKILLS = 40  # ... and how many of them are kept
 GENERATED_SOURCE = "generated:jd"
 """The source of a question written for a job description (with the JD's id after a colon)."""
+
+
+@dataclass(frozen=True)
+class Jobs:
+    """What /jd uses: the user's state, their job descriptions, cards, answers and personal questions (the questions
+    written for a JD), the questions by id, the bank, the LLM reader and rubric writer with the budget of LLM calls,
+    the clock and the limits."""
+
+    users: UsersPort
+    jds: JobsPort
+    cards: CardsPort
+    attempts: AttemptsPort
+    interviews: InterviewsPort
+    questions: Questions
+    bank: Bank
+    jd_reader: JdReader | None
+    rubric_writer: RubricWriter | None
+    budget: Budget
+    clock: Clock
+    limits: Limits
 
 
 @dataclass
@@ -55,21 +81,21 @@ def title_of(text: str, lang: Lang) -> str:
     return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1].rstrip() + "…"
 
 
-async def read(text: str, deps: Deps, user: User) -> Reading:
+async def read(text: str, jobs: Jobs, user: User) -> Reading:
     """The LLM's reading when there is a reader and the budget allows, else (or when it fails) the offline one."""
-    now, lang = deps.clock.now(), user.language
-    offline = await asyncio.to_thread(read_offline, deps.bank, text)  # a long text takes a tenth of a second or so
+    now, lang = jobs.clock.now(), user.language
+    offline = await asyncio.to_thread(read_offline, jobs.bank, text)  # a long text takes a tenth of a second or so
     focus, mentioned = split_focus(offline.subtopics, offline.scores)
     fallback = Reading(offline.skills, focus, offline.uncovered, mentioned=mentioned)
-    if deps.jd_reader is None:
+    if jobs.jd_reader is None:
         return fallback
-    refused = await llm_budget.refusal(deps, user, now)
+    refused = await jobs.budget.refusal(user, now)
     if refused is not None:
         fallback.note = f"jd.{refused}"
         return fallback
-    bank = deps.bank.subtopics()
-    reading = await deps.jd_reader.read(text, lang, sorted(bank))
-    await llm_budget.spend(deps, user.id, "jd", reading.tokens if reading else 0, now)
+    bank = jobs.bank.subtopics()
+    reading = await jobs.jd_reader.read(text, lang, sorted(bank))
+    await jobs.budget.spend(user.id, "jd", reading.tokens if reading else 0, now)
     if reading is None:
         fallback.note = "jd.llm_failed"
         return fallback
@@ -78,17 +104,17 @@ async def read(text: str, deps: Deps, user: User) -> Reading:
     return Reading(
         skills=skills,
         subtopics=focus,
-        uncovered=_uncovered(skills, offline, deps),
+        uncovered=_uncovered(skills, offline, jobs.bank),
         questions=[q.strip() for q in reading.questions if q.strip()][:MAX_QUESTIONS],
         extractor="llm",
         mentioned=mentioned,
     )
 
 
-def _uncovered(skills: list[str], offline: JdMatch, deps: Deps) -> list[str]:
+def _uncovered(skills: list[str], offline: JdMatch, bank: Bank) -> list[str]:
     """With the LLM's skills: those the offline reader finds no bank subtopic for (by their known name when
     it has one), after the known uncovered skills of the text itself."""
-    matcher, found = matcher_for(deps.bank), list(offline.uncovered)
+    matcher, found = matcher_for(bank), list(offline.uncovered)
     for skill in skills:
         alone = matcher.match(skill)
         if not alone.subtopics:
@@ -96,10 +122,10 @@ def _uncovered(skills: list[str], offline: JdMatch, deps: Deps) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-async def keep(text: str, reading: Reading, deps: Deps, user: User) -> JobDescription:
+async def keep(text: str, reading: Reading, jobs: Jobs, user: User) -> JobDescription:
     """Store the job description and add the questions written for it to the user's deck."""
-    now = deps.clock.now()
-    jd = await deps.store.add_jd(
+    now = jobs.clock.now()
+    jd = await jobs.jds.add_jd(
         JobDescription(
             user_id=user.id,
             title=title_of(text, user.language),
@@ -113,33 +139,35 @@ async def keep(text: str, reading: Reading, deps: Deps, user: User) -> JobDescri
         )
     )
     if reading.questions:
-        generated = [await _add_question(q, jd, deps, user, now) for q in reading.questions]
+        generated = [await _add_question(q, jd, jobs, user, now) for q in reading.questions]
         jd = jd.model_copy(update={"generated": generated})
-        await deps.store.save_jd(jd)
+        await jobs.jds.save_jd(jd)
     return jd
 
 
-async def _add_question(text: str, jd: JobDescription, deps: Deps, user: User, now: datetime) -> str:
+async def _add_question(text: str, jd: JobDescription, jobs: Jobs, user: User, now: datetime) -> str:
     """One question written for the JD, as a personal card due now: with a rubric from the rubric writer
     when it gives one (budget allowing), filed under the JD's first subtopic when its own is not the bank's."""
-    text = text[: deps.limits.max_question_chars]
+    text = text[: jobs.limits.max_question_chars]
     subtopic = jd.subtopics[0] if jd.subtopics else "interview"
-    topic = next((q.topic for q in deps.bank.all() if q.subtopic == subtopic), "other")
-    question = await personal_question(text, topic, subtopic, build(Rubrics, deps.provided()), user, now)
+    topic = next((q.topic for q in jobs.bank.all() if q.subtopic == subtopic), "other")
+    question = await personal_question(
+        text, topic, subtopic, Rubrics(jobs.rubric_writer, jobs.budget, jobs.bank), user, now
+    )
     question = question.model_copy(update={"personal": True, "sources": [f"{GENERATED_SOURCE}:{jd.id}"]})
-    saved = await deps.store.add_personal_question(user.id, question)
-    await deps.store.create_card(user.id, saved.id, srs.new_state(now), now, True, now)
+    saved = await jobs.interviews.add_personal_question(user.id, question)
+    await jobs.cards.create_card(user.id, saved.id, srs.new_state(now), now, True, now)
     return saved.id
 
 
-async def reading_reply(jd: JobDescription, number: int, reading: Reading, deps: Deps, user: User) -> Reply:
+async def reading_reply(jd: JobDescription, number: int, reading: Reading, jobs: Jobs, user: User) -> Reply:
     """What was read, the user's standing on each matched subtopic, and the buttons choosing the focus."""
     lang = user.language
     lines = [jd.title, t(lang, "jd.read_llm" if reading.extractor == "llm" else "jd.read_offline")]
     if reading.note:
         lines.append(t(lang, reading.note))
     if jd.subtopics:
-        lines += ["", t(lang, "jd.matched_header"), *await standing_lines(jd.subtopics, deps, user)]
+        lines += ["", t(lang, "jd.matched_header"), *await standing_lines(jd.subtopics, jobs, user)]
     if jd.mentioned:
         names = listing(lang, [subtopic_name(s, lang) for s in jd.mentioned])
         lines += ["", t(lang, "jd.also_mentioned", subtopics=names)]
@@ -157,14 +185,14 @@ def skills_listing(lang: Lang, skills: list[str]) -> str:
     return listing(lang, skills)
 
 
-async def standing_lines(subtopics: list[str], deps: Deps, user: User) -> list[str]:
+async def standing_lines(subtopics: list[str], jobs: Jobs, user: User) -> list[str]:
     """One line per subtopic (the focus: at most 6): mastery (as /stats computes it) and cards due now, or, when
     not practised yet, how many bank questions it has."""
-    lang, now, store = user.language, deps.clock.now(), deps.store
-    cards = await store.list_cards(user.id)
-    attempts = reviewed(await store.list_attempts(user.id))
+    lang, now = user.language, jobs.clock.now()
+    cards = await jobs.cards.list_cards(user.id)
+    attempts = reviewed(await jobs.attempts.list_attempts(user.id))
     ids = {c.question_id for c in cards} | {a.question_id for a in attempts}
-    questions = {qid: await deps.question(qid) for qid in sorted(ids)}
+    questions = {qid: await jobs.questions.get(qid) for qid in sorted(ids)}
     scored = []
     for a in attempts:
         q = questions.get(a.question_id)
@@ -179,7 +207,7 @@ async def standing_lines(subtopics: list[str], deps: Deps, user: User) -> list[s
         if q is not None and not c.suspended and c.due <= now:
             due[q.subtopic] += 1
     in_bank: dict[str, int] = defaultdict(int)
-    for q in deps.bank.all():
+    for q in jobs.bank.all():
         in_bank[q.subtopic] += 1
     lines = []
     for sub in subtopics:
