@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.engine import Engines
+from bot.storage.group_commit import Keyed, Lookup
 
 
 def row_dict(row: sa.Row[Any]) -> dict[str, Any]:
@@ -47,6 +48,11 @@ class SqlBase:
             return row_dict(row) if row is not None else None
 
         return await self.engines.read(_unit)
+
+    async def _lookup(self, keyed: Keyed, params: dict[str, Any]) -> dict[str, Any] | None:
+        """The row of `keyed` with the key in `params`, or None; on SQLite, with the other lookups waiting, in one
+        query (group_commit.Lookup)."""
+        return await self.engines.read(Lookup(keyed, params))
 
     async def _all(self, query: sa.Select[Any], params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         async def _unit(conn: AsyncConnection) -> list[dict[str, Any]]:

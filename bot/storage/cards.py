@@ -13,11 +13,11 @@ from bot.kernel.models import Attempt, Card
 from bot.kernel.session import Session, dump_session
 from bot.storage import tables as T
 from bot.storage.base import SqlBase, insert_returning_id, update_by_id
-from bot.storage.group_commit import Plain, Statement
+from bot.storage.group_commit import Keyed, Plain, Statement
 from bot.storage.users import CLAIM_SESSION, session_write
 
 _C, _A = T.cards.c, T.attempts.c
-_CARD = sa.select(T.cards).where(_C.id == sa.bindparam("card_id"))
+_CARD = Keyed(sa.select(T.cards), _C.id, "card_id")
 _CARD_FOR_QUESTION = sa.select(T.cards).where(
     _C.user_id == sa.bindparam("user_id"), _C.question_id == sa.bindparam("question_id")
 )
@@ -81,7 +81,7 @@ class SqlCards(SqlBase):
     """Mixed into SqlStore: the CardsPort (bot/kernel/store_ports.py)."""
 
     async def get_card(self, card_id: int) -> Card | None:
-        found = await self._one(_CARD, {"card_id": card_id})
+        found = await self._lookup(_CARD, {"card_id": card_id})
         return Card.model_validate(found) if found else None
 
     async def card_for_question(self, user_id: int, question_id: str) -> Card | None:

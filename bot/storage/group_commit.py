@@ -29,6 +29,12 @@ all their rows), which is most of the writes after a grade (the attempt, the car
 the update marked done). Order is kept where it matters: each table sees one statement shape at a
 time, in the callers' order, and any other unit first sees every plain write queued before it.
 
+A `Lookup` is a read of at most one row by its key (a user by id, a card by id, a user by their platform
+identity). In a round of reads, the lookups of one statement (and the same other parameters) run as one query,
+`WHERE key IN (...)`, and each takes its row from the result: under load most reads are these, from many users at
+once, and one query for all of them costs little more than one for each. A round runs between two turns of the
+event loop, while no write can commit, so each lookup still sees every write committed before it was asked for.
+
 A `Claim` unit inserts one row unless its key is taken (INSERT ... ON CONFLICT DO NOTHING RETURNING
 the key) and returns whether it inserted: an event id seen for the first time. In a batch, the claims
 of one statement run as one multi-row insert (SQLAlchemy's "insertmanyvalues"), and each learns its
@@ -44,6 +50,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -79,6 +86,41 @@ class Claim:
 
     async def __call__(self, conn: AsyncConnection) -> bool:
         return (await conn.execute(self.statement, self.params)).first() is not None
+
+
+class Keyed:
+    """A statement reading at most one row by a key column, in both forms: `one` for one key (`key == :<param>`), and
+    `many` for a list of keys (`key IN :_keys`, with the key as a column `_key` to tell the rows apart). `base` is the
+    statement without the key's condition; the key column must be unique among its rows."""
+
+    __slots__ = ("many", "one", "param")
+
+    def __init__(self, base: Any, key: Any, param: str) -> None:
+        self.param = param
+        self.one = base.where(key == sa.bindparam(param))
+        self.many = base.add_columns(key.label("_key")).where(key.in_(sa.bindparam("_keys", expanding=True)))
+
+
+def _row(row: Any) -> dict[str, Any]:
+    return dict(row._mapping)
+
+
+class Lookup:
+    """A read unit: the row of `keyed` whose key is `params[keyed.param]` as a dict, or None (see above)."""
+
+    __slots__ = ("keyed", "params")
+
+    def __init__(self, keyed: Keyed, params: dict[str, Any]) -> None:
+        self.keyed, self.params = keyed, params
+
+    async def __call__(self, conn: AsyncConnection) -> dict[str, Any] | None:
+        row = (await conn.execute(self.keyed.one, self.params)).first()
+        return _row(row) if row is not None else None
+
+    def group(self) -> tuple[Any, tuple[tuple[str, Any], ...]]:
+        """What lookups must share to run as one query: the statement and every parameter but the key."""
+        key = self.keyed.param
+        return self.keyed.many, tuple(sorted((k, v) for k, v in self.params.items() if k != key))
 
 
 class SyncConn:
@@ -202,23 +244,68 @@ class ReadQueue(_UnitQueue):
                         future.set_exception(RuntimeError("the database reader is unavailable"))
 
     def _read_all(self, conn: Connection) -> bool:
-        """Up to `max_slice` waiting reads, one after another; True when more wait on this connection, False when
-        none does or the connection broke."""
-        for _ in range(self.max_slice):
-            if not self._pending:
-                return False
-            unit, future = self._pending.popleft()
+        """Up to `max_slice` waiting reads, lookups of one statement together (see above); True when more wait on
+        this connection, False when none does or the connection broke."""
+        units = [self._pending.popleft() for _ in range(min(self.max_slice, len(self._pending)))]
+        try:
+            return self._read_these(conn, units)
+        except BaseException:  # never leave a caller waiting: what is unanswered goes back to the queue's front
+            self._pending.extendleft(reversed([(u, f) for u, f in units if not f.done()]))
+            raise
+
+    def _read_these(self, conn: Connection, units: list[tuple[Unit, asyncio.Future[Any]]]) -> bool:
+        groups: dict[Any, list[tuple[Lookup, asyncio.Future[Any]]]] = {}
+        alone: list[tuple[Unit, asyncio.Future[Any]]] = []
+        for unit, future in units:
+            try:
+                group = unit.group() if isinstance(unit, Lookup) else None
+                if group is not None:
+                    groups.setdefault(group, []).append((unit, future))  # type: ignore[arg-type]
+                    continue
+            except TypeError:  # a parameter that cannot be a key (a list, a dict): this lookup runs alone
+                pass
+            alone.append((unit, future))
+        for (statement, shared), lookups in groups.items():
+            if len(lookups) == 1:
+                alone.extend(lookups)
+            elif not _look_up_together(conn, statement, dict(shared), lookups):
+                alone.extend(lookups)  # the query failed: each alone, so an error reaches only its own caller
+        for n, (unit, future) in enumerate(alone):
             try:
                 result = drive(conn, unit)
             except Exception as exc:
                 if not future.done():
                     future.set_exception(exc)
                 if conn.invalidated:
-                    return False  # the next round opens another connection
+                    self._pending.extendleft(reversed(alone[n + 1 :]))  # the rest wait for the next connection
+                    return False
                 continue
             if not future.done():
                 future.set_result(result)
         return bool(self._pending)
+
+
+def _look_up_together(
+    conn: Connection, statement: Any, shared: dict[str, Any], lookups: list[tuple[Lookup, asyncio.Future[Any]]]
+) -> bool:
+    """The lookups' rows in one query, each future given its own copy of its row (or None); False when the query
+    failed (nothing is set then)."""
+    param = lookups[0][0].keyed.param
+    try:
+        keys = list(dict.fromkeys(unit.params[param] for unit, _ in lookups))
+        rows = conn.execute(statement, {**shared, "_keys": keys}).all()
+    except Exception:
+        log.debug("a round of %d lookups failed; running them one by one", len(lookups), exc_info=True)
+        return False
+    found: dict[Any, dict[str, Any]] = {}
+    for row in rows:
+        values = _row(row)
+        found[values.pop("_key")] = values
+    for unit, future in lookups:
+        its = found.get(unit.params[param])
+        if not future.done():
+            future.set_result(dict(its) if its is not None else None)
+    return True
 
 
 def _drive_all(conn: Connection, units: list[Unit]) -> list[Any]:

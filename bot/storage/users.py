@@ -16,21 +16,25 @@ from bot.kernel.session import Session, dump_session, parse_session
 from bot.kernel.store_ports import EventClaim
 from bot.storage import tables as T
 from bot.storage.base import SqlBase, insert_returning_id, update_by_id
-from bot.storage.group_commit import Claim, Plain, Statement
+from bot.storage.group_commit import Claim, Keyed, Plain, Statement
 
-_USER_BY_IDENTITY = (
+_USER_BY_IDENTITY = Keyed(  # lookups of one platform, many users, run as one query (group_commit.Lookup)
     sa.select(T.users)
     .join(T.identities, T.identities.c.user_id == T.users.c.id)
-    .where(T.identities.c.platform == sa.bindparam("platform"), T.identities.c.external_id == sa.bindparam("ext"))
+    .where(T.identities.c.platform == sa.bindparam("platform")),
+    T.identities.c.external_id,
+    "ext",
 )
-_USER = sa.select(T.users).where(T.users.c.id == sa.bindparam("user_id"))
+_USER = Keyed(sa.select(T.users), T.users.c.id, "user_id")
 _I = T.identities.c
 _IDENTITIES = sa.select(T.identities).where(_I.user_id == sa.bindparam("user_id")).order_by(_I.platform, _I.external_id)
-_SESSION = sa.select(T.sessions.c.state).where(T.sessions.c.user_id == sa.bindparam("user_id"))
-_USER_AND_SESSION = (
-    sa.select(T.users, T.sessions.c.state.label("_session"))
-    .outerjoin(T.sessions, T.sessions.c.user_id == T.users.c.id)
-    .where(T.users.c.id == sa.bindparam("user_id"))
+_SESSION = Keyed(sa.select(T.sessions.c.state), T.sessions.c.user_id, "user_id")
+_USER_AND_SESSION = Keyed(
+    sa.select(T.users, T.sessions.c.state.label("_session")).outerjoin(
+        T.sessions, T.sessions.c.user_id == T.users.c.id
+    ),
+    T.users.c.id,
+    "user_id",
 )
 _E = T.processed_events.c
 _EVENT_DONE = sa.select(_E.done).where(_E.key == sa.bindparam("key"))
@@ -61,7 +65,7 @@ class SqlUsers(SqlBase):
     """Mixed into SqlStore: the UsersPort (bot/kernel/store_ports.py)."""
 
     async def get_or_create_user(self, platform: str, external_id: str, defaults: User) -> User:
-        found = await self._one(_USER_BY_IDENTITY, {"platform": platform, "ext": external_id})
+        found = await self._lookup(_USER_BY_IDENTITY, {"platform": platform, "ext": external_id})
         if found:
             return User.model_validate(found)
         values = defaults.model_dump(exclude={"id"})
@@ -80,7 +84,7 @@ class SqlUsers(SqlBase):
         return defaults.model_copy(update={"id": int(uid)})
 
     async def get_user(self, user_id: int) -> User | None:
-        found = await self._one(_USER, {"user_id": user_id})
+        found = await self._lookup(_USER, {"user_id": user_id})
         return User.model_validate(found) if found else None
 
     async def save_user(self, user: User) -> None:
@@ -111,11 +115,11 @@ class SqlUsers(SqlBase):
         await self.engines.write(_unit)
 
     async def get_session(self, user_id: int) -> Session:
-        found = await self._one(_SESSION, {"user_id": user_id})
+        found = await self._lookup(_SESSION, {"user_id": user_id})
         return parse_session(found["state"] if found else None, user_id)
 
     async def get_user_and_session(self, user_id: int) -> tuple[User, Session] | None:
-        found = await self._one(_USER_AND_SESSION, {"user_id": user_id})
+        found = await self._lookup(_USER_AND_SESSION, {"user_id": user_id})
         if found is None:
             return None
         state = found.pop("_session")

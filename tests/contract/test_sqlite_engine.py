@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.engine import make_engines
-from bot.storage.group_commit import Claim, Plain
+from bot.storage.group_commit import Claim, Keyed, Lookup, Plain
 
 NOTES = sa.Table(
     "notes",
@@ -479,4 +479,73 @@ async def test_a_thousand_queued_statements_let_the_loop_turn_between_slices(tmp
     writes = sorted({w for _, w in seen})
     assert max(b - a for a, b in itertools.pairwise(reads)) <= 64 and 64 in reads and 128 in reads
     assert 200 in writes and 400 in writes  # the loop turned after each batch of 200
+    await engines.dispose()
+
+
+NOTE_BY_KEY = Keyed(sa.select(NOTES.c.id, NOTES.c.body), NOTES.c.key, "key")
+NOTE_BY_KEY_AND_ID = Keyed(sa.select(NOTES.c.body).where(NOTES.c.id > sa.bindparam("above")), NOTES.c.key, "key")
+
+
+async def test_lookups_waiting_together_run_as_one_query_and_each_gets_its_own_row(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+    for n, key in enumerate(["a", "b", "c"]):
+
+        async def add(conn: AsyncConnection, key: str = key, n: int = n) -> None:
+            await conn.execute(NOTES.insert(), {"key": key, "body": {"n": n}})
+
+        await engines.write(add)
+    selects: list[str] = []
+
+    @sa.event.listens_for(engines.read_queue.engine, "before_cursor_execute")
+    def _seen(_c: object, _cur: object, statement: str, _p: object, _ctx: object, _many: bool) -> None:
+        selects.append(statement)
+
+    keys = ["c", "a", "zz", "a", "b"]  # "zz" is no note; "a" asked twice
+    rows = await asyncio.gather(*(engines.read(Lookup(NOTE_BY_KEY, {"key": k})) for k in keys))
+    assert rows == [{"id": 3, "body": {"n": 2}}, {"id": 1, "body": {"n": 0}}, None, {"id": 1, "body": {"n": 0}},
+                    {"id": 2, "body": {"n": 1}}]  # fmt: skip
+    assert len(selects) == 1 and " IN (" in selects[0]
+    rows[1]["body"] = "changed"  # each caller has its own copy: the other "a" is untouched
+    assert rows[3] == {"id": 1, "body": {"n": 0}}
+    # one lookup alone: the one-key statement, the same row
+    selects.clear()
+    assert await engines.read(Lookup(NOTE_BY_KEY, {"key": "b"})) == {"id": 2, "body": {"n": 1}}
+    assert len(selects) == 1 and " IN (" not in selects[0]
+    # the other parameters differ: one query for each value of them, each lookup its own answer
+    selects.clear()
+    asked = [("a", 0), ("b", 0), ("a", 1), ("c", 1)]
+    rows = await asyncio.gather(*(engines.read(Lookup(NOTE_BY_KEY_AND_ID, {"key": k, "above": a})) for k, a in asked))
+    assert rows == [{"body": {"n": 0}}, {"body": {"n": 1}}, None, {"body": {"n": 2}}]
+    assert len(selects) == 2
+    await engines.dispose()
+
+
+async def test_a_lookup_the_database_refuses_fails_alone_and_its_round_still_answers_the_others(tmp_path: Path) -> None:
+    engines = await engines_with_notes(tmp_path)
+
+    async def add(conn: AsyncConnection) -> None:
+        await conn.execute(NOTES.insert(), {"key": "a", "body": {}})
+
+    await engines.write(add)
+    bad = {"not": "a key"}  # the driver cannot bind a dict: the round's one query fails, then each runs alone
+    results = await asyncio.gather(
+        *(engines.read(Lookup(NOTE_BY_KEY, {"key": k})) for k in ["a", bad, "a", "b"]), return_exceptions=True
+    )
+    assert results[0] == results[2] == {"id": 1, "body": {}} and results[3] is None
+    assert isinstance(results[1], Exception)
+    await engines.dispose()
+
+
+async def test_lookups_run_on_postgresql_and_the_fake_path_alone(tmp_path: Path) -> None:
+    """Off the read queue (PostgreSQL's pooled connection, or any caller running the unit itself) a lookup is the
+    one-key statement."""
+    engines = await engines_with_notes(tmp_path)
+
+    async def add(conn: AsyncConnection) -> None:
+        await conn.execute(NOTES.insert(), {"key": "a", "body": {"x": 1}})
+
+    await engines.write(add)
+    async with engines.reader.connect() as conn:
+        assert await Lookup(NOTE_BY_KEY, {"key": "a"})(conn) == {"id": 1, "body": {"x": 1}}
+        assert await Lookup(NOTE_BY_KEY, {"key": "b"})(conn) is None
     await engines.dispose()
