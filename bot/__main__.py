@@ -59,7 +59,7 @@ def _content(action: str, path: str | None, ids: list[str] | None = None) -> int
         print_stats(result.questions)
         return 0
     if action == "probe":
-        from bot.content.probe_report import print_probes
+        from bot.grading.probe_report import print_probes
 
         return print_probes(result.questions, ids or [])
     from bot.grading.prompts import PromptError, load_prompts
