@@ -42,9 +42,12 @@ from bot.kernel.bank import Bank
 from bot.kernel.inject import build
 from bot.kernel.models import DIMENSIONS, Attempt, Card, Grade, InterviewLog, Question, ReviewItem, User
 from bot.kernel.scoring import rating_from_score
+from bot.shipped_bank import use_shipped_weights
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
+
+use_shipped_weights()  # the graders' term weights: the shipped bank's (bot/shipped_bank.py)
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 TARGET_MS = 300

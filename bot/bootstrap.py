@@ -5,7 +5,7 @@ Tests call `build_app` with fakes swapped in; production calls it with the defau
 A start must be quick (issue 37: the terminal's prompt within 2 s), so what is slow to import or to compute
 is deferred: the LLM SDK and its users are imported only when an LLM is configured, matplotlib on the
 first chart, the sentence encoder on first use or by `warm_up` once the bot is up; the bank's derived data
-comes from the cache folder (bot/content/cache.py).
+comes from the cache folder (bot/content/cache.py, through bot/shipped_bank.py).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from bot.platforms.base import UPLOAD_LIMITS
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.scheduler import Scheduler
 from bot.shipped_bank import ContentError as ContentError  # re-exported: the command line catches it here
-from bot.shipped_bank import load_default_bank
+from bot.shipped_bank import load_default_bank, use_shipped_weights
 from bot.speech.factory import build_transcriber
 from bot.speech.settings import SpeechSettingsError
 from bot.storage.engine import Engines, make_engines
@@ -282,6 +282,7 @@ async def build_app(
         transcribe_deadline=TRANSCRIBE_DEADLINE,
     )
     facts = data_facts(settings)
+    use_shipped_weights()  # the graders' term weights (the offline estimate, the LLM grade's quote check)
     llm = llm_grader(settings.llm) if grader is None else None
     offline = OfflineGrader()
     workers: ProcessPool | ThreadPool
