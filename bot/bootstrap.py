@@ -203,6 +203,7 @@ def llm_helpers(llm: Any) -> dict[str, Any]:
             "debrief_splitter": None,
             "tightener": None,
         }
+    from bot.features.debrief.split import MAX_QUESTIONS, REPLY_TURN
     from bot.grading.debrief_splitter import LLMDebriefSplitter
     from bot.grading.jd_reader import LLMJdReader
     from bot.grading.rubric_writer import LLMRubricWriter
@@ -213,7 +214,7 @@ def llm_helpers(llm: Any) -> dict[str, Any]:
         "rubric_writer": LLMRubricWriter(llm),
         "star_writer": LLMStarWriter(llm),
         "jd_reader": LLMJdReader(llm),
-        "debrief_splitter": LLMDebriefSplitter(llm),
+        "debrief_splitter": LLMDebriefSplitter(llm, max_questions=MAX_QUESTIONS, reply_turn=REPLY_TURN),
         "tightener": LLMTightener(llm),
     }
 
