@@ -34,7 +34,8 @@ from bot.charts import MatplotlibChartRenderer
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
 from bot.features.deps import Deps, Limits
 from bot.features.stats import report
-from bot.features.stats.progress import ProgressData, compute_progress
+from bot.features.stats.chart_data import ProgressData
+from bot.features.stats.progress import compute_progress
 from bot.grading.chain import GradingChain
 from bot.grading.offline import OfflineGrader
 from bot.kernel import srs

@@ -53,9 +53,9 @@ from bot.storage.user_lock import PgUserLocks
 from bot.workers import ProcessPool, ThreadPool
 
 if TYPE_CHECKING:
-    from bot.features.apps.board import BoardData
+    from bot.features.apps.chart_data import BoardData
     from bot.features.mock.chart_data import MockChartData
-    from bot.features.stats.progress import ProgressData
+    from bot.features.stats.chart_data import ProgressData
     from bot.kernel.models import Lang
 
 log = logging.getLogger(__name__)
