@@ -72,6 +72,9 @@ from bot.grading.settings import LLMSettings  # noqa: E402
 from bot.kernel import verdicts  # noqa: E402
 from bot.kernel.models import Lang, Question, Rating  # noqa: E402
 from bot.kernel.scoring import rating_from_score  # noqa: E402
+from bot.shipped_bank import use_shipped_weights  # noqa: E402
+
+use_shipped_weights()  # the graders' term weights: the shipped bank's (bot/shipped_bank.py)
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 SETS = {"dev": DATA / "grading_dev.yaml", "heldout": DATA / "heldout_answers.yaml"}

@@ -50,7 +50,10 @@ from bot.grading.probes import PROBES
 from bot.grading.rubric_match import prepare
 from bot.grading.semantic import UseEmbedder
 from bot.kernel.models import LANGS, Lang, Level, Question
+from bot.shipped_bank import use_shipped_weights
 from bot.text.tokens import words
+
+use_shipped_weights()  # the graders' term weights: the shipped bank's (bot/shipped_bank.py)
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_CSV = REPO.parent / "shared" / "data" / "semeval2013_3way_2way.csv"

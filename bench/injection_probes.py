@@ -38,7 +38,10 @@ from bench.report import final_line, verdict_of  # noqa: E402
 from bot.content.loader import load_file  # noqa: E402
 from bot.grading.llm import LLMGrader  # noqa: E402
 from bot.kernel.models import Grade, Lang, Question  # noqa: E402
+from bot.shipped_bank import use_shipped_weights  # noqa: E402
 from tests.fake_openai import FakeOpenAI, answer_in, request_text  # noqa: E402
+
+use_shipped_weights()  # the graders' term weights: the shipped bank's (bot/shipped_bank.py)
 
 DATA = ROOT / "tests" / "data"
 QUESTION = ROOT / "content" / "stability" / "stab-nan-debug-001.yaml"

@@ -34,6 +34,9 @@ from bot.grading.delimiters import new_tag
 from bot.grading.llm import LLMGrader
 from bot.grading.llm_reply import parse_reply, reply_schema
 from bot.grading.prompts import load_prompts
+from bot.shipped_bank import use_shipped_weights
+
+use_shipped_weights()  # the graders' term weights: the shipped bank's (bot/shipped_bank.py)
 
 
 def tokens(text: str) -> int:

@@ -29,7 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.report import final_line, verdict_of
 from bot.grading.llm import LLMGrader
 from bot.grading.llm_reply import Reply, ReplyError, parse_reply
+from bot.shipped_bank import use_shipped_weights
 from tests.provider_matrix import SETTINGS, Answer, answers, run
+
+use_shipped_weights()  # the graders' term weights: the shipped bank's (bot/shipped_bank.py)
 
 
 def exact_reply(raw: str, schema: dict[str, Any]) -> Reply:

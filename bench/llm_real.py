@@ -42,6 +42,9 @@ from bot.grading.local_server import (  # noqa: E402
     server_binary,
 )
 from bot.grading.offline import OfflineGrader  # noqa: E402
+from bot.shipped_bank import use_shipped_weights  # noqa: E402
+
+use_shipped_weights()  # the graders' term weights: the shipped bank's (bot/shipped_bank.py)
 
 DEV_SET = Path(__file__).resolve().parents[1] / "tests" / "data" / "grading_dev.yaml"
 TWELVE_QUESTIONS = (

@@ -42,9 +42,12 @@ from bot.grading.offline import OfflineGrader
 from bot.kernel.bank import Bank
 from bot.kernel.models import Grade, Lang, Level, Question
 from bot.kernel.service import Service
+from bot.shipped_bank import use_shipped_weights
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
+
+use_shipped_weights()  # the graders' term weights: the shipped bank's (bot/shipped_bank.py)
 
 TELEGRAM_TEXT, TELEGRAM_CAPTION, DISCORD_TEXT = 4096, 1024, 2000
 

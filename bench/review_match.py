@@ -33,6 +33,9 @@ from bot.grading.question_match import SemanticMatcher
 from bot.grading.semantic import default_embedder
 from bot.grading.term_weights import bank_weights
 from bot.kernel.bank import Bank
+from bot.shipped_bank import use_shipped_weights
+
+use_shipped_weights()  # the graders' term weights: the shipped bank's (bot/shipped_bank.py)
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 SET = DATA / "review_match_set.yaml"

@@ -34,7 +34,8 @@ from bot.charts import MatplotlibChartRenderer
 from bot.content.loader import DEFAULT_CONTENT_DIR, load_bank
 from bot.features.deps import Deps, Limits
 from bot.features.stats import report
-from bot.features.stats.progress import ProgressData, compute_progress
+from bot.features.stats.chart_data import ProgressData
+from bot.features.stats.progress import compute_progress
 from bot.grading.chain import GradingChain
 from bot.grading.offline import OfflineGrader
 from bot.kernel import srs
@@ -42,9 +43,12 @@ from bot.kernel.bank import Bank
 from bot.kernel.inject import build
 from bot.kernel.models import DIMENSIONS, Attempt, Card, Grade, InterviewLog, Question, ReviewItem, User
 from bot.kernel.scoring import rating_from_score
+from bot.shipped_bank import use_shipped_weights
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
+
+use_shipped_weights()  # the graders' term weights: the shipped bank's (bot/shipped_bank.py)
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 TARGET_MS = 300

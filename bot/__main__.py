@@ -59,8 +59,10 @@ def _content(action: str, path: str | None, ids: list[str] | None = None) -> int
         print_stats(result.questions)
         return 0
     if action == "probe":
-        from bot.content.probe_report import print_probes
+        from bot.grading.probe_report import print_probes
+        from bot.shipped_bank import use_shipped_weights
 
+        use_shipped_weights()
         return print_probes(result.questions, ids or [])
     from bot.grading.prompts import PromptError, load_prompts
 
@@ -82,6 +84,7 @@ def _content(action: str, path: str | None, ids: list[str] | None = None) -> int
 def _grade(args: argparse.Namespace) -> int:
     from bot.grading.batch import run_batch
     from bot.grading.factory import llm_grader
+    from bot.shipped_bank import questions_by_id, use_shipped_weights
 
     # per-row fallbacks and not-graded rows are logged at WARNING: show them (and nothing chattier) on stderr
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -91,7 +94,8 @@ def _grade(args: argparse.Namespace) -> int:
         if grader is None and args.grader == "llm":
             print("error: --grader llm needs LLM_MODEL and LLM_BASE_URL or LLM_API_KEY", file=sys.stderr)
             return 2
-    return run_batch(Path(args.input), Path(args.output), args.lang, grader, args.concurrency)
+    use_shipped_weights()
+    return run_batch(Path(args.input), Path(args.output), args.lang, grader, args.concurrency, bank=questions_by_id)
 
 
 def _usage(settings: Settings, days: int) -> int:

@@ -5,7 +5,7 @@ Tests call `build_app` with fakes swapped in; production calls it with the defau
 A start must be quick (issue 37: the terminal's prompt within 2 s), so what is slow to import or to compute
 is deferred: the LLM SDK and its users are imported only when an LLM is configured, matplotlib on the
 first chart, the sentence encoder on first use or by `warm_up` once the bot is up; the bank's derived data
-comes from the cache folder (bot/content/cache.py).
+comes from the cache folder (bot/content/cache.py, through bot/shipped_bank.py).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from bot.platforms.base import UPLOAD_LIMITS
 from bot.scheduling.dispatcher import Dispatcher
 from bot.scheduling.scheduler import Scheduler
 from bot.shipped_bank import ContentError as ContentError  # re-exported: the command line catches it here
-from bot.shipped_bank import load_default_bank
+from bot.shipped_bank import load_default_bank, use_shipped_weights
 from bot.speech.factory import build_transcriber
 from bot.speech.settings import SpeechSettingsError
 from bot.storage.engine import Engines, make_engines
@@ -53,9 +53,9 @@ from bot.storage.user_lock import PgUserLocks
 from bot.workers import ProcessPool, ThreadPool
 
 if TYPE_CHECKING:
-    from bot.features.apps.board import BoardData
+    from bot.features.apps.chart_data import BoardData
     from bot.features.mock.chart_data import MockChartData
-    from bot.features.stats.progress import ProgressData
+    from bot.features.stats.chart_data import ProgressData
     from bot.kernel.models import Lang
 
 log = logging.getLogger(__name__)
@@ -203,6 +203,7 @@ def llm_helpers(llm: Any) -> dict[str, Any]:
             "debrief_splitter": None,
             "tightener": None,
         }
+    from bot.features.debrief.split import MAX_QUESTIONS, REPLY_TURN
     from bot.grading.debrief_splitter import LLMDebriefSplitter
     from bot.grading.jd_reader import LLMJdReader
     from bot.grading.rubric_writer import LLMRubricWriter
@@ -213,7 +214,7 @@ def llm_helpers(llm: Any) -> dict[str, Any]:
         "rubric_writer": LLMRubricWriter(llm),
         "star_writer": LLMStarWriter(llm),
         "jd_reader": LLMJdReader(llm),
-        "debrief_splitter": LLMDebriefSplitter(llm),
+        "debrief_splitter": LLMDebriefSplitter(llm, max_questions=MAX_QUESTIONS, reply_turn=REPLY_TURN),
         "tightener": LLMTightener(llm),
     }
 
@@ -282,6 +283,7 @@ async def build_app(
         transcribe_deadline=TRANSCRIBE_DEADLINE,
     )
     facts = data_facts(settings)
+    use_shipped_weights()  # the graders' term weights (the offline estimate, the LLM grade's quote check)
     llm = llm_grader(settings.llm) if grader is None else None
     offline = OfflineGrader()
     workers: ProcessPool | ThreadPool

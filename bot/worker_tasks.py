@@ -17,7 +17,9 @@ from bot.kernel.models import Grade, Lang, Level, Question
 @cache
 def _grader() -> Any:
     from bot.grading.offline import OfflineGrader
+    from bot.shipped_bank import use_shipped_weights
 
+    use_shipped_weights()  # the offline grader's term weights: the shipped bank's, as in the bot's own process
     return OfflineGrader()
 
 

@@ -15,6 +15,7 @@ from bot.features.deps import Deps
 from bot.kernel.bank import Bank
 from bot.kernel.models import KeyPoint, Question, Rubric, Text, TextList
 from bot.kernel.service import Service
+from bot.shipped_bank import use_shipped_weights
 from bot.storage.engine import make_engines
 from bot.storage.migrate import upgrade
 from bot.storage.store import SqlStore
@@ -22,6 +23,8 @@ from tests.app import build_test_app
 from tests.fake_openai import FakeOpenAI
 from tests.fakes import FakeClock, FakeGrader, FakeStore
 from tests.sqlite_template import migrated_copy, use_folder
+
+use_shipped_weights()  # the graders' term weights are the shipped bank's, as the composition root names them
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "content" / "stability" / "stab-nan-debug-001.yaml"

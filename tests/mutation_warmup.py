@@ -10,7 +10,9 @@ from __future__ import annotations
 from bot.grading.features import analyse
 from bot.grading.semantic import default_embedder
 from bot.grading.term_weights import bank_weights
+from bot.shipped_bank import use_shipped_weights
 
+use_shipped_weights()
 bank_weights()
 analyse("先预热分词词典。")
 _embedder = default_embedder()

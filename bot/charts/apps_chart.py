@@ -1,6 +1,6 @@
 """The application board (/apps) as a PNG with matplotlib (Agg, headless): one column per stage (applied,
 screen, technical, HR, then the closed applications), each a coloured heading over a stack of cards. The
-labels come translated in the data (bot/features/apps/board.BoardData), so Chinese needs only the bundled CJK
+labels come translated in the data (bot/features/apps/chart_data.BoardData), so Chinese needs only the bundled CJK
 font."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch
 
 from bot.charts.fonts import font_families
-from bot.features.apps.board import BoardData
+from bot.features.apps.chart_data import BoardData
 
 HEADINGS = ("#3b75af", "#5b8fc7", "#ef8636", "#8e6bb8", "#7f8c8d")
 """One heading colour per column, in column order (the closed column last)."""

@@ -26,7 +26,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
 from bot.charts.fonts import font_families
-from bot.features.stats.progress import ProgressData
+from bot.features.stats.chart_data import ProgressData
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Lang
 from bot.kernel.render import subtopic_name

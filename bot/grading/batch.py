@@ -19,7 +19,7 @@ import logging
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -194,16 +194,14 @@ async def grade_rows(
     grader: Grader | None = None,
     concurrency: int = 4,
     progress: bool = False,
-    bank: Mapping[str, Question] | None = None,
+    bank: Callable[[], Mapping[str, Question]] | None = None,
 ) -> BatchResult:
+    """`bank`: the bank's questions by id, asked for only when a row names one (None: no bank, and a row that
+    names a question is an error)."""
     offline = OfflineGrader()
     primary = grader or offline
     primary_id = getattr(primary, "id", type(primary).__name__)
-    if bank is None and any((r.get("question_id") or "").strip() for r in rows):
-        from bot.content.loader import load_bank
-
-        bank = {q.id: q for q in load_bank().questions}
-    questions = bank or {}
+    questions = bank() if bank is not None and any((r.get("question_id") or "").strip() for r in rows) else {}
     gate = asyncio.Semaphore(max(1, concurrency))
     out = BatchResult(rows=[])
     bar = tqdm(total=len(rows), disable=not progress, unit="answer", file=sys.stderr)
@@ -265,9 +263,10 @@ def run_batch(
     lang: Lang = "en",
     grader: Grader | None = None,
     concurrency: int = 4,
-    bank: Mapping[str, Question] | None = None,
+    bank: Callable[[], Mapping[str, Question]] | None = None,
 ) -> int:
-    """0: every row graded; 1: some rows have an `error` (the others are graded and written); 2: bad input."""
+    """0: every row graded; 1: some rows have an `error` (the others are graded and written); 2: bad input.
+    `bank` as `grade_rows` takes it (the command line's: the shipped bank, bot/shipped_bank.py)."""
     try:
         header, rows = read_rows(input_path)
         check_output(output_path)  # before any grading: an LLM run is not paid for twice

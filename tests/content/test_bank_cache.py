@@ -23,8 +23,9 @@ from bot.bootstrap import build_app, warm_up
 from bot.config import Settings
 from bot.content import cache
 from bot.content.loader import DEFAULT_CONTENT_DIR, NO_LIBYAML, forget_loaded, load_bank, read_bank, safe_loader
-from bot.grading.question_match import DeferredMatcher, bank_matcher, question_terms
-from bot.grading.term_weights import TermWeights, documents, forget_weights, weights_for
+from bot.grading.question_match import DeferredMatcher, question_terms
+from bot.grading.term_weights import TermWeights, documents
+from bot.shipped_bank import WEIGHTS_CODE, bank_matcher, forget_weights, weights_for, weights_key
 from tests.fakes import FakeGrader
 from tests.sqlite_template import sqlite_url
 
@@ -98,9 +99,11 @@ def test_the_code_version_follows_the_modules_that_compute_the_data() -> None:
     names = {p.relative_to(cache.PACKAGE).as_posix() for p in cache.module_closure(["bot.content.loader"])}
     assert {"content/loader.py", "content/schema.py", "kernel/models.py", "text/tokens.py"} <= names
     assert "grading/offline.py" not in names and "bootstrap.py" not in names
-    weights = {p.relative_to(cache.PACKAGE).as_posix() for p in cache.module_closure(["bot.grading.term_weights"])}
+    # the term weights: grading's computation and the bank's loading (bot/shipped_bank.py keeps them)
+    weights = {p.relative_to(cache.PACKAGE).as_posix() for p in cache.module_closure(WEIGHTS_CODE)}
     assert {"grading/term_weights.py", "grading/features.py", "grading/terms.py", "content/loader.py"} <= weights
-    assert cache.code_version("bot.content.loader") != cache.code_version("bot.grading.term_weights")
+    assert "shipped_bank.py" not in weights and "config.py" not in weights
+    assert cache.code_version("bot.content.loader") != cache.code_version(*WEIGHTS_CODE)
     assert len(cache.code_version("bot.content.loader")) == 64
 
 
@@ -305,10 +308,7 @@ async def test_the_warm_up_loads_the_encoder_and_embeds_the_bank_after_start(fol
         assert len(files(folder, "matcher-vectors")) == 1
         # the app's bank's weights, and the shipped bank's for the offline grader unless this process holds them
         # already (bank_weights is computed once per process: whether it lands here depends on the tests before)
-        code = cache.code_version("bot.grading.term_weights")
-        ours, shipped = (
-            f"weights-{cache.key_of(cache.content_hash(r), code)[:40]}.cache" for r in (root, DEFAULT_CONTENT_DIR)
-        )
+        ours, shipped = (f"weights-{weights_key(r)[:40]}.cache" for r in (root, DEFAULT_CONTENT_DIR))
         assert ours in {p.name for p in files(folder, "weights")} <= {ours, shipped}
         best = app.bank.candidates("How do you debug a loss that becomes NaN in the middle of training?", 1)
         assert best[0][0].id == "stab-nan-debug-001"

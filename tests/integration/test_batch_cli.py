@@ -137,7 +137,7 @@ def test_mix_of_free_rows_and_question_id_rows(tmp_path: Path) -> None:
     ]  # fmt: skip
     src, out = tmp_path / "in.csv", tmp_path / "out.csv"
     write_csv(src, [list(rows[0]), *[list(r.values()) for r in rows]])
-    assert run_batch(src, out, "en") == 1  # the last row has no question
+    assert run_batch(src, out, "en", bank=shipped_by_id) == 1  # the last row has no question
     graded = read_csv(out)
     scores = [int(g["score"]) if g["score"] else None for g in graded]
     assert scores[0] is not None and scores[2] is not None and scores[0] > scores[2]

@@ -14,8 +14,10 @@ from pydantic import SecretStr
 from bot.bootstrap import build_app
 from bot.config import Settings
 from bot.features.debrief.debrief import MAX_DATA_CHARS
+from bot.features.debrief.split import REPLY_TURN
 from bot.features.deps import Limits
 from bot.grading.debrief_splitter import LLMDebriefSplitter, answer_between, numbered, split_schema
+from bot.grading.llm import LLMGrader
 from bot.grading.settings import LLMSettings
 from bot.kernel.bank import Bank
 from bot.kernel.ports import DebriefSplit
@@ -45,12 +47,17 @@ def reply_with(questions: list[dict[str, Any]]) -> Any:
     return answer
 
 
+def splitter(grader: LLMGrader) -> LLMDebriefSplitter:
+    """The splitter with the debrief's rules, as the composition root builds it: 30 questions, its reply labels."""
+    return LLMDebriefSplitter(grader, max_questions=30, reply_turn=REPLY_TURN)
+
+
 async def test_the_splitter_sends_numbered_delimited_notes_and_cuts_the_answers_from_them(server: FakeOpenAI) -> None:
     server.grade_fn = reply_with(
         [{"question": "How would you debug a NaN loss?", "answer_from": 4, "answer_to": 5},
          {"question": "Anything else?", "answer_from": 0, "answer_to": 0}]
     )  # fmt: skip
-    found = await LLMDebriefSplitter(make_grader(server)).split(TRANSCRIPT)
+    found = await splitter(make_grader(server)).split(TRANSCRIPT)
     assert found is not None and found.tokens > 0
     assert found.questions == [
         ("How would you debug a NaN loss?", "first the data, NaN or inf\nthen the gradient norm"),  # "Me:" dropped
@@ -58,7 +65,8 @@ async def test_the_splitter_sends_numbered_delimited_notes_and_cuts_the_answers_
     ]
     (request,) = server.chat_requests()
     fmt = request["response_format"]["json_schema"]
-    assert fmt["name"] == "debrief" and fmt["schema"] == split_schema(6)
+    assert fmt["name"] == "debrief" and fmt["schema"] == split_schema(6, 30)
+    assert fmt["schema"]["properties"]["questions"]["maxItems"] == 30
     prompt = request["messages"][-1]["content"]
     assert "L3: Interviewer: so, um, how would you debug a NaN loss" in prompt
     assert prompt.count("</interview_notes>") == 1  # the one in the notes is defused
@@ -68,18 +76,20 @@ async def test_the_splitter_sends_numbered_delimited_notes_and_cuts_the_answers_
 async def test_line_ranges_outside_the_notes_give_no_answer_rather_than_invented_text(server: FakeOpenAI) -> None:
     lines = numbered(TRANSCRIPT)
     assert len(lines) == 6
-    assert answer_between(lines, 5, 4) == "" and answer_between(lines, 0, 2) == "" and answer_between(lines, 6, 7) == ""
+    for first, last in ((5, 4), (0, 2), (6, 7)):
+        assert answer_between(lines, first, last, REPLY_TURN) == ""
+    assert answer_between(lines, 4, 5, REPLY_TURN) == "first the data, NaN or inf\nthen the gradient norm"
     server.grade_fn = reply_with([{"question": "Why?", "answer_from": 7, "answer_to": 9}])  # past the last line
-    assert await LLMDebriefSplitter(make_grader(server, retries=0)).split(TRANSCRIPT) is None  # out of schema
+    assert await splitter(make_grader(server, retries=0)).split(TRANSCRIPT) is None  # out of schema
 
 
 async def test_the_splitter_gives_up_at_the_deadline_or_on_a_bad_reply(server: FakeOpenAI) -> None:
     server.script.append(Fault("hang"))
-    slow = LLMDebriefSplitter(make_grader(server, timeout=30, retries=0, deadline=0.3))
+    slow = splitter(make_grader(server, timeout=30, retries=0, deadline=0.3))
     assert await slow.split(TRANSCRIPT) is None
     server.script.append(Fault("content", content=json.dumps({"questions": [{"question": "x"}]})))
-    assert await LLMDebriefSplitter(make_grader(server, retries=0)).split(TRANSCRIPT) is None
-    assert await LLMDebriefSplitter(make_grader(server)).split(" \n ") is None  # nothing to send
+    assert await splitter(make_grader(server, retries=0)).split(TRANSCRIPT) is None
+    assert await splitter(make_grader(server)).split(" \n ") is None  # nothing to send
 
 
 class FakeSplitter:
@@ -159,7 +169,9 @@ async def test_the_app_wires_the_splitter_to_the_llm_and_debrief_uses_it(server:
     settings = Settings(database_url=sqlite_url(tmp_path), llm=llm, _env_file=None)  # type: ignore[call-arg]
     app = await build_app(settings, clock=FakeClock(), bank=Bank([NAN]), fuzz=False)
     try:
-        assert isinstance(app.service.deps.debrief_splitter, LLMDebriefSplitter)
+        wired = app.service.deps.debrief_splitter
+        assert isinstance(wired, LLMDebriefSplitter)
+        assert wired.max_questions == 30 and wired.reply_turn is REPLY_TURN  # the debrief's rules, from the root
         uid = (await app.service.user_for("test", "u1", "en")).id
         await app.service.handle_text(uid, "/debrief Acme")
         (reply,) = await app.service.handle_text(uid, TRANSCRIPT)

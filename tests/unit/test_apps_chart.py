@@ -11,7 +11,7 @@ from PIL import Image
 
 from bot.charts import MatplotlibAppsChart
 from bot.charts.apps_chart import HEADINGS
-from bot.features.apps.board import BoardColumn, BoardData
+from bot.features.apps.chart_data import BoardColumn, BoardData
 from bot.features.apps.view import board_data
 from bot.features.career.models import Application, StageChange
 

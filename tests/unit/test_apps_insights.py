@@ -10,7 +10,7 @@ import pytest
 from bot.features.apps.attach import Attached, attach_all
 from bot.features.apps.insights import compute_insights, next_round, rank_questions
 from bot.features.career.models import Application, StageChange
-from bot.features.stats.progress import Mastery
+from bot.features.stats.chart_data import Mastery
 from bot.kernel import srs
 from bot.kernel.models import Card, InterviewLog, Question, Rating, ReviewItem
 from tests.conftest import make_question

@@ -134,10 +134,18 @@ def part_of(module: str, parts: Collection[str]) -> str | None:
     return None
 
 
-def arrows_and_libraries(root: Path, parts: Collection[str]) -> tuple[dict[tuple[str, str], str], dict[str, set[str]]]:
-    """Every arrow between parts (with one module that makes it) and every third-party package each part imports."""
-    arrows: dict[tuple[str, str], str] = {}
+Arrows = dict[tuple[str, str], str]
+"""(source part, target part) -> one file that makes the arrow."""
+Imported = dict[tuple[str, str], dict[str, str]]
+"""(source part, target part) -> each module of the target the source imports -> one file that imports it."""
+
+
+def arrows_and_libraries(root: Path, parts: Collection[str]) -> tuple[Arrows, dict[str, set[str]], Imported]:
+    """Every arrow between parts (with one module that makes it), every third-party package each part imports, and
+    the modules each arrow imports."""
+    arrows: Arrows = {}
     libraries: dict[str, set[str]] = {}
+    imported: Imported = {}
     for path in sorted(root.rglob("*.py")):
         if "migrations" in path.parts:
             continue  # Alembic's revision files import alembic and sqlalchemy only (storage's)
@@ -151,9 +159,17 @@ def arrows_and_libraries(root: Path, parts: Collection[str]) -> tuple[dict[tuple
                 target = part_of(name, parts)
                 if target is not None and target != source:
                     arrows.setdefault((source, target), str(path.relative_to(root.parent)))
+                    imported.setdefault((source, target), {}).setdefault(name, str(path.relative_to(root.parent)))
             elif top != "__future__" and top not in sys.stdlib_module_names:
                 libraries.setdefault(source, set()).add(top)
-    return arrows, libraries
+    return arrows, libraries, imported
+
+
+def within(module: str, pattern: str) -> bool:
+    """`bot.features.mock.models` (or a name in it, `bot.features.mock.models.MockSession`) is within the pattern
+    `features.*.models`: its first names are the pattern's, `*` standing for any one name."""
+    names, wanted = module.split(".")[1:], pattern.split(".")
+    return len(names) >= len(wanted) and all(w in ("*", n) for w, n in zip(wanted, names, strict=False))
 
 
 def module_name_under(path: Path, root: Path) -> str:
@@ -185,7 +201,7 @@ def imported_modules_under(path: Path, root: Path) -> set[str]:
 def problems(described: dict[str, Any], root: Path) -> list[str]:
     parts = described["parts"]
     debts = {tuple(x.strip() for x in a.split("->")) for a in described["debts"]["arrows"]}
-    arrows, libraries = arrows_and_libraries(root, parts)
+    arrows, libraries, imported = arrows_and_libraries(root, parts)
     found = []
     for (source, target), where in sorted(arrows.items()):
         never = any(target == n or target.startswith(n + ".") for n in parts[source].get("never", []))
@@ -193,6 +209,13 @@ def problems(described: dict[str, Any], root: Path) -> list[str]:
             found.append(f"{source} -> {target} is never allowed ({where})")
         elif target not in parts[source]["may"] and (source, target) not in debts:
             found.append(f"{source} -> {target} is not described ({where})")
+    for (source, target), modules in sorted(imported.items()):
+        patterns = parts[source].get("only", {}).get(target)
+        if patterns is None:
+            continue  # any module of a part it may import
+        for module, where in sorted(modules.items()):
+            if not any(within(module, p) for p in patterns):
+                found.append(f"{source} -> {module}: of {target}, only {' or '.join(patterns)} ({where})")
     for source, target in sorted(debts - set(arrows)):
         found.append(f"the debt {source} -> {target} is paid: take it off the list")
     for source, used in sorted(libraries.items()):
@@ -224,6 +247,10 @@ def test_the_description_catches_what_it_should(tmp_path: Path) -> None:
         "grading/a.py": "from bot.kernel import x\n",
         "config.py": "from bot.grading import a\n",
         "text/t.py": "from bot.config import y\n",
+        # of features, storage may import only a feature's models and charts only its chart data
+        "storage/mocks.py": "from bot.features.mock.models import MockSession\nfrom bot.features.mock.mock import start\n",
+        "charts/c.py": "from bot.features.stats.chart_data import ProgressData\nfrom bot.features.stats import progress\n",
+        "features/mock/models.py": "from bot.kernel import x\n",
     }.items():
         path = root / folder
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -235,7 +262,13 @@ def test_the_description_catches_what_it_should(tmp_path: Path) -> None:
     described = {
         "parts": {
             "kernel": {"may": ["text"], "libraries": [], "never": ["storage"]},
-            "storage": {"may": ["kernel"], "libraries": ["sqlalchemy"]},
+            "storage": {
+                "may": ["kernel", "features"],
+                "libraries": ["sqlalchemy"],
+                "only": {"features": ["features.*.models"]},
+            },
+            "charts": {"may": ["kernel", "features"], "libraries": [], "only": {"features": ["features.*.chart_data"]}},
+            "features": {"may": ["kernel"], "libraries": []},
             "grading": {"may": ["kernel"], "libraries": []},
             "config": {"may": ["kernel"], "libraries": []},
             "text": {"may": [], "libraries": []},
@@ -251,6 +284,17 @@ def test_the_description_catches_what_it_should(tmp_path: Path) -> None:
     assert "the debt grading -> storage is paid: take it off the list" in found
     assert "storage imports sqlalchemy, not on its list" not in found
     assert not any("config -> grading" in f for f in found)  # a debt, still owed
+    # a feature's handler module from storage, the feature's package or its rules from charts: not their kind
+    assert "storage -> bot.features.mock.mock: of features, only features.*.models (bot/storage/mocks.py)" in found
+    assert (
+        "storage -> bot.features.mock.mock.start: of features, only features.*.models (bot/storage/mocks.py)" in found
+    )
+    assert "charts -> bot.features.stats: of features, only features.*.chart_data (bot/charts/c.py)" in found
+    assert "charts -> bot.features.stats.progress: of features, only features.*.chart_data (bot/charts/c.py)" in found
+    assert not any(" -> bot.features.mock.models" in f or " -> bot.features.stats.chart_data" in f for f in found)
+    assert within("bot.features.mock.models.MockSession", "features.*.models")
+    assert not within("bot.features.mock", "features.*.models")
+    assert not within("bot.features.mock.modelsx", "features.*.models")
 
 
 def module_cycles(root: Path) -> list[list[str]]:

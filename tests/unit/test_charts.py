@@ -16,7 +16,8 @@ from PIL import Image
 
 from bot.charts import MatplotlibChartRenderer
 from bot.charts.fonts import CJK_FAMILY, bundled_cjk_font, font_families
-from bot.features.stats.progress import ProgressData, compute_progress
+from bot.features.stats.chart_data import ProgressData
+from bot.features.stats.progress import compute_progress
 from bot.kernel import srs
 from bot.kernel.models import DIMENSIONS, Attempt, Card, Grade, InterviewLog, Question, ReviewItem, User
 from bot.kernel.scoring import rating_from_score

@@ -23,6 +23,7 @@ from bot.grading.rubric_match import MAX_EMBEDDED_TOKENS, AnswerView, KeyPointMa
 from bot.grading.semantic import UseEmbedder, default_embedder
 from bot.grading.term_weights import TermWeights, bank_weights
 from bot.kernel.models import KeyPoint, Lang, Question, Rubric, Text, TextList
+from bot.shipped_bank import shipped_weights
 from tests.conftest import example_question
 
 LEXICAL = OfflineGrader(semantic=False)
@@ -189,6 +190,22 @@ def test_the_grader_uses_the_embedder_and_weights_it_is_given() -> None:
     own = TermWeights([frozenset({"loss"}), frozenset({"nan"}), frozenset({"loss", "data"})])
     assert OfflineGrader(weights=own).weights is own
     assert LEXICAL.weights is bank_weights()
+
+
+def test_the_default_weights_are_the_ones_the_composition_root_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Grading does not load the bank: `bank_weights` is what `use_bank_weights` named (tests/conftest.py names the
+    shipped bank's, as bot/shipped_bank.py does for the bot), and an error when nothing was named."""
+    from bot.grading import term_weights
+
+    assert term_weights._bank_source is shipped_weights
+    term_weights.use_bank_weights(shipped_weights)  # the same source again: what was computed is kept
+    assert bank_weights() is LEXICAL.weights
+    monkeypatch.setattr(term_weights, "_bank_source", None)
+    with pytest.raises(RuntimeError, match=r"never named: call bot\.shipped_bank\.use_shipped_weights"):
+        bank_weights.__wrapped__()  # uncached: the process's own cached weights stay as they are
+    own = TermWeights([frozenset({"loss"})])
+    monkeypatch.setattr(term_weights, "_bank_source", lambda: own)
+    assert bank_weights.__wrapped__() is own
 
 
 def test_grade_is_grade_sync_at_the_given_level() -> None:

@@ -1,5 +1,6 @@
 """The application board's rules, as pure functions: stage words in both languages, the next stage, a move
-(recorded in the application's history), and the board's columns (what the text and the PNG show).
+(recorded in the application's history), and the board's columns (what the text and the PNG show; what the PNG
+draws is bot/features/apps/chart_data.py).
 
 Stages run applied -> screen -> technical 1..n -> hr -> offer, and an application may close as rejected or
 withdrawn at any point; `round` numbers the technical rounds (0 for every other stage)."""
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
 from bot.features.career.models import CLOSED_STAGES, Application, Stage, StageChange
@@ -96,24 +96,6 @@ def next_number(apps: Sequence[Application]) -> int:
 
 def by_number(apps: Sequence[Application], number: int) -> Application | None:
     return next((a for a in apps if display_number(a, apps) == number), None)
-
-
-@dataclass(frozen=True)
-class BoardColumn:
-    """One column of the PNG board: its translated heading and its cards' lines (number, company, role...)."""
-
-    heading: str
-    cards: list[list[str]]
-    closed: bool = False
-
-
-@dataclass(frozen=True)
-class BoardData:
-    """What the board PNG draws, already translated (the renderer knows no language)."""
-
-    title: str
-    columns: list[BoardColumn]
-    footer: str = ""
 
 
 def columns(apps: Sequence[Application]) -> dict[str, list[Application]]:

@@ -16,7 +16,8 @@ from bot.features.apps.attach import Attached, asked_at, stage_at
 from bot.features.apps.board import last_change
 from bot.features.career.models import CLOSED_STAGES, Application, Stage
 from bot.features.review.companies import company_key
-from bot.features.stats.progress import RECALL_DAYS, Mastery, Subtopic
+from bot.features.stats.chart_data import Mastery, Subtopic
+from bot.features.stats.progress import RECALL_DAYS
 from bot.kernel import srs
 from bot.kernel.models import Card, Question
 

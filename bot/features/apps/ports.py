@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.features.apps.board import BoardData
+from bot.features.apps.chart_data import BoardData
 from bot.features.career.models import Application
 
 

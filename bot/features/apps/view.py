@@ -7,7 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
 from bot.features.apps.attach import Attached
-from bot.features.apps.board import OPEN_COLUMNS, BoardColumn, BoardData, columns, days_since, display_number
+from bot.features.apps.board import OPEN_COLUMNS, columns, days_since, display_number
+from bot.features.apps.chart_data import BoardColumn, BoardData
 from bot.features.apps.insights import AppsInsights, Asked
 from bot.features.career.models import Application, Stage
 from bot.features.review.companies import company_name

@@ -15,7 +15,8 @@ from bot.features.career.models import JobDescription
 from bot.features.jd.match import JdMatch, matcher_for, read_offline, split_focus
 from bot.features.jd.ports import JobsPort
 from bot.features.review.personal_questions import Rubrics, personal_question
-from bot.features.stats.progress import Mastery, mastery_by_subtopic, reviewed
+from bot.features.stats.chart_data import Mastery
+from bot.features.stats.progress import mastery_by_subtopic, reviewed
 from bot.kernel import srs
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import listing, t, tn

@@ -6,7 +6,8 @@ to OLD's key the company NEW, in one transaction; no other user's entries are to
 from __future__ import annotations
 
 from bot.features.review.companies import company_key, company_name
-from bot.features.stats.progress import CompanyAsked, interview_insights
+from bot.features.stats.chart_data import CompanyAsked
+from bot.features.stats.progress import interview_insights
 from bot.features.stats.report import interview_counts, shorten
 from bot.kernel import commands as c
 from bot.kernel.i18n import listing, t, tn

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.features.stats.progress import ProgressData
+from bot.features.stats.chart_data import ProgressData
 from bot.kernel.models import Lang
 
 

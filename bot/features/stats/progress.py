@@ -1,20 +1,30 @@
 """Progress figures for /stats and the weekly summary, as pure functions of a user's history.
 
 Everything here takes plain lists (attempts, cards, interview logs) and a clock reading, so the
-figures are tested without a store and drawn by any ChartRenderer. Days are the user's local days.
+figures are tested without a store and drawn by any ChartRenderer. Days are the user's local days. The figures'
+types are bot/features/stats/chart_data.py's.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from statistics import fmean
 
 from bot.features.review.companies import company_key
+from bot.features.stats.chart_data import (
+    CompanyAsked,
+    InterviewInsights,
+    Mastery,
+    ProgressData,
+    ScoreMove,
+    Subtopic,
+    Suggestion,
+    WeekMean,
+)
 from bot.kernel import srs
-from bot.kernel.models import Attempt, Card, InterviewLog, Question, ReviewItem, Text, User
+from bot.kernel.models import Attempt, Card, InterviewLog, Question, ReviewItem, User
 from bot.kernel.timeutil import local_date
 from bot.kernel.verdicts import counted_score
 
@@ -25,98 +35,6 @@ WEAKEST = 3
 TOP_ASKED = 5
 RECALL_DAYS = 7
 REVIEWED_STATUSES = ("graded", "self", "revealed", "regrade", "regrading")
-
-Subtopic = tuple[str, str]
-"""(topic, subtopic)."""
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    question_id: str
-    prompt: Text
-
-
-@dataclass(frozen=True)
-class Mastery:
-    """How well one subtopic is held: mean FSRS recall probability over the next week and mean score."""
-
-    topic: str
-    subtopic: str
-    recall: float | None  # 0-1: srs.average_recall, mean over the subtopic's reviewed cards (None: none reviewed)
-    mean_score: float | None  # over all graded answers in the subtopic
-    cards: int
-    answers: int
-    suggestion: Suggestion | None = None
-
-    @property
-    def strength(self) -> float:
-        """One number to rank subtopics by: the mean of recall and score (both 0-1)."""
-        parts = [x for x in (self.recall, None if self.mean_score is None else self.mean_score / 100) if x is not None]
-        return fmean(parts) if parts else 0.0
-
-
-@dataclass(frozen=True)
-class WeekMean:
-    week_start: date  # the Monday of a local week
-    mean: float
-    answers: int
-
-
-@dataclass(frozen=True)
-class CompanyAsked:
-    company: str  # as first typed; companies.company_name shows a known one in the user's language
-    interviews: int
-    questions: int
-    subtopics: list[tuple[Subtopic, int]]  # most asked first
-
-
-@dataclass(frozen=True)
-class ScoreMove:
-    """Scores on a subtopic before and since a real interview first asked it."""
-
-    topic: str
-    subtopic: str
-    asked: int
-    before: float | None
-    since: float | None
-    answers_since: int
-
-
-@dataclass(frozen=True)
-class InterviewInsights:
-    interviews: int = 0
-    questions: int = 0
-    topics: list[tuple[str, int]] = field(default_factory=list)
-    subtopics: list[tuple[Subtopic, int]] = field(default_factory=list)
-    companies: list[CompanyAsked] = field(default_factory=list)  # all of them, most asked first
-    moves: list[ScoreMove] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class ProgressData:
-    """What /stats and the weekly summary show. Lists run oldest first; `forecast[0]` is today."""
-
-    today: date
-    total_reviews: int
-    streak: int
-    best_streak: int
-    week_reviews: int
-    week_mean: float | None
-    last_week_mean: float | None
-    daily: list[tuple[date, int]]
-    trend: list[WeekMean]
-    mastery: list[Mastery]  # weakest first
-    weakest: list[Mastery]
-    topic_means: list[tuple[str, float, int]]  # (topic, mean score, answers)
-    forecast: list[tuple[date, int]]
-    due_today: int
-    cards: int
-    personal_cards: int
-    insights: InterviewInsights
-
-    @property
-    def empty(self) -> bool:
-        return self.total_reviews == 0 and self.insights.questions == 0 and self.insights.interviews == 0
 
 
 def reviewed(attempts: Iterable[Attempt]) -> list[Attempt]:

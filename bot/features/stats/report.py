@@ -13,15 +13,9 @@ import logging
 from dataclasses import dataclass
 
 from bot.features.review.companies import company_name
+from bot.features.stats.chart_data import CompanyAsked, InterviewInsights, Mastery, ProgressData, Subtopic
 from bot.features.stats.ports import ChartRenderer
-from bot.features.stats.progress import (
-    CompanyAsked,
-    InterviewInsights,
-    Mastery,
-    ProgressData,
-    Subtopic,
-    compute_progress,
-)
+from bot.features.stats.progress import compute_progress
 from bot.kernel.i18n import listing, t, tn
 from bot.kernel.lookups import Questions
 from bot.kernel.models import Lang, User

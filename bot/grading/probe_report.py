@@ -3,6 +3,9 @@
 For authors: after editing a question, its reference answer must still score >= 85 in both
 languages and its keyword salad, listed mistakes, negated reference and a vague one-liner must
 stay under their ceilings (`bot.grading.probes`). Exit status 1 when any probe misses its goal.
+
+The report is grading's (the offline grader and its probes); the command line loads the bank and hands it the
+questions, so the bank (bot/content) does not import grading.
 """
 
 from __future__ import annotations
