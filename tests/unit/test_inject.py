@@ -16,7 +16,7 @@ from bot.features.deps import Deps
 from bot.features.routes import ROUTES
 from bot.features.stats.report import History
 from bot.kernel import commands as c
-from bot.kernel.inject import UnknownDependency, bind, build, parameters
+from bot.kernel.inject import UnknownDependency, bind, build, group, is_group, parameters
 from bot.kernel.models import User
 from bot.kernel.ports import Clock
 from bot.kernel.registry import REGISTRY
@@ -25,6 +25,7 @@ from bot.kernel.routing import Handler
 from bot.kernel.service import Service
 from bot.kernel.session import InFlow, Session
 from bot.kernel.store_ports import CardsPort
+from tests.fakes import FakeClock
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 MAX_PORT_METHODS = 15
@@ -64,6 +65,30 @@ class OneHandler:
 
     async def free_text(self, cmd: c.FreeText, deps: Deps, user: User, session: Session) -> list[Reply] | None:
         return None
+
+
+@group
+@dataclass(frozen=True)
+class Dues:
+    """A dependency group of two: what the group tests' handler names as one parameter."""
+
+    cards: CardsPort
+    clock: Clock
+
+
+@group
+@dataclass(frozen=True)
+class Typo:
+    cards: CardsPort
+    clok: Clock
+
+
+@dataclass(frozen=True)
+class Unmarked:
+    """The same fields as Dues, not marked as a group: the control case."""
+
+    cards: CardsPort
+    clock: Clock
 
 
 def qualified(handler: Handler) -> str:
@@ -116,6 +141,67 @@ def test_a_dependency_group_is_built_by_its_field_names(deps: Deps) -> None:
 
     with pytest.raises(UnknownDependency, match=r"Typo names 'cardz', which nothing provides"):
         build(Typo, deps.provided())
+
+
+async def test_a_handler_naming_a_group_is_given_it_built_from_the_map_at_each_call(deps: Deps) -> None:
+    seen: list[Dues] = []
+
+    async def show(cmd: c.ShowHelp, user: User, dues: Dues) -> list[Reply]:
+        seen.append(dues)
+        return [Reply(f"due {await dues.cards.count_due(user.id, dues.clock.now())}")]
+
+    service = Service(deps, routes=OneHandler(show))
+    user = await service.user_for("test", "u1", "en")
+    assert [r.text for r in await service.handle_text(user.id, "/help")] == ["due 0"]
+    assert seen[0] == Dues(deps.store, deps.clock)
+    deps.clock = later = FakeClock(deps.clock.now())  # a test swapping the clock of a built service
+    await service.handle_text(user.id, "/help")
+    assert seen[1].clock is later and seen[1].cards is deps.store
+
+
+async def test_a_group_naming_what_nothing_provides_fails_when_the_service_is_built(deps: Deps) -> None:
+    called: list[str] = []
+
+    async def show(cmd: c.ShowHelp, user: User, dues: Typo) -> list[Reply]:
+        called.append("show")
+        return []
+
+    with pytest.raises(UnknownDependency, match=r"show names 'dues', a Typo whose 'clok' nothing provides"):
+        Service(deps, routes=OneHandler(show))
+    assert called == []
+
+
+def test_only_a_marked_dataclass_is_built_as_a_group(deps: Deps) -> None:
+    """The control case: the same fields unmarked are a parameter like any other, which nothing provides."""
+
+    async def show(cmd: c.ShowHelp, user: User, dues: Unmarked) -> list[Reply]:
+        return []
+
+    assert is_group(Dues) and not is_group(Unmarked)
+    with pytest.raises(UnknownDependency, match=r"names 'dues', which nothing provides"):
+        bind(show, deps.provided())
+    bound = bind(show, {**deps.provided(), "dues": "given by name"})
+    assert bound.groups == () and bound.names == ("dues",)
+
+
+def test_a_group_is_a_frozen_dataclass() -> None:
+    @dataclass
+    class Loose:
+        clock: Clock
+
+    with pytest.raises(TypeError, match="Loose: a dependency group is a frozen dataclass"):
+        group(Loose)
+    with pytest.raises(TypeError, match="a dependency group is a frozen dataclass"):
+        group(OneHandler)
+
+
+def test_the_registered_handlers_name_groups(deps: Deps) -> None:
+    """The repeated lists of ports are groups now: /mock names its turns and planning, /forget what is kept."""
+    service = Service(deps, routes=ROUTES)
+    groups = {name: kind.__name__ for bound in service._bound.values() for name, kind in bound.groups}
+    assert {"turns": "Turns", "planning": "Planning", "kept": "Kept", "answers": "Answers", "deck": "Deck"}.items() <= (
+        groups.items()
+    )
 
 
 def test_every_registered_handler_binds_against_what_the_root_provides(deps: Deps) -> None:

@@ -23,6 +23,7 @@ from bot.features.stats.progress import (
     compute_progress,
 )
 from bot.kernel.i18n import listing, t, tn
+from bot.kernel.inject import group
 from bot.kernel.lookups import Questions
 from bot.kernel.models import Lang, User
 from bot.kernel.ports import Clock
@@ -36,6 +37,7 @@ NONE = "–"
 TOP_COMPANIES = 5  # each on its own line; the rest by name on one line
 
 
+@group
 @dataclass(frozen=True)
 class History:
     """What /stats and the weekly summary read: a user's answers, cards and real interviews, their questions, the

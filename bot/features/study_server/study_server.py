@@ -25,14 +25,13 @@ from bot.kernel.bank import Bank
 from bot.kernel.i18n import t, tn
 from bot.kernel.identity import server_source as server_source  # re-exported: where it was, for its callers
 from bot.kernel.limits import Limits
-from bot.kernel.llm_budget import Budget
-from bot.kernel.lookups import Dates, Questions
+from bot.kernel.lookups import Dates
 from bot.kernel.models import Guild, Lang, Question, User
-from bot.kernel.ports import BOARD_SUFFIX, Clock, GradingChain
+from bot.kernel.ports import BOARD_SUFFIX, Clock
 from bot.kernel.push_rules import register_server_post
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import Answering, Idle
-from bot.kernel.store_ports import AttemptsPort, CardsPort, GuildsPort, UsersPort
+from bot.kernel.store_ports import GuildsPort, UsersPort
 from bot.kernel.timeutil import local_date, zone
 
 BOARD_SIZE = 10
@@ -112,22 +111,11 @@ async def setup_server(cmd: c.SetupServer, user: User, guilds: GuildsPort, clock
 
 
 async def answer_server_question(
-    cmd: c.AnswerServerQuestion,
-    user: User,
-    users: UsersPort,
-    cards: CardsPort,
-    attempts: AttemptsPort,
-    guilds: GuildsPort,
-    questions: Questions,
-    bank: Bank,
-    grader: GradingChain,
-    budget: Budget,
-    clock: Clock,
-    limits: Limits,
+    cmd: c.AnswerServerQuestion, user: User, answers: drill.Answers, guilds: GuildsPort, bank: Bank
 ) -> list[Reply]:
     """Grade the answer against the member's own card for the question (created if new), without
     losing a question they had open elsewhere."""
-    now = clock.now()
+    users, cards, now = answers.users, answers.cards, answers.clock.now()
     q = bank.get(cmd.question_id)
     if q is None:
         return [Reply(t(user.language, "server.question_gone"), kind="error")]
@@ -138,7 +126,6 @@ async def answer_server_question(
     await users.set_session(user.id, Answering(card_id=card.id))
     scores = await _is_current_daily(guilds, bank, cmd.server_id, q, now)
     source = (board_source if scores else server_source)(cmd.platform, cmd.server_id)
-    answers = drill.Answers(users, cards, attempts, questions, grader, budget, clock, limits)
     replies = await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text, source=source), answers, user)
     rejected = isinstance(await users.get_session(user.id), Answering)
     was_busy = not isinstance(before, Idle)
