@@ -103,7 +103,9 @@ class FeatureRoutes:
         if isinstance(session, Onboarding):
             return await onboarding.onboarding_text(cmd.text, deps, user, session.step)
         if isinstance(session, Grading):  # graded now if the process grading it stopped (a replica that died)
-            interrupted = await regrade.interrupted_grading(deps, user, session.card_id)
+            interrupted = await regrade.interrupted_grading(
+                build(regrade.Regrading, deps.provided()), user, session.card_id
+            )
             return interrupted or [Reply(t(user.language, "already_grading"))]
         if isinstance(session, InFlow):
             return await flows.flow_text(cmd.text, deps, user, session)

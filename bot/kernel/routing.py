@@ -60,8 +60,11 @@ class Dispatch(Protocol):
 
 
 JobHandler = Callable[..., Awaitable[int]]
-"""A job's handler (a `c.Job` the scheduler sends), given the job, the dependencies and how to reach users (the
-notifier router; None: tell no one); it returns how many things it did."""
+"""A job's handler (a `c.Job` the scheduler sends): its parameters name what it is given, as a command's handler's
+do: `job`, `notify` (how to reach users, the notifier router; None: tell no one) and the dependencies it uses; it
+returns how many things it did."""
+JOB_CALL = ("job", "notify")
+"""What a job's handler is given per call."""
 _registered: Routes | None = None
 
 

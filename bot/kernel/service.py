@@ -16,7 +16,7 @@ from bot.kernel.parsing import parse_action, parse_line
 from bot.kernel.ports import Notify, WriteFailed
 from bot.kernel.rate_limit import Admission, RateLimiter
 from bot.kernel.replies import Button, Reply
-from bot.kernel.routing import Routes, registered
+from bot.kernel.routing import JOB_CALL, Routes, registered
 from bot.kernel.session import (
     Forgotten,
     Idle,
@@ -64,6 +64,8 @@ class Service:
         and `dispatch`, this service running another command within the one handled (bot/kernel/routing.py)."""
         self._bound: dict[type, Bound] = bind_all(self.routes.handlers, self.provided)
         """Every handler with what it names: a name nothing provides raises here, at start-up."""
+        self._jobs: dict[type, Bound] = bind_all(self.routes.jobs, self.provided, JOB_CALL)
+        """Every job's handler (the regrade round) with what it names, as the commands' handlers."""
 
     def admit(self, user: User, platform: str, external_id: str, *, every_time: bool = False) -> list[Reply] | None:
         """The rate limit of the account `platform`:`external_id` (whose user is `user`), asked by the chat
@@ -147,7 +149,11 @@ class Service:
         """Run a round of background work the scheduler sent (a `c.Job`): no user, so no user's lock (the job's
         handler claims what it works on in the database); `notify` reaches the users it tells (None: no one).
         Returns how many things it did; a failure is raised (the scheduler logs it, the next round tries again)."""
-        return await self.routes.jobs[type(job)](job, self.deps, notify)
+        bound = self._jobs.get(type(job))
+        if bound is None:  # registered after the service was built (a test's job): bound now
+            bound = self._jobs[type(job)] = bind(self.routes.jobs[type(job)], self.provided, JOB_CALL)
+        done: int = await bound(job=job, notify=notify)
+        return done
 
     async def handle(self, cmd: c.Command) -> list[Reply]:
         """Run one command: the user and their state are read (in one read) once the user's lock is held, so a

@@ -9,13 +9,14 @@ from typing import Any
 import pytest
 
 from bot.features.deps import Limits
-from bot.features.drill.regrade import regrade_pending
+from bot.features.drill.regrade import Regrading, regrade_pending
 from bot.features.study_server.study_server import board_source
 from bot.grading.chain import DISAGREEMENT, counts_on_board, suspicious
 from bot.grading.offline import OfflineGrader
 from bot.grading.rubric_writer import RUBRIC_SCHEMA, LLMRubricWriter
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
+from bot.kernel.inject import build
 from bot.kernel.models import Grade, KeyPointResult
 from bot.kernel.service import Service
 from tests.app import build_test_app
@@ -269,7 +270,7 @@ async def test_a_leaderboard_answer_regraded_later_gets_the_second_look_too(serv
     store, svc = await answered(server, DAILY)
     (attempt,) = store.attempts.values()
     assert attempt.status == "regrade" and attempt.grader == "offline"
-    assert await regrade_pending(svc.deps) == 1
+    assert await regrade_pending(build(Regrading, svc.deps.provided())) == 1
     done = store.attempts[attempt.id]
     assert len(server.chat_requests()) == 3  # the failed one, the regrade and its second look
     assert done.grade and done.grade.checked_twice and done.grade.grader == "llm:fake-model"

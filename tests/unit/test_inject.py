@@ -18,10 +18,10 @@ from bot.features.stats.report import History
 from bot.kernel import commands as c
 from bot.kernel.inject import UnknownDependency, bind, build, group, is_group, parameters
 from bot.kernel.models import User
-from bot.kernel.ports import Clock
+from bot.kernel.ports import Clock, Notify
 from bot.kernel.registry import REGISTRY
 from bot.kernel.replies import Reply
-from bot.kernel.routing import Handler
+from bot.kernel.routing import Handler, JobHandler
 from bot.kernel.service import Service
 from bot.kernel.session import InFlow, Session
 from bot.kernel.store_ports import CardsPort
@@ -40,10 +40,16 @@ what they use. The list may only shrink: a handler converted is taken off it (th
 
 
 class OneHandler:
-    """Routes of one command (/help) whose handler is given: a hand-written fake."""
+    """Routes of one command (/help) whose handler is given, and of one job (the regrade round) when given: a
+    hand-written fake."""
 
-    def __init__(self, handler: Handler) -> None:
+    def __init__(self, handler: Handler, job: JobHandler | None = None) -> None:
         self._handlers: dict[type[c.Command], Handler] = {c.ShowHelp: handler}
+        self._jobs: dict[type[c.Job], JobHandler] = {c.RegradeRound: job} if job else {}
+
+    @property
+    def jobs(self) -> Mapping[type[c.Job], JobHandler]:
+        return self._jobs
 
     @property
     def handlers(self) -> Mapping[type[c.Command], Handler]:
@@ -193,6 +199,27 @@ def test_a_group_is_a_frozen_dataclass() -> None:
         group(Loose)
     with pytest.raises(TypeError, match="a dependency group is a frozen dataclass"):
         group(OneHandler)
+
+
+async def test_a_job_names_what_it_uses_and_an_unknown_name_fails_at_build(deps: Deps) -> None:
+    async def show(cmd: c.ShowHelp, user: User) -> list[Reply]:
+        return []
+
+    seen: list[object] = []
+
+    async def round_(job: c.RegradeRound, notify: Notify | None, dues: Dues) -> int:
+        seen.extend([job, notify, dues])
+        return 3
+
+    service = Service(deps, routes=OneHandler(show, round_))
+    assert await service.run_job(c.RegradeRound(limit=5)) == 3
+    assert seen == [c.RegradeRound(limit=5), None, Dues(deps.store, deps.clock)]
+
+    async def typo(job: c.RegradeRound, notify: Notify | None, clok: Clock) -> int:
+        return 0
+
+    with pytest.raises(UnknownDependency, match=r"typo names 'clok', which nothing provides"):
+        Service(deps, routes=OneHandler(show, typo))
 
 
 def test_the_registered_handlers_name_groups(deps: Deps) -> None:
