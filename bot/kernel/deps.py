@@ -30,5 +30,5 @@ class Core(Protocol):
 
 
 Record = Any
-"""The record as the kernel hands it on, unread, to a feature's hook or push (bot/kernel/routing.py, push_rules.py),
+"""The record as the kernel hands it on, unread, to a feature's push (bot/kernel/push_rules.py),
 which still take it whole: a debt, as the handlers listed in tests/unit/test_inject.py."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import pytest
@@ -21,7 +21,7 @@ from bot.kernel.models import User
 from bot.kernel.ports import Clock, Notify
 from bot.kernel.registry import REGISTRY
 from bot.kernel.replies import Reply
-from bot.kernel.routing import Handler, JobHandler
+from bot.kernel.routing import HOOK_CALLS, Handler, Hooks, JobHandler
 from bot.kernel.service import Service
 from bot.kernel.session import InFlow, Session
 from bot.kernel.store_ports import CardsPort
@@ -37,6 +37,9 @@ HANDLERS_TAKING_DEPS = {
 }
 """Debts: registered handlers that still take the whole `deps` (the composition root's record) instead of naming
 what they use. The list may only shrink: a handler converted is taken off it (the test fails until it is)."""
+HOOKS_TAKING_DEPS = {"bot.features.routes.free_text"}
+"""Debts: the routes' hooks that still take the whole `deps` (typed text in a career tool's state: the career
+router's). The list may only shrink."""
 
 
 class OneHandler:
@@ -55,22 +58,39 @@ class OneHandler:
     def handlers(self) -> Mapping[type[c.Command], Handler]:
         return self._handlers
 
-    async def greet(self, deps: Deps, user: User) -> list[Reply]:
-        return []
+    @property
+    def hooks(self) -> Hooks:
+        return NO_HOOKS
 
-    async def flow_action(self, cmd: c.FlowAction, deps: Deps, user: User, before: Session) -> list[Reply]:
-        return []
 
-    async def after_command(
-        self, before: InFlow, replies: list[Reply], deps: Deps, user: User, restart: bool
-    ) -> list[Reply]:
-        return replies
+async def no_greeting(user: User, session: Session) -> list[Reply]:
+    return []
 
-    async def waiting_rating(self, deps: Deps, user: User, attempt_id: int) -> Reply | None:
-        return None
 
-    async def free_text(self, cmd: c.FreeText, deps: Deps, user: User, session: Session) -> list[Reply] | None:
-        return None
+async def no_flow(cmd: c.FlowAction, user: User, session: Session) -> list[Reply]:
+    return []
+
+
+async def replies_as_they_are(before: InFlow, replies: list[Reply], user: User, restart: bool) -> list[Reply]:
+    return replies
+
+
+async def no_rating(user: User, attempt_id: int) -> Reply | None:
+    return None
+
+
+async def no_text(cmd: c.FreeText, user: User, session: Session) -> list[Reply] | None:
+    return None
+
+
+NO_HOOKS = Hooks(
+    greet=no_greeting,
+    flow_action=no_flow,
+    after_command=replies_as_they_are,
+    waiting_rating=no_rating,
+    free_text=no_text,
+)
+"""Hooks that do nothing (the replies as they are), each naming only its per-call values."""
 
 
 @group
@@ -241,6 +261,57 @@ def test_the_handlers_taking_the_whole_deps_are_the_listed_debts() -> None:
     taking = {qualified(h) for h in REGISTRY.handlers.values() if "deps" in parameters(h)}
     assert taking - HANDLERS_TAKING_DEPS == set(), "a handler took `deps` again: name what it uses instead"
     assert HANDLERS_TAKING_DEPS - taking == set(), "a debt is paid: take it off HANDLERS_TAKING_DEPS"
+
+
+def test_the_hooks_taking_the_whole_deps_are_the_listed_debts() -> None:
+    hooks = ROUTES.hooks
+    assert set(HOOK_CALLS) == {f.name for f in fields(Hooks)}
+    taking = {qualified(getattr(hooks, name)) for name in HOOK_CALLS if "deps" in parameters(getattr(hooks, name))}
+    assert taking - HOOKS_TAKING_DEPS == set(), "a hook took `deps` again: name what it uses instead"
+    assert HOOKS_TAKING_DEPS - taking == set(), "a debt is paid: take it off HOOKS_TAKING_DEPS"
+
+
+def test_a_hook_naming_what_nothing_provides_fails_when_the_service_is_built(deps: Deps) -> None:
+    async def show(cmd: c.ShowHelp, user: User) -> list[Reply]:
+        return []
+
+    async def greet(user: User, session: Session, clok: Clock) -> list[Reply]:
+        return []
+
+    class Greeting(OneHandler):
+        @property
+        def hooks(self) -> Hooks:
+            return replace(NO_HOOKS, greet=greet)
+
+    with pytest.raises(UnknownDependency, match=r"greet names 'clok', which nothing provides"):
+        Service(deps, routes=Greeting(show))
+    Service(deps, routes=OneHandler(show))  # the control case: the same routes with hooks naming nothing else
+
+
+async def test_a_hook_is_given_its_per_call_values_and_what_it_names(deps: Deps) -> None:
+    seen: dict[str, object] = {}
+
+    async def show(cmd: c.ShowHelp, user: User) -> list[Reply]:
+        return []
+
+    async def free_text(cmd: c.FreeText, user: User, session: Session, dues: Dues, clock: Clock) -> list[Reply]:
+        seen.update(cmd=cmd, session=session, dues=dues, clock=clock)
+        return [Reply("taken")]
+
+    class Typing(OneHandler):
+        @property
+        def hooks(self) -> Hooks:
+            return replace(NO_HOOKS, free_text=free_text)
+
+    service = Service(deps, routes=Typing(show))
+    user = await service.user_for("test", "u1", "en")
+    assert [r.text for r in await service.handle_text(user.id, "some words")] == ["taken"]
+    assert seen == {
+        "cmd": c.FreeText(user.id, "some words"),
+        "session": await deps.store.get_session(user.id),
+        "dues": Dues(deps.store, deps.clock),
+        "clock": deps.clock,
+    }
 
 
 def port_modules() -> list[str]:
