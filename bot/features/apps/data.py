@@ -12,6 +12,7 @@ from bot.features.apps import actions as btn
 from bot.features.apps.attach import Attached, attach_all
 from bot.features.apps.board import days_since, display_number
 from bot.features.apps.insights import AppsInsights, compute_insights
+from bot.features.apps.ports import ApplicationsPort
 from bot.features.apps.view import board_data, board_text, insights_short, insights_text, stage_label
 from bot.features.career.models import CLOSED_STAGES, Application
 from bot.features.deps import Deps
@@ -20,6 +21,7 @@ from bot.features.stats.progress import mastery_by_subtopic, reviewed
 from bot.kernel import actions
 from bot.kernel.i18n import t, tn
 from bot.kernel.models import Reminder, User
+from bot.kernel.ports import Clock
 from bot.kernel.push_rules import register_reminder
 from bot.kernel.replies import Attachment, Button, Reply
 from bot.kernel.timeutil import fmt_local, local_now, parse_hhmm, zone
@@ -146,22 +148,27 @@ async def cancel_follow_ups(app: Application, deps: Deps, user: User) -> Reply:
     )
 
 
-async def follow_up_push(deps: Deps, user: User, payload: dict[str, object]) -> list[Reply] | None:
+async def follow_up_push(
+    applications: ApplicationsPort, clock: Clock, user: User, payload: dict[str, object]
+) -> list[Reply] | None:
     """A due follow-up reminder as a message; None (nothing sent) when the application is gone, another
     user's, or closed since."""
     raw = payload.get("app_id")
-    app = await deps.store.get_application(raw) if isinstance(raw, int) else None
+    app = await applications.get_application(raw) if isinstance(raw, int) else None
     if app is None or app.user_id != user.id or app.stage in CLOSED_STAGES:
         return None
-    lang, now = user.language, deps.clock.now()
-    apps = await deps.store.list_applications(user.id)
+    lang, now = user.language, clock.now()
+    apps = await applications.list_applications(user.id)
     text = t(lang, "apps.follow_up_push", number=display_number(app, apps), company=company_name(app.company, lang),
              stage=stage_label(lang, app.stage, app.round), days=tn(lang, "count.day", days_since(app, now)))  # fmt: skip
     return [Reply(text, [[Button(t(lang, "apps.btn.open"), btn.Show(id=app.id).encode())]], kind="reminder")]
 
 
-async def _follow_up_reminder(deps: Deps, user: User, reminder: Reminder) -> list[Reply] | None:
-    return await follow_up_push(deps, user, reminder.payload)
+async def _follow_up_reminder(
+    user: User, reminder: Reminder, applications: ApplicationsPort, clock: Clock
+) -> list[Reply] | None:
+    """The follow-up push, named what it uses (bot/kernel/push_rules.py binds it)."""
+    return await follow_up_push(applications, clock, user, reminder.payload)
 
 
 register_reminder(FOLLOW_UP, _follow_up_reminder)

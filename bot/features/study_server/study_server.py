@@ -15,7 +15,6 @@ import dataclasses
 import zlib
 from datetime import UTC, date, datetime, time, timedelta
 
-from bot.features.deps import Deps
 from bot.features.drill import drill
 from bot.features.onboarding.zones import resolve_timezone, suggest_timezone
 from bot.kernel import commands as c
@@ -50,10 +49,10 @@ def daily_question(bank: Bank, server_id: str, day: date) -> Question | None:
     return questions[day.toordinal() % len(questions)] if questions else None
 
 
-def daily_post(deps: Deps, guild: Guild, now: datetime) -> Reply | None:
+def daily_post(guild: Guild, now: datetime, bank: Bank) -> Reply | None:
     """The message the scheduler posts in the server's channel: today's question and an Answer button."""
     day = local_date(now, guild.timezone)
-    q = daily_question(deps.bank, guild.id, day)
+    q = daily_question(bank, guild.id, day)
     if q is None:
         return None
     lang = guild.language
