@@ -23,9 +23,9 @@ from bot.kernel.registry import REGISTRY
 from bot.kernel.replies import Reply
 from bot.kernel.routing import HOOK_CALLS, Handler, Hooks, JobHandler
 from bot.kernel.service import Service
-from bot.kernel.session import InFlow, Session
+from bot.kernel.session import Session
 from bot.kernel.store_ports import CardsPort
-from tests.fakes import FakeClock
+from tests.fakes import NO_HOOKS, FakeClock
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 MAX_PORT_METHODS = 15
@@ -43,12 +43,13 @@ router's). The list may only shrink."""
 
 
 class OneHandler:
-    """Routes of one command (/help) whose handler is given, and of one job (the regrade round) when given: a
+    """Routes of one command (/help) whose handler is given, of one job (the regrade round) and hooks when given: a
     hand-written fake."""
 
-    def __init__(self, handler: Handler, job: JobHandler | None = None) -> None:
+    def __init__(self, handler: Handler, job: JobHandler | None = None, hooks: Hooks = NO_HOOKS) -> None:
         self._handlers: dict[type[c.Command], Handler] = {c.ShowHelp: handler}
         self._jobs: dict[type[c.Job], JobHandler] = {c.RegradeRound: job} if job else {}
+        self._hooks = hooks
 
     @property
     def jobs(self) -> Mapping[type[c.Job], JobHandler]:
@@ -60,37 +61,7 @@ class OneHandler:
 
     @property
     def hooks(self) -> Hooks:
-        return NO_HOOKS
-
-
-async def no_greeting(user: User, session: Session) -> list[Reply]:
-    return []
-
-
-async def no_flow(cmd: c.FlowAction, user: User, session: Session) -> list[Reply]:
-    return []
-
-
-async def replies_as_they_are(before: InFlow, replies: list[Reply], user: User, restart: bool) -> list[Reply]:
-    return replies
-
-
-async def no_rating(user: User, attempt_id: int) -> Reply | None:
-    return None
-
-
-async def no_text(cmd: c.FreeText, user: User, session: Session) -> list[Reply] | None:
-    return None
-
-
-NO_HOOKS = Hooks(
-    greet=no_greeting,
-    flow_action=no_flow,
-    after_command=replies_as_they_are,
-    waiting_rating=no_rating,
-    free_text=no_text,
-)
-"""Hooks that do nothing (the replies as they are), each naming only its per-call values."""
+        return self._hooks
 
 
 @group
@@ -278,13 +249,8 @@ def test_a_hook_naming_what_nothing_provides_fails_when_the_service_is_built(dep
     async def greet(user: User, session: Session, clok: Clock) -> list[Reply]:
         return []
 
-    class Greeting(OneHandler):
-        @property
-        def hooks(self) -> Hooks:
-            return replace(NO_HOOKS, greet=greet)
-
     with pytest.raises(UnknownDependency, match=r"greet names 'clok', which nothing provides"):
-        Service(deps, routes=Greeting(show))
+        Service(deps, routes=OneHandler(show, hooks=replace(NO_HOOKS, greet=greet)))
     Service(deps, routes=OneHandler(show))  # the control case: the same routes with hooks naming nothing else
 
 
@@ -298,12 +264,7 @@ async def test_a_hook_is_given_its_per_call_values_and_what_it_names(deps: Deps)
         seen.update(cmd=cmd, session=session, dues=dues, clock=clock)
         return [Reply("taken")]
 
-    class Typing(OneHandler):
-        @property
-        def hooks(self) -> Hooks:
-            return replace(NO_HOOKS, free_text=free_text)
-
-    service = Service(deps, routes=Typing(show))
+    service = Service(deps, routes=OneHandler(show, hooks=replace(NO_HOOKS, free_text=free_text)))
     user = await service.user_for("test", "u1", "en")
     assert [r.text for r in await service.handle_text(user.id, "some words")] == ["taken"]
     assert seen == {

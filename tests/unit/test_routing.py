@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import pytest
 
@@ -14,7 +15,8 @@ from bot.kernel.models import User
 from bot.kernel.replies import Reply
 from bot.kernel.routing import Handler
 from bot.kernel.service import Service
-from bot.kernel.session import InFlow, Session
+from bot.kernel.session import Session
+from tests.fakes import NO_HOOKS
 
 
 class OneCommand:
@@ -42,19 +44,10 @@ class OneCommand:
         async def greet(user: User, session: Session) -> list[Reply]:
             return [Reply("hello again")]
 
-        async def flow_action(cmd: c.FlowAction, user: User, session: Session) -> list[Reply]:
-            return []
-
-        async def after_command(before: InFlow, replies: list[Reply], user: User, restart: bool) -> list[Reply]:
-            return replies
-
-        async def waiting_rating(user: User, attempt_id: int) -> Reply | None:
-            return None
-
         async def free_text(cmd: c.FreeText, user: User, session: Session) -> list[Reply] | None:
             return [Reply(f"echo: {cmd.text}")] if cmd.text.startswith("echo") else None
 
-        return routing.Hooks(greet, flow_action, after_command, waiting_rating, free_text)
+        return replace(NO_HOOKS, greet=greet, free_text=free_text)
 
 
 async def test_the_service_dispatches_to_the_routes_it_was_given(deps: Deps) -> None:
