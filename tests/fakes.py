@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.features.career.models import Application, JobDescription, NoteEntry
 from bot.features.mock.models import MockSession
+from bot.kernel import commands
 from bot.kernel.identity import identity_key
 from bot.kernel.models import (
     DIMENSIONS,
@@ -27,8 +28,10 @@ from bot.kernel.models import (
     User,
 )
 from bot.kernel.ports import Transcription, TranscriptionError, WriteFailed
+from bot.kernel.replies import Reply
+from bot.kernel.routing import Hooks
 from bot.kernel.scoring import total_score
-from bot.kernel.session import Idle, Session, open_card_id
+from bot.kernel.session import Idle, InFlow, Session, open_card_id
 from bot.kernel.store_ports import EventClaim
 
 
@@ -651,3 +654,33 @@ class FakeRubricWriter:
             return None, 0
         q = make_question("written", prompt_en=question_text, prompt_zh=question_text)
         return q.model_copy(update={"personal": True, "generated_rubric": True}), 10
+
+
+async def no_greeting(user: User, session: Session) -> list[Reply]:
+    return []
+
+
+async def no_flow(cmd: commands.FlowAction, user: User, session: Session) -> list[Reply]:
+    return []
+
+
+async def replies_as_they_are(before: InFlow, replies: list[Reply], user: User, restart: bool) -> list[Reply]:
+    return replies
+
+
+async def no_rating(user: User, attempt_id: int) -> Reply | None:
+    return None
+
+
+async def no_text(cmd: commands.FreeText, user: User, session: Session) -> list[Reply] | None:
+    return None
+
+
+NO_HOOKS = Hooks(
+    greet=no_greeting,
+    flow_action=no_flow,
+    after_command=replies_as_they_are,
+    waiting_rating=no_rating,
+    free_text=no_text,
+)
+"""Hooks that do nothing (the replies as they are), each naming only its per-call values."""

@@ -1,14 +1,14 @@
 """The composition root's record of what it built (the store, the bank, the grader, the clock, the limits ...):
 bot/features/deps.py `Deps`, which names the features' ports too. Handlers never see it whole: each names what it
-uses and is given that (`provided`, bot/kernel/inject.py); the handlers still taking `deps` are the debts listed in
-tests/unit/test_inject.py."""
+uses and is given that (`provided`, bot/kernel/inject.py), as the routes' hooks and the jobs are; the handlers and
+hooks still taking `deps` are the debts listed in tests/unit/test_inject.py."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 from bot.features.apps.ports import ApplicationsPort, AppsChartRenderer
 from bot.features.jd.ports import JobsPort
@@ -16,7 +16,6 @@ from bot.features.mock.ports import MockChartRenderer, MocksPort
 from bot.features.notebook.ports import NotebookPort
 from bot.features.stats.ports import ChartRenderer
 from bot.kernel.bank import Bank
-from bot.kernel.inject import bind
 from bot.kernel.limits import DataFacts as DataFacts  # re-exported: where most import them
 from bot.kernel.limits import Limits as Limits
 from bot.kernel.llm_budget import Budget
@@ -35,8 +34,6 @@ from bot.kernel.ports import (
 )
 from bot.kernel.store_ports import STORE_PORTS, Store
 
-T = TypeVar("T")
-
 
 class Provided(Mapping[str, object]):
     """`Deps.provided()`: the names a handler may give, each read from the record when asked."""
@@ -44,7 +41,7 @@ class Provided(Mapping[str, object]):
     def __init__(self, deps: Deps) -> None:
         self._deps = deps
         fields = [name for name in deps.__dataclass_fields__ if name != "store"]
-        self._names = [*STORE_PORTS, *FEATURE_STORE_PORTS, *fields, "budget", "questions", "dates", "matching", "deps"]
+        self._names = [*STORE_PORTS, *FEATURE_STORE_PORTS, *fields, "budget", "questions", "dates", "matching"]
 
     def __getitem__(self, name: str) -> object:
         deps = self._deps
@@ -115,16 +112,9 @@ class Deps:
     def provided(self) -> Mapping[str, object]:
         """What a handler may name, by name: each store port (the store, as that port: `STORE_PORTS`,
         `FEATURE_STORE_PORTS`), each field but the store, the budget of LLM calls, the lookups (`questions`, `dates`,
-        `matching`), and `deps`, this whole record (a debt: tests/unit/test_inject.py lists the handlers that still take
+        `matching`), and `deps`, this whole record (a debt: tests/unit/test_inject.py lists the handlers and hooks that take
         it). Read when asked, so a test that swaps a field of a built service is seen."""
         return Provided(self)
-
-    async def call(self, handler: Callable[..., Awaitable[T]], **per_call: object) -> T:
-        """Run a handler that names what it uses from a hook that still holds this record (bot/features/routes.py):
-        given `per_call` (cmd, user, session) and the rest by name, as the service gives it."""
-        bound = bind(handler, self.provided(), tuple(per_call))
-        result: T = await bound(**per_call)
-        return result
 
     @property
     def budget(self) -> Budget:

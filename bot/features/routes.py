@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.features.account import account
 from bot.features.account import commands as account_commands
 from bot.features.apps import commands as apps_commands
 from bot.features.career import commands as career_commands
 from bot.features.career import router as career_router
+from bot.features.career.tool import Toolbox
 from bot.features.debrief import commands as debrief_commands
-from bot.features.deps import Deps
 from bot.features.drill import commands as drill_commands
 from bot.features.drill import drill, regrade
 from bot.features.drill import pushes as drill_pushes
@@ -31,12 +30,13 @@ from bot.features.study_server import commands as study_server_commands
 from bot.features.voice import commands as voice_commands
 from bot.kernel import commands as c
 from bot.kernel import routing
+from bot.kernel.bank import Bank
 from bot.kernel.i18n import t
-from bot.kernel.inject import build
+from bot.kernel.inject import routes_to
 from bot.kernel.models import User
 from bot.kernel.registry import REGISTRY
 from bot.kernel.replies import Reply
-from bot.kernel.routing import Handler
+from bot.kernel.routing import Dispatch, Handler
 from bot.kernel.session import (
     ConfirmingForget,
     Grading,
@@ -48,6 +48,7 @@ from bot.kernel.session import (
     Session,
     open_card_id,
 )
+from bot.kernel.store_ports import UsersPort
 from bot.kernel.yes_no import DELETE, is_number, is_yes
 
 FEATURE_COMMANDS = (
@@ -67,9 +68,63 @@ FEATURE_COMMANDS = (
 """Each feature's commands: registered with the kernel's registry when imported (here)."""
 
 
+async def greet(user: User, session: Session, dispatch: Dispatch) -> list[Reply]:
+    """After /forget, whatever the user sent: /start's welcome and onboarding."""
+    return await dispatch(c.StartUser(user.id), user, session)
+
+
+@routes_to(career_tools=career_router.TABLE)
+async def free_text(
+    cmd: c.FreeText,
+    user: User,
+    session: Session,
+    answers: drill.Answers,
+    turns: mock_turn.Turns,
+    regrading: regrade.Regrading,
+    forms: flows.Forms,
+    bank: Bank,
+    dispatch: Dispatch,
+    users: UsersPort,
+    career_tools: Toolbox,
+) -> list[Reply] | None:
+    """What typed text means in the user's state; None when no state takes it."""
+    if open_card_id(session) is not None:
+        return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), answers, user, session)
+    if isinstance(session, InMock):
+        return await mock_turn.submit(c.SubmitAnswer(user.id, cmd.text), turns, user, session)
+    if isinstance(session, Onboarding):
+        return await onboarding.onboarding_text(cmd.text, dispatch, user, session)
+    if isinstance(session, Grading):  # graded now if the process grading it stopped (a replica that died)
+        interrupted = await regrade.interrupted_grading(regrading, user, session.card_id)
+        return interrupted or [Reply(t(user.language, "already_grading"))]
+    if isinstance(session, InFlow):
+        return await flows.flow_text(cmd.text, forms, user, session)
+    if isinstance(session, InCareer):
+        return await career_router.text(cmd.text, user, session, users, career_tools)
+    if isinstance(session, PickingReview):  # "2": the second question offered; other text is told what waits
+        choice = int(cmd.text.strip()) - 1 if is_number(cmd.text.strip()) else -1
+        if 0 <= choice < len(session.candidates):
+            return await dispatch(c.PickReview(user.id, choice), user, session)
+        return interviews.still_picking(bank, user, session)
+    if isinstance(session, ConfirmingForget):
+        confirmed = is_yes(cmd.text, DELETE)  # "yes", "y", "确认", "好" ...; anything else keeps the data
+        return await dispatch(c.ConfirmForget(user.id, confirmed), user, session)
+    return None
+
+
+HOOKS = routing.Hooks(
+    greet=greet,
+    flow_action=flows.flow_action,
+    after_command=flows.after_command,
+    waiting_rating=drill.waiting_rating,
+    free_text=free_text,
+)
+"""The hooks the service calls around a command (bot/kernel/routing.py Hooks), each naming what it uses."""
+
+
 class FeatureRoutes:
     """The handler tables are the registry's (each feature's `commands` module registers its own); the hooks the
-    service calls around a command are here."""
+    service calls around a command are `HOOKS`."""
 
     @property
     def jobs(self) -> Mapping[type[c.Job], routing.JobHandler]:
@@ -79,47 +134,9 @@ class FeatureRoutes:
     def handlers(self) -> Mapping[type[c.Command], Handler]:
         return REGISTRY.handlers
 
-    async def greet(self, deps: Deps, user: User) -> list[Reply]:
-        return await deps.call(onboarding.start, cmd=c.StartUser(user.id), user=user)
-
-    async def flow_action(self, cmd: c.FlowAction, deps: Deps, user: User, before: Session) -> list[Reply]:
-        return await flows.flow_action(cmd, deps, user, before)
-
-    async def after_command(
-        self, before: InFlow, replies: list[Reply], deps: Deps, user: User, restart: bool
-    ) -> list[Reply]:
-        return await flows.after_command(before, replies, deps, user, restart)
-
-    async def waiting_rating(self, deps: Deps, user: User, attempt_id: int) -> Reply | None:
-        return await drill.waiting_rating(deps.store, deps.questions, user, attempt_id)
-
-    async def free_text(self, cmd: c.FreeText, deps: Deps, user: User, session: Session) -> list[Reply] | None:
-        if open_card_id(session) is not None:
-            answers = build(drill.Answers, deps.provided())
-            return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), answers, user, session)
-        if isinstance(session, InMock):
-            turns = build(mock_turn.Turns, deps.provided())
-            return await mock_turn.submit(c.SubmitAnswer(user.id, cmd.text), turns, user, session)
-        if isinstance(session, Onboarding):
-            return await onboarding.onboarding_text(cmd.text, deps, user, session.step)
-        if isinstance(session, Grading):  # graded now if the process grading it stopped (a replica that died)
-            interrupted = await regrade.interrupted_grading(deps, user, session.card_id)
-            return interrupted or [Reply(t(user.language, "already_grading"))]
-        if isinstance(session, InFlow):
-            return await flows.flow_text(cmd.text, deps, user, session)
-        if isinstance(session, InCareer):
-            return await deps.call(career_router.text, value=cmd.text, user=user, state=session)
-        if isinstance(session, PickingReview):  # "2": the second question offered; other text is told what waits
-            choice = int(cmd.text.strip()) - 1 if is_number(cmd.text.strip()) else -1
-            if 0 <= choice < len(session.candidates):
-                return await deps.call(interviews.pick_review, cmd=c.PickReview(user.id, choice), user=user)
-            return interviews.still_picking(deps.bank, user, session)
-        if isinstance(session, ConfirmingForget):
-            confirmed = is_yes(cmd.text, DELETE)  # "yes", "y", "确认", "好" ...; anything else keeps the data
-            return await deps.call(
-                account.confirm_forget, cmd=c.ConfirmForget(user.id, confirmed), user=user, session=session
-            )
-        return None
+    @property
+    def hooks(self) -> routing.Hooks:
+        return HOOKS
 
 
 ROUTES = FeatureRoutes()

@@ -4,7 +4,7 @@ ports, the clock, the limits, and the map of what a handler may name (bot/kernel
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.kernel.limits import DataFacts as DataFacts  # re-exported: where older callers import them
 from bot.kernel.limits import Limits as Limits
@@ -27,8 +27,3 @@ class Core(Protocol):
     def provided(self) -> Mapping[str, object]:
         """What a handler may name, by name (bot/kernel/inject.py)."""
         ...
-
-
-Record = Any
-"""The record as the kernel hands it on, unread, to a feature's hook or push (bot/kernel/routing.py, push_rules.py),
-which still take it whole: a debt, as the handlers listed in tests/unit/test_inject.py."""

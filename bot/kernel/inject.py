@@ -7,6 +7,10 @@ the grader ...: `Deps.provided()`), and the service binds every handler against 
 parameter that names nothing in the map (and is not one of the per-call values, `cmd`, `user`, `session`) fails
 then, at start-up, naming the handler and the parameter, never when a user first sends the command.
 
+Where several handlers use the same ports together, they name one dependency group instead of each port: a frozen
+dataclass marked with `group` (`turns: Turns`, bot/features/mock/turn.py), built from the map by its field names at
+each call (`build`); a field that names nothing fails when the handler is bound, as a parameter does.
+
 A handler that hands its calls on to handlers of its own (the career router's tools) says so with `routes_to`: its
 table is bound with it, against the same map, so a name nothing provides among those fails at start-up too. Inner
 handlers that share many dependencies name a group of them (`grouped`: a frozen dataclass of ports, built by its
@@ -16,14 +20,17 @@ fields' names at each call, as `build` builds one).
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass, fields
+import typing
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Protocol, TypeVar, cast
 
 PER_CALL = ("cmd", "user", "session")
 """What a handler is given per command: the command, its user and the user's state (as read with the user)."""
 
-AnyHandler = Callable[..., Awaitable[Any]]
+AnyHandler = Callable[..., Any]
+"""A handler (a coroutine function, or a plain function where its caller wants no await: a study server's post)."""
+GROUP_MARK = "__dependency_group__"
 
 
 class UnknownDependency(LookupError):
@@ -40,10 +47,14 @@ class Bound:
     names: tuple[str, ...]
     """The dependencies the handler named (not the per-call values), in its order."""
     per_call: tuple[str, ...]
+    groups: tuple[tuple[str, type], ...] = ()
+    """The dependency groups it named (`group`): each built from the map at each call."""
 
-    async def __call__(self, **call: object) -> Any:
+    def __call__(self, **call: object) -> Any:
+        """The handler's result (a coroutine function's: to await)."""
         given = {name: self.provided[name] for name in self.names}
-        return await self.handler(**{name: call[name] for name in self.per_call}, **given)
+        given.update({name: build(kind, self.provided) for name, kind in self.groups})
+        return self.handler(**{name: call[name] for name in self.per_call}, **given)
 
 
 class _With(Mapping[str, object]):
@@ -95,25 +106,79 @@ def routes_to(**tables: Table) -> Callable[[H], H]:
     return mark
 
 
+G = TypeVar("G")
+
+
+def group(cls: type[G]) -> type[G]:
+    """Mark a frozen dataclass as a dependency group: a handler's parameter annotated with it is given it built from
+    the map, each field by its name (`build`), what it names checked when the handler is bound."""
+    params = getattr(cls, "__dataclass_params__", None)
+    if not is_dataclass(cls) or params is None or not params.frozen:
+        raise TypeError(f"{cls.__qualname__}: a dependency group is a frozen dataclass")
+    setattr(cls, GROUP_MARK, True)
+    return cls
+
+
+def is_group(kind: object) -> bool:
+    """A class marked with `group` (itself, not a subclass of one)."""
+    return isinstance(kind, type) and kind.__dict__.get(GROUP_MARK) is True
+
+
+def hints_of(handler: AnyHandler) -> dict[str, object]:
+    """The handler's parameter annotations, resolved where they can be (most modules write them as strings);
+    an annotation that cannot be is left as written."""
+    try:
+        return typing.get_type_hints(handler)
+    except Exception:  # a name imported only for type checking, a partial ...: each one that resolves
+        namespace = getattr(handler, "__globals__", {})
+        found: dict[str, object] = {}
+        for name, param in inspect.signature(handler).parameters.items():
+            found[name] = param.annotation
+            if isinstance(param.annotation, str):
+                try:
+                    found[name] = eval(param.annotation, dict(namespace))  # the module's own annotation
+                except Exception:
+                    continue
+        return found
+
+
+def _where(handler: AnyHandler) -> str:
+    return f"{getattr(handler, '__module__', '?')}.{getattr(handler, '__qualname__', handler)!s}"
+
+
 def bind(handler: AnyHandler, provided: Mapping[str, object], per_call: tuple[str, ...] = PER_CALL) -> Bound:
-    """`handler` with what it names taken from `provided` (a table it routes to: bound now); UnknownDependency for a
-    name that is in neither."""
+    """`handler` with what it names taken from `provided` (a dependency group built from it; a table it routes to:
+    bound now); UnknownDependency for a name that is in neither, or a group's field that names nothing."""
     tables: Mapping[str, Table] = getattr(handler, TABLES, {})
     given: list[str] = []
     called: list[str] = []
+    groups: list[tuple[str, type]] = []
     bound: dict[str, object] = {}
+    hints: dict[str, object] | None = None
     for name in parameters(handler):
         if name in per_call:
             called.append(name)
             continue
         if name in tables:
             bound[name] = tables[name].bind(provided)
-        elif name not in provided:
-            where = f"{getattr(handler, '__module__', '?')}.{getattr(handler, '__qualname__', handler)!s}"
+            given.append(name)
+            continue
+        hints = hints_of(handler) if hints is None else hints
+        kind = hints.get(name)
+        if isinstance(kind, type) and is_group(kind):
+            missing = [f.name for f in fields(kind) if f.name not in provided]
+            if missing:
+                raise UnknownDependency(
+                    f"{_where(handler)} names {name!r}, a {kind.__qualname__} whose {missing[0]!r} nothing provides"
+                )
+            groups.append((name, kind))
+        elif name in provided:
+            given.append(name)
+        else:
             known = ", ".join(sorted({*provided, *per_call}))
-            raise UnknownDependency(f"{where} names {name!r}, which nothing provides (known: {known})")
-        given.append(name)
-    return Bound(handler, with_names(provided, **bound) if bound else provided, tuple(given), tuple(called))
+            raise UnknownDependency(f"{_where(handler)} names {name!r}, which nothing provides (known: {known})")
+    mapped = with_names(provided, **bound) if bound else provided
+    return Bound(handler, mapped, tuple(given), tuple(called), tuple(groups))
 
 
 def bind_all(
@@ -121,9 +186,6 @@ def bind_all(
 ) -> dict[type, Bound]:
     """Every handler bound (the first unknown name raises)."""
     return {key: bind(handler, provided, per_call) for key, handler in handlers.items()}
-
-
-G = TypeVar("G")
 
 
 def _fields(group: type, provided: Mapping[str, object]) -> list[str]:
@@ -137,8 +199,9 @@ def _fields(group: type, provided: Mapping[str, object]) -> list[str]:
 
 def build(group: type[G], provided: Mapping[str, object]) -> G:
     """A feature's dependency group (a dataclass of the ports it uses, as bot/features/stats/report.py History)
-    built from the map, each field by its name: for a caller that holds the map, not the handler's parameters (a
-    hook, a benchmark). UnknownDependency for a field that names nothing."""
+    built from the map, each field by its name: what a handler's parameter annotated with a `group` is given, and
+    what a caller that holds the map builds itself (a test, a benchmark). UnknownDependency for a field that names
+    nothing."""
     return group(**{name: provided[name] for name in _fields(group, provided)})
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
 
 from bot.kernel.identity import ROLLING_DAY
 from bot.kernel.limits import Limits
@@ -39,25 +38,3 @@ class Budget:
     async def spend(self, user_id: int | None, kind: str, tokens: int, now: datetime) -> None:
         await self.store.record_llm_call(user_id, kind, tokens, now)
 
-
-class _Held(Protocol):
-    """What holds the usage ledgers and the limits (the legacy `Deps`)."""
-
-    @property
-    def store(self) -> LLMBudgetPort: ...
-    @property
-    def limits(self) -> Limits: ...
-
-
-def of(deps: _Held) -> Budget:
-    """The budget over the store and the limits the handler sees now."""
-    return Budget(deps.store, deps.limits)
-
-
-async def refusal(deps: _Held, user: User, now: datetime) -> str | None:
-    """None when the user may make one more LLM call now, else the i18n key saying why not."""
-    return await of(deps).refusal(user, now)
-
-
-async def spend(deps: _Held, user_id: int | None, kind: str, tokens: int, now: datetime) -> None:
-    await of(deps).spend(user_id, kind, tokens, now)

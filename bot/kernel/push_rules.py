@@ -5,27 +5,37 @@ and the user's timezone is used for "today", the daily time and quiet hours (des
 The pushes themselves are built by the features, which register a builder per kind when imported
 (`register_push`, `register_reminder`, `register_server_post`): the daily drill and the nudge by the
 drill, the weekly summary by /stats, an interview's reminders by /interview, a follow-up by /apps.
+A builder names what it uses as a handler does (bot/kernel/inject.py): its per-call values (`PUSH_CALL`,
+`REMINDER_CALL`, `SERVER_POST_CALL`) and the dependencies it uses, bound when the dispatcher is built
+(`bind_pushes`), so an unknown name fails at start-up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Protocol
+from typing import Protocol, TypeVar, cast
 
-from bot.kernel.deps import Record
 from bot.kernel.i18n import t
+from bot.kernel.inject import Bound, bind
 from bot.kernel.models import Guild, Reminder, User
+from bot.kernel.ports import Clock
 from bot.kernel.replies import Reply
 from bot.kernel.timeutil import fmt_local, local_now, parse_hhmm, start_of_local_day
 
-PushBuilder = Callable[[Record, User, "datetime | None"], Awaitable["list[Reply] | None"]]
-"""A user's push of one kind (daily, nudge, weekly) from the time of their last answer; None: nothing to send."""
-ReminderBuilder = Callable[[Record, User, Reminder], Awaitable["list[Reply] | None"]]
-ServerPost = Callable[[Record, Guild, datetime], "Reply | None"]
-"""A study server's post of the day in its channel."""
+PushBuilder = Callable[..., Awaitable["list[Reply] | None"]]
+"""A user's push of one kind (daily, nudge, weekly), given `user` and `last_answer` (the time of their last answer,
+or None) and what else it names; None: nothing to send."""
+ReminderBuilder = Callable[..., Awaitable["list[Reply] | None"]]
+"""A due reminder of one kind as its message, given `user` and `reminder` and what else it names; None: nothing."""
+ServerPost = Callable[..., "Reply | None"]
+"""A study server's post of the day in its channel, given `guild` and `now` and what else it names (not awaited)."""
+PUSH_CALL = ("user", "last_answer")
+REMINDER_CALL = ("user", "reminder")
+SERVER_POST_CALL = ("guild", "now")
 
+K = TypeVar("K")
 _pushes: dict[str, PushBuilder] = {}
 _reminders: dict[str, ReminderBuilder] = {}
 _server_post: list[ServerPost] = []
@@ -52,17 +62,65 @@ def register_server_post(builder: ServerPost) -> None:
     _server_post[:] = [builder]
 
 
-async def push_replies(kind: str, deps: Record, user: User, last_answer: datetime | None) -> list[Reply] | None:
-    """The push of `kind` for `user`, by the feature registered for it."""
-    builder = _pushes.get(kind)
-    if builder is None:
-        raise LookupError(f"no feature builds the push {kind!r}")
-    return await builder(deps, user, last_answer)
+@dataclass
+class Pushes:
+    """Every registered builder with what it names (`bind_pushes`): the dispatcher's, made when it is. A builder
+    registered after that (a test's) is bound when first asked."""
+
+    provided: Mapping[str, object]
+    pushes: dict[str, Bound]
+    reminders: dict[str, Bound]
+    posts: dict[ServerPost, Bound]
+
+    async def push(self, kind: str, user: User, last_answer: datetime | None) -> list[Reply] | None:
+        """The push of `kind` for `user`, by the feature registered for it."""
+        builder = _pushes.get(kind)
+        if builder is None:
+            raise LookupError(f"no feature builds the push {kind!r}")
+        bound = _bound(self.pushes, kind, builder, self.provided, PUSH_CALL)
+        replies: list[Reply] | None = await bound(user=user, last_answer=last_answer)
+        return replies
+
+    async def reminder(self, user: User, reminder: Reminder) -> list[Reply] | None:
+        """A due reminder as its message, by the feature registered for its kind; None for a kind no feature
+        builds (nothing is sent)."""
+        builder = _reminders.get(reminder.kind)
+        if builder is None:
+            return None
+        bound = _bound(self.reminders, reminder.kind, builder, self.provided, REMINDER_CALL)
+        replies: list[Reply] | None = await bound(user=user, reminder=reminder)
+        clock = cast(Clock, self.provided["clock"])
+        return with_late_note(replies, user, reminder.due_at, clock.now())
+
+    def server_post(self, guild: Guild, now: datetime) -> Reply | None:
+        """A study server's post of the day, when the study-server feature is there."""
+        if not _server_post:
+            return None
+        bound = _bound(self.posts, _server_post[0], _server_post[0], self.provided, SERVER_POST_CALL)
+        post: Reply | None = bound(guild=guild, now=now)
+        return post
 
 
-def server_post(deps: Record, guild: Guild, now: datetime) -> Reply | None:
-    """A study server's post of the day, when the study-server feature is there."""
-    return _server_post[0](deps, guild, now) if _server_post else None
+def _bound(
+    table: dict[K, Bound],
+    key: K,
+    builder: Callable[..., object],
+    provided: Mapping[str, object],
+    per_call: tuple[str, ...],
+) -> Bound:
+    bound = table.get(key)
+    if bound is None:
+        bound = table[key] = bind(builder, provided, per_call)
+    return bound
+
+
+def bind_pushes(provided: Mapping[str, object]) -> Pushes:
+    """Every registered builder bound to what it names from `provided` (each value read when the push is built, as
+    a handler's): a name nothing provides raises UnknownDependency here."""
+    pushes = {kind: bind(builder, provided, PUSH_CALL) for kind, builder in _pushes.items()}
+    reminders = {kind: bind(builder, provided, REMINDER_CALL) for kind, builder in _reminders.items()}
+    posts = {builder: bind(builder, provided, SERVER_POST_CALL) for builder in _server_post}
+    return Pushes(provided, pushes, reminders, posts)
 
 
 LATE_AFTER = timedelta(minutes=15)
@@ -133,15 +191,6 @@ def with_late_note(replies: list[Reply] | None, user: User, due: datetime, now: 
         return replies
     note = t(user.language, "push.late", when=fmt_local(due, user.timezone))
     return [replace(replies[0], text=note + "\n" + replies[0].text), *replies[1:]]
-
-
-async def reminder_replies(deps: Record, user: User, reminder: Reminder) -> list[Reply] | None:
-    """A due reminder as its message, by the feature registered for its kind; None for a kind no feature builds
-    (nothing is sent)."""
-    builder = _reminders.get(reminder.kind)
-    if builder is None:
-        return None
-    return with_late_note(await builder(deps, user, reminder), user, reminder.due_at, deps.clock.now())
 
 
 def next_daily_instant(user: User, now: datetime) -> datetime:

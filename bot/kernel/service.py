@@ -16,7 +16,7 @@ from bot.kernel.parsing import parse_action, parse_line
 from bot.kernel.ports import Notify, WriteFailed
 from bot.kernel.rate_limit import Admission, RateLimiter
 from bot.kernel.replies import Button, Reply
-from bot.kernel.routing import Routes, registered
+from bot.kernel.routing import JOB_CALL, Routes, bind_hooks, registered
 from bot.kernel.session import (
     Forgotten,
     Idle,
@@ -64,6 +64,10 @@ class Service:
         and `dispatch`, this service running another command within the one handled (bot/kernel/routing.py)."""
         self._bound: dict[type, Bound] = bind_all(self.routes.handlers, self.provided)
         """Every handler with what it names: a name nothing provides raises here, at start-up."""
+        self._jobs: dict[type, Bound] = bind_all(self.routes.jobs, self.provided, JOB_CALL)
+        """Every job's handler (the regrade round) with what it names, as the commands' handlers."""
+        self._hooks = bind_hooks(self.routes.hooks, self.provided)
+        """The features' hooks around a command (bot/kernel/routing.py Hooks) with what they name."""
 
     def admit(self, user: User, platform: str, external_id: str, *, every_time: bool = False) -> list[Reply] | None:
         """The rate limit of the account `platform`:`external_id` (whose user is `user`), asked by the chat
@@ -147,7 +151,11 @@ class Service:
         """Run a round of background work the scheduler sent (a `c.Job`): no user, so no user's lock (the job's
         handler claims what it works on in the database); `notify` reaches the users it tells (None: no one).
         Returns how many things it did; a failure is raised (the scheduler logs it, the next round tries again)."""
-        return await self.routes.jobs[type(job)](job, self.deps, notify)
+        bound = self._jobs.get(type(job))
+        if bound is None:  # registered after the service was built (a test's job): bound now
+            bound = self._jobs[type(job)] = bind(self.routes.jobs[type(job)], self.provided, JOB_CALL)
+        done: int = await bound(job=job, notify=notify)
+        return done
 
     async def handle(self, cmd: c.Command) -> list[Reply]:
         """Run one command: the user and their state are read (in one read) once the user's lock is held, so a
@@ -170,7 +178,8 @@ class Service:
 
     async def _dispatch(self, cmd: c.Command, user: User, before: Session) -> list[Reply]:
         if isinstance(before, Forgotten) and not isinstance(cmd, c.StartUser):  # after /forget: greet, onboard
-            return await self.routes.greet(self.deps, user)
+            greeting: list[Reply] = await self._hooks.greet(user=user, session=before)
+            return greeting
         replies = await self._run(cmd, user, before)
         if any(r.waits_for for r in replies) or (isinstance(before, Idle) and before.menu is not None):
             await self._keep_menu(cmd, user, replies)
@@ -180,7 +189,8 @@ class Service:
         if isinstance(cmd, c.FreeText):
             return await self._free_text(cmd, user, before)
         if isinstance(cmd, c.FlowAction):
-            return await self.routes.flow_action(cmd, self.deps, user, before)
+            pressed: list[Reply] = await self._hooks.flow_action(cmd=cmd, user=user, session=before)
+            return pressed
         if isinstance(cmd, c.SubmitAnswer | c.SubmitVoice) and isinstance(before, Idle):  # Discord's /answer
             waiting = await self._waiting(user, before)
             if waiting is not None:
@@ -191,7 +201,10 @@ class Service:
             replies = await self._handler(type(cmd))(cmd=cmd, user=user, session=before)
         if isinstance(before, InFlow):  # a /review or /interview was waiting: kept or dropped, the user is told
             restart = isinstance(cmd, c.StartFlow) and cmd.flow == before.flow
-            return await self.routes.after_command(before, replies, self.deps, user, restart)
+            told: list[Reply] = await self._hooks.after_command(
+                before=before, replies=replies, user=user, restart=restart
+            )
+            return told
         return replies
 
     def _handler(self, kind: type) -> Bound:
@@ -224,7 +237,7 @@ class Service:
             rows = [[Button(b.label, b.action) for b in row] for row in session.menu.buttons]
             return [Reply(t(lang, session.menu.waits_for), rows, waits_for=session.menu.waits_for)]
         if session.last_attempt is not None:
-            rating = await self.routes.waiting_rating(self.deps, user, session.last_attempt)
+            rating: Reply | None = await self._hooks.waiting_rating(user=user, attempt_id=session.last_attempt)
             if rating is not None:
                 return [rating]
         return None
@@ -235,7 +248,7 @@ class Service:
         return [Reply(t(lang, "unknown_command", command=cmd.command[:40]), kind="error")]
 
     async def _free_text(self, cmd: c.FreeText, user: User, session: Session) -> list[Reply]:
-        taken = await self.routes.free_text(cmd, self.deps, user, session)
+        taken: list[Reply] | None = await self._hooks.free_text(cmd=cmd, user=user, session=session)
         if taken is not None:
             return taken
         if not cmd.text.strip():

@@ -90,6 +90,8 @@ class Dispatcher:
         """Where not every user can be reached now (the terminal chat serves only its own user): whether a user's
         push may be claimed. A push for anyone else stays due, for the process that can deliver it; None: all."""
         self.deps = deps
+        self.builders = push_rules.bind_pushes(deps.provided())
+        """The features' push builders with what they name (an unknown name fails here, at start-up)."""
         self.pushes = pushes
         self.send = send
         self.pause = pause
@@ -179,7 +181,7 @@ class Dispatcher:
                 continue
 
             async def build(user=user, reminder=reminder) -> list[Reply] | None:  # type: ignore[no-untyped-def]
-                return await push_rules.reminder_replies(self.deps, user, reminder)
+                return await self.builders.reminder(user, reminder)
 
             await queue.put(Job(None, user.id, reminder.kind, build=build, reminder_id=reminder.id))
 
@@ -197,7 +199,7 @@ class Dispatcher:
                 continue
 
             async def build(guild=guild) -> list[Reply] | None:  # type: ignore[no-untyped-def]
-                post = push_rules.server_post(self.deps, guild, now)
+                post = self.builders.server_post(guild, now)
                 return [post] if post is not None else None
 
             await queue.put(Job(push_id, 0, "guild_daily", build=build, channel_id=guild.channel_id))
@@ -238,7 +240,7 @@ class Dispatcher:
         async def build() -> list[Reply] | None:
             if kind == "daily" and self.skip_if_practised and push_rules.practised_before_push(user, last, now):
                 return None
-            return await push_rules.push_replies(kind, self.deps, user, last)
+            return await self.builders.push(kind, user, last)
 
         return build
 

@@ -71,17 +71,20 @@ async def test_the_reminder_dispatch_renders_it_and_skips_a_closed_or_deleted_on
     assert user is not None
     (app_,) = await store.list_applications(uid)
     deps.clock.advance(days=7)  # type: ignore[attr-defined]
-    (push,) = await push_rules.reminder_replies(deps, user, reminder) or []
+    (push,) = await push_rules.bind_pushes(deps.provided()).reminder(user, reminder) or []
     assert push.text.startswith("Time to follow up on #1 Moonshot AI: Technical round 2, last change 7 days ago.")
     assert push.actions() == [f"cr:apps:show:{app_.id}"]
     interview = Reminder(id=0, user_id=uid, kind="post_interview", due_at=reminder.due_at, payload={"company": "X"})
-    assert "How did your interview at X go?" in (await push_rules.reminder_replies(deps, user, interview) or [])[0].text
+    assert (
+        "How did your interview at X go?"
+        in (await push_rules.bind_pushes(deps.provided()).reminder(user, interview) or [])[0].text
+    )
     await service.handle_text(uid, "/apps 1 withdraw")
-    assert await push_rules.reminder_replies(deps, user, reminder) is None
+    assert await push_rules.bind_pushes(deps.provided()).reminder(user, reminder) is None
     await store.delete_application(uid, app_.id)
-    assert await push_rules.reminder_replies(deps, user, reminder) is None
+    assert await push_rules.bind_pushes(deps.provided()).reminder(user, reminder) is None
     other = await service.user_for("test", "other", "en")
-    assert await push_rules.reminder_replies(deps, other, reminder) is None
+    assert await push_rules.bind_pushes(deps.provided()).reminder(other, reminder) is None
 
 
 @pytest.fixture

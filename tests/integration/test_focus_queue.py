@@ -146,7 +146,7 @@ async def test_the_daily_push_leans_to_the_focus_too(service: Service) -> None:
     focused = await user_with(service, "focused")
     await focus_on(service.deps, focused, ["rlhf"], service.deps.clock.now() + timedelta(days=14))
     for user, expected in ((plain, "o1"), (focused, "f1")):
-        replies = await push_rules.push_replies("daily", service.deps, user, None)
+        replies = await push_rules.bind_pushes(service.deps.provided()).push("daily", user, None)
         assert replies is not None and replies[0].text.startswith(t("en", "push.daily"))
         session = await service.deps.store.get_session(user.id)
         card = await service.deps.store.get_card(session.card_id) if isinstance(session, Answering) else None

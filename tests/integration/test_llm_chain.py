@@ -9,13 +9,14 @@ from typing import Any
 import pytest
 
 from bot.features.deps import Limits
-from bot.features.drill.regrade import regrade_pending
+from bot.features.drill.regrade import Regrading, regrade_pending
 from bot.features.study_server.study_server import board_source
 from bot.grading.chain import DISAGREEMENT, counts_on_board, suspicious
 from bot.grading.offline import OfflineGrader
 from bot.grading.rubric_writer import RUBRIC_SCHEMA, LLMRubricWriter
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
+from bot.kernel.inject import build
 from bot.kernel.models import Grade, KeyPointResult
 from bot.kernel.service import Service
 from tests.app import build_test_app
@@ -189,7 +190,6 @@ async def test_a_rubric_with_repeated_ids_gets_distinct_ones(server: FakeOpenAI)
 async def test_the_limit_counts_the_last_24_hours_whatever_the_timezone_and_the_budget_the_utc_day() -> None:
     from datetime import UTC, datetime, timedelta
 
-    from bot.kernel import llm_budget
     from bot.kernel.models import User
     from tests.fakes import FakeGrader
 
@@ -200,12 +200,12 @@ async def test_the_limit_counts_the_last_24_hours_whatever_the_timezone_and_the_
     # 01:01 UTC yesterday: 09:01 yesterday in Shanghai, but within the last 24 hours: it counts
     await store.record_llm_call(1, "grading", 10, clock.now() - timedelta(hours=23, minutes=59))
     await store.record_llm_call(2, "grading", 10, clock.now() - timedelta(hours=24, minutes=1))  # a day ago: not
-    assert await llm_budget.refusal(deps, shanghai, clock.now()) == "llm_limit"
-    assert await llm_budget.refusal(deps, utc, clock.now()) is None
+    assert await deps.budget.refusal(shanghai, clock.now()) == "llm_limit"
+    assert await deps.budget.refusal(utc, clock.now()) is None
     await store.record_llm_call(3, "grading", 499, clock.now())
-    assert await llm_budget.refusal(deps, utc, clock.now()) is None  # 499 of 500 tokens today (UTC)
+    assert await deps.budget.refusal(utc, clock.now()) is None  # 499 of 500 tokens today (UTC)
     await store.record_llm_call(3, "grading", 1, clock.now())  # exactly the budget
-    assert await llm_budget.refusal(deps, utc, clock.now()) == "llm_budget"
+    assert await deps.budget.refusal(utc, clock.now()) == "llm_budget"
 
 
 async def test_a_failed_grading_is_recorded_as_a_grading_with_no_tokens(server: FakeOpenAI) -> None:
@@ -269,7 +269,7 @@ async def test_a_leaderboard_answer_regraded_later_gets_the_second_look_too(serv
     store, svc = await answered(server, DAILY)
     (attempt,) = store.attempts.values()
     assert attempt.status == "regrade" and attempt.grader == "offline"
-    assert await regrade_pending(svc.deps) == 1
+    assert await regrade_pending(build(Regrading, svc.deps.provided())) == 1
     done = store.attempts[attempt.id]
     assert len(server.chat_requests()) == 3  # the failed one, the regrade and its second look
     assert done.grade and done.grade.checked_twice and done.grade.grader == "llm:fake-model"

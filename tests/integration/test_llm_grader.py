@@ -11,13 +11,14 @@ import openai
 import pytest
 
 from bot.features.deps import Limits
-from bot.features.drill.regrade import regrade_pending
+from bot.features.drill.regrade import Regrading, regrade_pending
 from bot.grading.llm import LLMGrader
 from bot.grading.llm_reply import token_bound
 from bot.grading.offline import OfflineGrader
 from bot.grading.prompts import load_prompts
 from bot.grading.rubric_writer import LLMRubricWriter
 from bot.kernel.bank import Bank
+from bot.kernel.inject import build
 from bot.kernel.ports import Delivery, GraderUnavailable
 from bot.kernel.replies import Reply
 from bot.kernel.scoring import total_score
@@ -281,10 +282,10 @@ async def test_failure_shows_the_estimate_then_regrades_once(server: FakeOpenAI)
         return Delivery.DELIVERED
 
     server.script.append(Fault("status", 503))
-    assert await regrade_pending(svc.deps, notify) == 0  # still down: stays queued
+    assert await regrade_pending(build(Regrading, svc.deps.provided()), notify) == 0  # still down: stays queued
     assert store.attempts[attempt.id].status == "regrade"
-    assert await regrade_pending(svc.deps, notify) == 1
-    assert await regrade_pending(svc.deps, notify) == 0  # never graded twice
+    assert await regrade_pending(build(Regrading, svc.deps.provided()), notify) == 1
+    assert await regrade_pending(build(Regrading, svc.deps.provided()), notify) == 0  # never graded twice
     done = store.attempts[attempt.id]
     assert done.status == "graded" and done.grader == "llm:fake-model" and done.grade and done.grade.score == FULL
     assert sent[0][0] == uid and "graded in full" in sent[0][1][0].text and f"Score: {FULL}/100" in sent[0][1][0].text
@@ -312,7 +313,7 @@ async def test_a_regrade_keeps_the_rating_the_user_chose_themselves(server: Fake
     async def notify(user_id: int, replies: list[Reply]) -> Delivery:
         return Delivery.DELIVERED
 
-    assert await regrade_pending(svc.deps, notify) == 1
+    assert await regrade_pending(build(Regrading, svc.deps.provided()), notify) == 1
     done = store.attempts[attempt.id]
     assert done.status == "graded" and done.grade is not None and done.grade.score == FULL  # the LLM's grade...
     assert done.rating == 1 and store.cards[card.id].due == due_before  # ...but the user's own rating stands
@@ -324,7 +325,7 @@ async def test_a_regrade_for_a_user_who_blocked_the_bot_pauses_them(server: Fake
     async def unreachable(user_id: int, replies: list[Reply]) -> Delivery:
         return Delivery.UNREACHABLE
 
-    assert await regrade_pending(svc.deps, unreachable) == 1
+    assert await regrade_pending(build(Regrading, svc.deps.provided()), unreachable) == 1
     user = await store.get_user(uid)
     assert user is not None and user.paused  # the regrade is kept; pushes stop until they are back
 

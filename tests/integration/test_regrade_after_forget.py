@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.delivery import NotifierRouter
-from bot.features.drill.regrade import regrade_pending
+from bot.features.drill.regrade import Regrading, regrade_pending
 from bot.kernel.bank import Bank
+from bot.kernel.inject import build
 from bot.kernel.ports import AboutToSend, Delivery
 from bot.kernel.replies import Reply
 from bot.kernel.service import Service
@@ -67,7 +68,7 @@ async def test_a_regrade_of_a_forgotten_answer_reaches_nobody(sql: SqlStore) -> 
     llm.meanwhile = forget_then_newcomer
     clock.advance(hours=1)
 
-    await regrade_pending(deps, router)
+    await regrade_pending(build(Regrading, deps.provided()), router)
 
     assert len(llm.calls) >= 1  # the regrade ran (and was graded) while A left
     assert telegram.sent == []  # nobody is sent A's forgotten answer's grade

@@ -11,8 +11,9 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.features.deps import Deps
-from bot.features.drill.regrade import REGRADING_STALE_AFTER, regrade_pending
+from bot.features.drill.regrade import REGRADING_STALE_AFTER, Regrading, regrade_pending
 from bot.kernel.bank import Bank
+from bot.kernel.inject import build
 from bot.kernel.models import Attempt, User
 from bot.kernel.ports import Delivery
 from bot.kernel.replies import Reply
@@ -66,7 +67,10 @@ async def test_two_replicas_regrade_each_attempt_once(stores: tuple[SqlStore, Sq
         return Delivery.DELIVERED
 
     done = await asyncio.gather(
-        *(regrade_pending(_deps(s, bank, g, clock), notify, limit=50) for s, g in zip(stores, graders, strict=True))
+        *(
+            regrade_pending(build(Regrading, _deps(s, bank, g, clock).provided()), notify, limit=50)
+            for s, g in zip(stores, graders, strict=True)
+        )
     )
     assert sum(done) == 12 and len(graders[0].calls) + len(graders[1].calls) == 12  # no attempt graded twice
     assert len(sent) == 12
@@ -81,8 +85,10 @@ async def test_a_regrade_left_by_a_dead_replica_is_finished_by_the_other(
     clock, grader = FakeClock(NOW), FakeGrader()
     assert await stores[0].claim_attempt(attempt_id, "regrade", "regrading", NOW)  # replica one dies here
     deps = _deps(stores[1], bank, grader, clock)
-    assert await regrade_pending(deps) == 0 and grader.calls == []  # fresh: it may still be grading
+    assert (
+        await regrade_pending(build(Regrading, deps.provided())) == 0 and grader.calls == []
+    )  # fresh: it may still be grading
     clock.advance(seconds=REGRADING_STALE_AFTER.total_seconds() + 1)
-    assert await regrade_pending(deps) == 1 and len(grader.calls) == 1
+    assert await regrade_pending(build(Regrading, deps.provided())) == 1 and len(grader.calls) == 1
     found = await stores[0].get_attempt(attempt_id)
     assert found is not None and found.status == "graded"

@@ -11,7 +11,7 @@ import pytest
 
 from bot.features.deps import Deps, Limits
 from bot.grading import chain as grading_chain
-from bot.kernel import llm_budget, progress
+from bot.kernel import progress
 from bot.kernel.bank import Bank
 from bot.kernel.models import Grade, Lang, Level, Question, User
 from bot.kernel.ports import BOARD_SUFFIX, Outcome
@@ -46,7 +46,7 @@ def deps(grader: FakeGrader, estimator: FakeGrader | None, **limits: int) -> Dep
 
 async def run(d: Deps) -> Outcome:
     user = User(id=1, level="researcher", created_at=d.clock.now())
-    return await d.grader.grade_answer(example_question(), "an answer", user, d.clock.now(), llm_budget.of(d))
+    return await d.grader.grade_answer(example_question(), "an answer", user, d.clock.now(), d.budget)
 
 
 async def test_without_an_llm_the_grader_grades_at_the_users_level_and_nothing_is_queued(ticks: None) -> None:
@@ -188,7 +188,7 @@ async def test_a_regrade_gets_a_second_look_only_for_an_llm_grade_on_a_leaderboa
     llm, offline = Named("llm", 20), Blank("offline", 10)
     d = deps(llm, offline)
     user = User(id=1, created_at=d.clock.now())
-    q, now, budget = example_question(), d.clock.now(), llm_budget.of(d)
+    q, now, budget = example_question(), d.clock.now(), d.budget
     high = (await Named("earlier", 90).grade(q, "an answer", "en")).model_copy(update={"grader": "llm"})
     estimate = high.model_copy(update={"grader": "offline"})
     board = "discord:1" + BOARD_SUFFIX

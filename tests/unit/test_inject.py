@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import importlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import pytest
@@ -17,15 +17,16 @@ from bot.features.deps import Deps
 from bot.features.routes import ROUTES
 from bot.features.stats.report import History
 from bot.kernel import commands as c
-from bot.kernel.inject import UnknownDependency, bind, build, parameters, routes_to
+from bot.kernel.inject import UnknownDependency, bind, build, group, is_group, parameters, routes_to
 from bot.kernel.models import User
-from bot.kernel.ports import Clock
+from bot.kernel.ports import Clock, Notify
 from bot.kernel.registry import REGISTRY
 from bot.kernel.replies import Reply
-from bot.kernel.routing import Handler
+from bot.kernel.routing import HOOK_CALLS, Handler, Hooks, JobHandler
 from bot.kernel.service import Service
-from bot.kernel.session import InFlow, Session
+from bot.kernel.session import Session
 from bot.kernel.store_ports import CardsPort
+from tests.fakes import NO_HOOKS, FakeClock
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 MAX_PORT_METHODS = 15
@@ -34,34 +35,54 @@ HANDLERS_TAKING_DEPS: set[str] = set()
 """Debts: registered handlers (and the career tools' handlers) that still take the whole `deps` (the composition root's
 record) instead of naming what they use. The list may only shrink: a handler converted is taken off it (the test
 fails until it is); it is empty, and a handler taking `deps` again fails."""
+HOOKS_TAKING_DEPS: set[str] = set()
+"""Debts: the routes' hooks that still take the whole `deps`. Empty: a hook taking `deps` again fails."""
 
 
 class OneHandler:
-    """Routes of one command (/help) whose handler is given: a hand-written fake."""
+    """Routes of one command (/help) whose handler is given, of one job (the regrade round) and hooks when given: a
+    hand-written fake."""
 
-    def __init__(self, handler: Handler) -> None:
+    def __init__(self, handler: Handler, job: JobHandler | None = None, hooks: Hooks = NO_HOOKS) -> None:
         self._handlers: dict[type[c.Command], Handler] = {c.ShowHelp: handler}
+        self._jobs: dict[type[c.Job], JobHandler] = {c.RegradeRound: job} if job else {}
+        self._hooks = hooks
+
+    @property
+    def jobs(self) -> Mapping[type[c.Job], JobHandler]:
+        return self._jobs
 
     @property
     def handlers(self) -> Mapping[type[c.Command], Handler]:
         return self._handlers
 
-    async def greet(self, deps: Deps, user: User) -> list[Reply]:
-        return []
+    @property
+    def hooks(self) -> Hooks:
+        return self._hooks
 
-    async def flow_action(self, cmd: c.FlowAction, deps: Deps, user: User, before: Session) -> list[Reply]:
-        return []
 
-    async def after_command(
-        self, before: InFlow, replies: list[Reply], deps: Deps, user: User, restart: bool
-    ) -> list[Reply]:
-        return replies
+@group
+@dataclass(frozen=True)
+class Dues:
+    """A dependency group of two: what the group tests' handler names as one parameter."""
 
-    async def waiting_rating(self, deps: Deps, user: User, attempt_id: int) -> Reply | None:
-        return None
+    cards: CardsPort
+    clock: Clock
 
-    async def free_text(self, cmd: c.FreeText, deps: Deps, user: User, session: Session) -> list[Reply] | None:
-        return None
+
+@group
+@dataclass(frozen=True)
+class Typo:
+    cards: CardsPort
+    clok: Clock
+
+
+@dataclass(frozen=True)
+class Unmarked:
+    """The same fields as Dues, not marked as a group: the control case."""
+
+    cards: CardsPort
+    clock: Clock
 
 
 def qualified(handler: Handler) -> str:
@@ -93,6 +114,17 @@ async def test_an_unknown_name_fails_when_the_service_is_built_not_when_called(d
     with pytest.raises(UnknownDependency, match=r"test_inject\..*show names 'cardz', which nothing provides"):
         Service(deps, routes=OneHandler(show))
     assert called == []
+
+
+def test_the_whole_record_is_not_a_dependency_a_handler_may_name(deps: Deps) -> None:
+    """`deps`, the composition root's record, is given to no handler: one naming it fails when the service is built."""
+
+    async def show(cmd: c.ShowHelp, user: User, deps: Deps) -> list[Reply]:
+        return []
+
+    assert "deps" not in deps.provided() and "cards" in deps.provided()
+    with pytest.raises(UnknownDependency, match=r"show names 'deps', which nothing provides"):
+        Service(deps, routes=OneHandler(show))
 
 
 def test_bind_names_the_known_dependencies_in_its_error() -> None:
@@ -135,6 +167,88 @@ def test_a_dependency_group_is_built_by_its_field_names(deps: Deps) -> None:
         build(Typo, deps.provided())
 
 
+async def test_a_handler_naming_a_group_is_given_it_built_from_the_map_at_each_call(deps: Deps) -> None:
+    seen: list[Dues] = []
+
+    async def show(cmd: c.ShowHelp, user: User, dues: Dues) -> list[Reply]:
+        seen.append(dues)
+        return [Reply(f"due {await dues.cards.count_due(user.id, dues.clock.now())}")]
+
+    service = Service(deps, routes=OneHandler(show))
+    user = await service.user_for("test", "u1", "en")
+    assert [r.text for r in await service.handle_text(user.id, "/help")] == ["due 0"]
+    assert seen[0] == Dues(deps.store, deps.clock)
+    deps.clock = later = FakeClock(deps.clock.now())  # a test swapping the clock of a built service
+    await service.handle_text(user.id, "/help")
+    assert seen[1].clock is later and seen[1].cards is deps.store
+
+
+async def test_a_group_naming_what_nothing_provides_fails_when_the_service_is_built(deps: Deps) -> None:
+    called: list[str] = []
+
+    async def show(cmd: c.ShowHelp, user: User, dues: Typo) -> list[Reply]:
+        called.append("show")
+        return []
+
+    with pytest.raises(UnknownDependency, match=r"show names 'dues', a Typo whose 'clok' nothing provides"):
+        Service(deps, routes=OneHandler(show))
+    assert called == []
+
+
+def test_only_a_marked_dataclass_is_built_as_a_group(deps: Deps) -> None:
+    """The control case: the same fields unmarked are a parameter like any other, which nothing provides."""
+
+    async def show(cmd: c.ShowHelp, user: User, dues: Unmarked) -> list[Reply]:
+        return []
+
+    assert is_group(Dues) and not is_group(Unmarked)
+    with pytest.raises(UnknownDependency, match=r"names 'dues', which nothing provides"):
+        bind(show, deps.provided())
+    bound = bind(show, {**deps.provided(), "dues": "given by name"})
+    assert bound.groups == () and bound.names == ("dues",)
+
+
+def test_a_group_is_a_frozen_dataclass() -> None:
+    @dataclass
+    class Loose:
+        clock: Clock
+
+    with pytest.raises(TypeError, match="Loose: a dependency group is a frozen dataclass"):
+        group(Loose)
+    with pytest.raises(TypeError, match="a dependency group is a frozen dataclass"):
+        group(OneHandler)
+
+
+async def test_a_job_names_what_it_uses_and_an_unknown_name_fails_at_build(deps: Deps) -> None:
+    async def show(cmd: c.ShowHelp, user: User) -> list[Reply]:
+        return []
+
+    seen: list[object] = []
+
+    async def round_(job: c.RegradeRound, notify: Notify | None, dues: Dues) -> int:
+        seen.extend([job, notify, dues])
+        return 3
+
+    service = Service(deps, routes=OneHandler(show, round_))
+    assert await service.run_job(c.RegradeRound(limit=5)) == 3
+    assert seen == [c.RegradeRound(limit=5), None, Dues(deps.store, deps.clock)]
+
+    async def typo(job: c.RegradeRound, notify: Notify | None, clok: Clock) -> int:
+        return 0
+
+    with pytest.raises(UnknownDependency, match=r"typo names 'clok', which nothing provides"):
+        Service(deps, routes=OneHandler(show, typo))
+
+
+def test_the_registered_handlers_name_groups(deps: Deps) -> None:
+    """The repeated lists of ports are groups now: /mock names its turns and planning, /forget what is kept."""
+    service = Service(deps, routes=ROUTES)
+    groups = {name: kind.__name__ for bound in service._bound.values() for name, kind in bound.groups}
+    assert {"turns": "Turns", "planning": "Planning", "kept": "Kept", "answers": "Answers", "deck": "Deck"}.items() <= (
+        groups.items()
+    )
+
+
 def test_every_registered_handler_binds_against_what_the_root_provides(deps: Deps) -> None:
     service = Service(deps, routes=ROUTES)  # raises on any unknown name
     assert "store" not in service.provided  # the store is given as its ports, never whole
@@ -155,6 +269,47 @@ def test_the_handlers_taking_the_whole_deps_are_the_listed_debts() -> None:
     taking = {qualified(h) for h in handlers if "deps" in parameters(h)}
     assert taking - HANDLERS_TAKING_DEPS == set(), "a handler took `deps` again: name what it uses instead"
     assert HANDLERS_TAKING_DEPS - taking == set(), "a debt is paid: take it off HANDLERS_TAKING_DEPS"
+
+
+def test_the_hooks_taking_the_whole_deps_are_the_listed_debts() -> None:
+    hooks = ROUTES.hooks
+    assert set(HOOK_CALLS) == {f.name for f in fields(Hooks)}
+    taking = {qualified(getattr(hooks, name)) for name in HOOK_CALLS if "deps" in parameters(getattr(hooks, name))}
+    assert taking - HOOKS_TAKING_DEPS == set(), "a hook took `deps` again: name what it uses instead"
+    assert HOOKS_TAKING_DEPS - taking == set(), "a debt is paid: take it off HOOKS_TAKING_DEPS"
+
+
+def test_a_hook_naming_what_nothing_provides_fails_when_the_service_is_built(deps: Deps) -> None:
+    async def show(cmd: c.ShowHelp, user: User) -> list[Reply]:
+        return []
+
+    async def greet(user: User, session: Session, clok: Clock) -> list[Reply]:
+        return []
+
+    with pytest.raises(UnknownDependency, match=r"greet names 'clok', which nothing provides"):
+        Service(deps, routes=OneHandler(show, hooks=replace(NO_HOOKS, greet=greet)))
+    Service(deps, routes=OneHandler(show))  # the control case: the same routes with hooks naming nothing else
+
+
+async def test_a_hook_is_given_its_per_call_values_and_what_it_names(deps: Deps) -> None:
+    seen: dict[str, object] = {}
+
+    async def show(cmd: c.ShowHelp, user: User) -> list[Reply]:
+        return []
+
+    async def free_text(cmd: c.FreeText, user: User, session: Session, dues: Dues, clock: Clock) -> list[Reply]:
+        seen.update(cmd=cmd, session=session, dues=dues, clock=clock)
+        return [Reply("taken")]
+
+    service = Service(deps, routes=OneHandler(show, hooks=replace(NO_HOOKS, free_text=free_text)))
+    user = await service.user_for("test", "u1", "en")
+    assert [r.text for r in await service.handle_text(user.id, "some words")] == ["taken"]
+    assert seen == {
+        "cmd": c.FreeText(user.id, "some words"),
+        "session": await deps.store.get_session(user.id),
+        "dues": Dues(deps.store, deps.clock),
+        "clock": deps.clock,
+    }
 
 
 def port_modules() -> list[str]:

@@ -222,7 +222,8 @@ class PromptRecordingGrader(FakeGrader):
 
 
 async def test_the_regrade_after_an_outage_stays_quiet_and_grades_the_follow_up_that_was_asked() -> None:
-    from bot.features.drill.regrade import regrade_pending
+    from bot.features.drill.regrade import Regrading, regrade_pending
+    from bot.kernel.inject import build
     from bot.kernel.ports import Delivery
 
     store, clock, llm = FakeStore(), FakeClock(), PromptRecordingGrader()
@@ -242,7 +243,7 @@ async def test_the_regrade_after_an_outage_stays_quiet_and_grades_the_follow_up_
         sent.append(replies)
         return Delivery.DELIVERED
 
-    assert await regrade_pending(deps, notify) == 2
+    assert await regrade_pending(build(Regrading, deps.provided()), notify) == 2
     assert sent == []  # the mock is still running: no grade shown mid-session
     assert llm.prompts[-1] == service.deps.bank.get(mock.items[0].question_id).follow_ups[fu.bank_index].en  # type: ignore[union-attr]
     assert {a.status for a in store.attempts.values()} == {"graded"}

@@ -365,7 +365,9 @@ async def test_the_weekly_summary_names_the_weakest_subtopic_and_counts_in_the_s
     await service.handle_text(user.id, "an answer")
     for lang, text in (("en", "Your week: 1 answer, mean score 40. Weakest subtopic: Mixed precision."),
                        ("zh", "本周回顾：1 次作答，平均分 40。最薄弱的子主题：混合精度。")):  # fmt: skip
-        replies = await push_rules.push_replies("weekly", deps, user.model_copy(update={"language": lang}), None)
+        replies = await push_rules.bind_pushes(deps.provided()).push(
+            "weekly", user.model_copy(update={"language": lang}), None
+        )
         assert replies is not None and replies[0].text.startswith(text), replies[0].text
 
 

@@ -14,6 +14,7 @@ from bot.features.study_server import study_server
 from bot.kernel import push_rules, srs
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import t, tn
+from bot.kernel.inject import UnknownDependency
 from bot.kernel.models import DIMENSIONS, Attempt, Grade, Reminder, ReviewItem, User
 from bot.kernel.push_rules import (
     daily_date,
@@ -118,7 +119,7 @@ async def saved_user(service: Service, lang: str = "en", **settings: object) -> 
 
 async def test_the_daily_drill_opens_the_next_question_under_a_heading(service: Service, store: FakeStore) -> None:
     user = await saved_user(service, "zh")
-    replies = await push_rules.push_replies("daily", service.deps, user, None)
+    replies = await push_rules.bind_pushes(service.deps.provided()).push("daily", user, None)
     assert replies is not None
     session = await store.get_session(user.id)
     assert isinstance(session, Answering)
@@ -139,7 +140,7 @@ async def test_the_daily_drill_asks_yesterdays_open_question_again(service: Serv
     card = await store.get_card(opened.card_id)
     q = service.deps.bank.get(card.question_id) if card else None
     assert card is not None and q is not None
-    replies = await push_rules.push_replies("daily", service.deps, user, None)
+    replies = await push_rules.bind_pushes(service.deps.provided()).push("daily", user, None)
     assert replies is not None and replies[0].text.endswith(drill.show_question(q, card, user, "due")[0].text)
     assert await store.get_session(user.id) == opened
 
@@ -153,13 +154,13 @@ async def test_the_daily_drill_does_not_interrupt_a_conversation(
 ) -> None:
     user = await saved_user(service)
     await store.set_session(user.id, busy)
-    assert await push_rules.push_replies("daily", service.deps, user, None) is None
+    assert await push_rules.bind_pushes(service.deps.provided()).push("daily", user, None) is None
     assert await store.get_session(user.id) == busy
 
 
 async def test_the_daily_drill_is_skipped_when_nothing_is_left(service: Service, store: FakeStore) -> None:
     user = await saved_user(service, new_per_day=0)
-    assert await push_rules.push_replies("daily", service.deps, user, None) is None
+    assert await push_rules.bind_pushes(service.deps.provided()).push("daily", user, None) is None
     assert await store.get_session(user.id) == Idle()
 
 
@@ -172,13 +173,17 @@ async def test_the_nudge_needs_five_due_cards_and_a_day_without_practice(service
     deps, now = service.deps, clock.now()
     user = await saved_user(service, "zh")
     await due_cards(deps, user, 4, now)
-    assert await push_rules.push_replies("nudge", deps, user, None) is None  # four are not many
+    assert await push_rules.bind_pushes(deps.provided()).push("nudge", user, None) is None  # four are not many
     await due_cards(deps, user, 5, now)
-    replies = await push_rules.push_replies("nudge", deps, user, now - timedelta(days=1))  # a day exactly: nudged
+    replies = await push_rules.bind_pushes(deps.provided()).push(
+        "nudge", user, now - timedelta(days=1)
+    )  # a day exactly: nudged
     assert replies is not None
     ((nudge,),) = [replies]
     assert nudge.text == tn("zh", "review_due_nudge", 5) and nudge.buttons == [[Button("/drill", "next")]]
-    assert await push_rules.push_replies("nudge", deps, user, now - timedelta(hours=23, minutes=59)) is None
+    assert (
+        await push_rules.bind_pushes(deps.provided()).push("nudge", user, now - timedelta(hours=23, minutes=59)) is None
+    )
 
 
 async def test_after_an_interview_ask_then_remind_once_unless_something_was_logged(
@@ -188,7 +193,7 @@ async def test_after_an_interview_ask_then_remind_once_unless_something_was_logg
     user = await saved_user(service, "zh")
     at = now - timedelta(days=1)
     payload = {"company": "Acme", "at": at.isoformat()}
-    first = await post_interview(deps, user, payload, second=False)
+    first = await post_interview(deps.store, user, payload, second=False)
     assert first is not None and first[0].text == t("zh", "post_interview", company="Acme")
     again = t("zh", "post_interview_again", company="Acme")
 
@@ -200,12 +205,12 @@ async def test_after_an_interview_ask_then_remind_once_unless_something_was_logg
 
     await deps.store.add_review_item(item("Acme", at - timedelta(minutes=1)))  # logged before this interview
     await deps.store.add_review_item(item("Globex", now))  # another company
-    second = await post_interview(deps, user, payload, second=True)
+    second = await post_interview(deps.store, user, payload, second=True)
     assert second is not None and second[0].text == again
-    assert await post_interview(deps, user, {"company": "Acme"}, second=True) is None  # no time: any
+    assert await post_interview(deps.store, user, {"company": "Acme"}, second=True) is None  # no time: any
     await deps.store.add_review_item(item("Acme", at))
-    assert await post_interview(deps, user, payload, second=True) is None
-    unnamed = await post_interview(deps, user, {}, second=False)  # a reminder without a company
+    assert await post_interview(deps.store, user, payload, second=True) is None
+    unnamed = await post_interview(deps.store, user, {}, second=False)  # a reminder without a company
     assert unnamed is not None and unnamed[0].text == t("zh", "post_interview", company="")
 
 
@@ -227,7 +232,7 @@ async def test_the_weekly_summary_counts_this_weeks_answers_and_names_the_weakes
     service = Service(deps)
     user = await saved_user(service, "zh")
     now = clock.now()
-    empty = await push_rules.push_replies("weekly", deps, user, None)
+    empty = await push_rules.bind_pushes(deps.provided()).push("weekly", user, None)
     assert empty is not None and empty[0].text == t("zh", "push.weekly_empty")
     assert empty[0].buttons == [[Button("/drill", "next")]]
 
@@ -251,7 +256,7 @@ async def test_the_weekly_summary_counts_this_weeks_answers_and_names_the_weakes
         answer("gone-001", 0, timedelta(hours=6)),  # counted; its question left the bank: no subtopic
     ):
         await store.add_attempt(attempt)
-    replies = await push_rules.push_replies("weekly", deps, user, None)
+    replies = await push_rules.bind_pushes(deps.provided()).push("weekly", user, None)
     assert replies is not None
     (summary,) = replies
     # attention 80; sharding 50, 70, 60 (the lowest mean, though the most points): 260 / 4 = 65
@@ -269,7 +274,7 @@ async def test_a_week_of_ungraded_answers_has_no_mean_and_no_weakest(service: Se
         Attempt(id=0, user_id=user.id, card_id=None, question_id="pipe-q-000", answer="a", status="regrade",
                 created_at=clock.now())
     )  # fmt: skip
-    replies = await push_rules.push_replies("weekly", service.deps, user, None)
+    replies = await push_rules.bind_pushes(service.deps.provided()).push("weekly", user, None)
     assert replies is not None and replies[0].text == t(
         "en", "push.weekly", answers=tn("en", "count.answer", 1), mean="-", weakest="-"
     )
@@ -284,12 +289,12 @@ async def test_each_push_kind_has_one_builder_and_an_unknown_reminder_sends_noth
         push_rules.register_push("daily", another)  # type: ignore[arg-type]  # the drill builds it already
     with pytest.raises(ValueError, match="post_interview"):
         push_rules.register_reminder("post_interview", another)  # type: ignore[arg-type]
-    with pytest.raises(LookupError, match="monthly"):
-        await push_rules.push_replies("monthly", None, None, None)  # type: ignore[arg-type]
     deps = Deps(store=FakeStore(), bank=Bank([]), grader=FakeGrader(), clock=FakeClock())
     user = User(id=1, created_at=deps.clock.now())
+    with pytest.raises(LookupError, match="monthly"):
+        await push_rules.bind_pushes(deps.provided()).push("monthly", user, None)
     odd = Reminder(id=1, user_id=1, kind="no_such_kind", due_at=deps.clock.now(), payload={})
-    assert await push_rules.reminder_replies(deps, user, odd) is None
+    assert await push_rules.bind_pushes(deps.provided()).reminder(user, odd) is None
 
 
 def test_a_push_going_out_15_minutes_or_more_late_says_when_it_was_due() -> None:
@@ -317,8 +322,8 @@ def test_the_daily_instant_is_todays_daily_time_on_the_users_local_day() -> None
 SEEN: list[tuple[object, object, object]] = []
 
 
-async def record_reminder(deps: object, user: object, reminder: object) -> list[Reply]:
-    SEEN.append((deps, user, reminder))
+async def record_reminder(user: object, reminder: object, clock: object) -> list[Reply]:
+    SEEN.append((clock, user, reminder))
     return [Reply("Follow up with Acme"), Reply("second")]
 
 
@@ -329,11 +334,11 @@ async def test_a_due_reminder_is_built_by_its_kinds_feature_with_a_late_note_whe
     user = User(id=1, created_at=deps.clock.now())
     now = deps.clock.now()
     on_time = Reminder(id=1, user_id=1, kind="test.reminder", due_at=now - timedelta(minutes=14), payload={})
-    replies = await push_rules.reminder_replies(deps, user, on_time)
+    replies = await push_rules.bind_pushes(deps.provided()).reminder(user, on_time)
     assert replies is not None and [r.text for r in replies] == ["Follow up with Acme", "second"]
-    assert SEEN[-1][0] is deps and SEEN[-1][1] is user and SEEN[-1][2] is on_time
+    assert SEEN[-1][0] is deps.clock and SEEN[-1][1] is user and SEEN[-1][2] is on_time
     late = on_time.model_copy(update={"due_at": now - timedelta(minutes=15)})
-    replies = await push_rules.reminder_replies(deps, user, late)
+    replies = await push_rules.bind_pushes(deps.provided()).reminder(user, late)
     assert replies is not None and replies[0].text.startswith("(This was due at ") and replies[1].text == "second"
     assert SEEN[-1][2] is late
 
@@ -345,3 +350,32 @@ def test_one_feature_builds_the_study_servers_post() -> None:
     with pytest.raises(ValueError, match="study server"):
         push_rules.register_server_post(another)  # type: ignore[arg-type]  # the study server's is registered
     push_rules.register_server_post(study_server.daily_post)  # the same one again: no clash
+
+
+def test_every_registered_builder_names_what_the_root_provides(deps: Deps) -> None:
+    """Bound when the dispatcher is built (bot/kernel/push_rules.py bind_pushes): none takes the whole record."""
+    pushes = push_rules.bind_pushes(deps.provided())  # raises on any unknown name
+    assert {"daily", "nudge", "weekly"} <= set(pushes.pushes)
+    assert {"post_interview", "post_interview_again", "app_follow_up"} <= set(pushes.reminders)
+    assert list(pushes.posts) == [study_server.daily_post]
+    bound = [*pushes.pushes.values(), *pushes.reminders.values(), *pushes.posts.values()]
+    assert [b for b in bound if "deps" in b.names] == []
+    assert pushes.pushes["daily"].names == ("users", "clock") and pushes.pushes["daily"].groups[0][0] == "deck"
+
+
+async def test_a_builder_naming_what_nothing_provides_fails_when_the_pushes_are_bound(
+    deps: Deps, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def typo(user: User, last_answer: datetime | None, clok: object) -> None:
+        return None
+
+    async def spelled(user: User, last_answer: datetime | None, clock: object) -> list[Reply]:
+        return [Reply(f"{user.id} at {clock.now():%H:%M}")]  # type: ignore[attr-defined]
+
+    monkeypatch.setitem(push_rules._pushes, "test.spelled", spelled)  # the control case: bound, and built
+    user = User(id=7, created_at=deps.clock.now())
+    replies = await push_rules.bind_pushes(deps.provided()).push("test.spelled", user, None)
+    assert replies == [Reply("7 at 09:00")]
+    monkeypatch.setitem(push_rules._pushes, "test.typo", typo)
+    with pytest.raises(UnknownDependency, match=r"typo names 'clok', which nothing provides"):
+        push_rules.bind_pushes(deps.provided())

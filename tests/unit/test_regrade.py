@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 
 from bot.features.drill import checklist
-from bot.features.drill.regrade import regrade_pending
+from bot.features.drill.regrade import Regrading, regrade_pending
 from bot.kernel import commands as c
 from bot.kernel import render, srs
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import t
+from bot.kernel.inject import build
 from bot.kernel.models import DIMENSIONS, Attempt, Grade, KeyPointResult, Question, Rating
 from bot.kernel.ports import Delivery, GraderUnavailable
 from bot.kernel.replies import Reply
@@ -149,7 +150,7 @@ async def test_the_llm_grade_replaces_the_estimate_and_reschedules_the_card(worl
     world.clock.advance(hours=3)
     outbox = Outbox()
 
-    assert await regrade_pending(world.deps, outbox) == 1
+    assert await regrade_pending(build(Regrading, world.deps.provided()), outbox) == 1
 
     done = await attempt(world, queued.id)
     assert done.status == "graded" and done.grader == "llm:stub" and done.prompt_version == "p-test"
@@ -196,7 +197,7 @@ async def test_a_chinese_user_is_told_in_chinese(world: World) -> None:
     uid = await world.user(language="zh")
     queued = await world.queued_answer(uid, "每个 rank 只保存一部分参数，用之前再逐层收集。")
     outbox = Outbox()
-    assert await regrade_pending(world.deps, outbox) == 1
+    assert await regrade_pending(build(Regrading, world.deps.provided()), outbox) == 1
     ((_, (reply,)),) = outbox.sent
     q = world.deps.bank.get("pipe-long-001")
     assert q is not None
@@ -220,7 +221,7 @@ async def test_an_answer_with_no_grade_at_all_is_graded_and_scheduled(store: Fak
     world.llm.down = False
     world.clock.advance(hours=2)
 
-    assert await regrade_pending(world.deps, Outbox()) == 1
+    assert await regrade_pending(build(Regrading, world.deps.provided()), Outbox()) == 1
 
     done = await attempt(world, queued.id)
     assert done.status == "graded" and done.rating == int(Rating.EASY) and done.graded_at == world.clock.now()
@@ -239,7 +240,7 @@ async def test_a_newer_answer_to_the_card_keeps_its_schedule(world: World) -> No
     card_before = await world.store.get_card(queued.card_id or 0)
     outbox = Outbox()
 
-    assert await regrade_pending(world.deps, outbox) == 1
+    assert await regrade_pending(build(Regrading, world.deps.provided()), outbox) == 1
 
     done = await attempt(world, queued.id)
     assert done.status == "graded" and done.grade is not None and done.grade.score == 90
@@ -261,7 +262,7 @@ async def test_the_rating_the_user_chose_is_kept_and_shown(world: World) -> None
     await world.service.handle_action(uid, f"rate:{queued.id}:2")  # the user says: Hard (the estimate said Again)
     card_before = await world.store.get_card(queued.card_id or 0)
     outbox = Outbox()
-    assert await regrade_pending(world.deps, outbox) == 1
+    assert await regrade_pending(build(Regrading, world.deps.provided()), outbox) == 1
     done = await attempt(world, queued.id)
     assert done.rating == int(Rating.HARD) and await world.store.get_card(queued.card_id or 0) == card_before
     ((_, (reply,)),) = outbox.sent
@@ -284,7 +285,7 @@ async def test_a_follow_up_is_graded_against_the_follow_up_and_leaves_the_card(w
     assert queued.is_follow_up and queued.status == "regrade"
     outbox = Outbox()
 
-    assert await regrade_pending(world.deps, outbox) == 1
+    assert await regrade_pending(build(Regrading, world.deps.provided()), outbox) == 1
 
     question, answer, _, _ = world.llm.calls[-1]
     assert question.prompt.en == question.prompt.zh == "Which threshold would you pick?"
@@ -314,7 +315,7 @@ async def test_a_follow_up_is_graded_against_the_answer_it_was_asked_from(world:
     world.clock.advance(days=30)
     await world.service.handle_text(uid, "/drill")
     await world.service.handle_text(uid, ANSWER)  # graded, no follow-up this time
-    assert await regrade_pending(world.deps, Outbox()) == 1
+    assert await regrade_pending(build(Regrading, world.deps.provided()), Outbox()) == 1
     question, _, _, _ = world.llm.calls[-1]
     assert question.prompt.en == "Which threshold would you pick?"
     assert [k.text.en for k in question.rubric.key_points] == ["names a threshold", "says why"]
@@ -324,10 +325,10 @@ async def test_one_round_takes_at_most_the_limit_and_counts_each(world: World) -
     uid = await world.user()
     first = await world.queued_answer(uid)
     queue = [await world.store.add_attempt(first.model_copy(update={"id": 0, "card_id": None})) for _ in range(21)]
-    assert await regrade_pending(world.deps, None) == 20
+    assert await regrade_pending(build(Regrading, world.deps.provided()), None) == 20
     statuses = [(await attempt(world, a.id)).status for a in [first, *queue]]
     assert statuses == ["graded"] * 20 + ["regrade", "regrade"]
-    assert await regrade_pending(world.deps, None, limit=5) == 2
+    assert await regrade_pending(build(Regrading, world.deps.provided()), None, limit=5) == 2
 
 
 async def test_an_attempt_another_worker_took_is_passed_over(world: World) -> None:
@@ -335,7 +336,7 @@ async def test_an_attempt_another_worker_took_is_passed_over(world: World) -> No
     first = await world.queued_answer(uid)
     second = await world.store.add_attempt(first.model_copy(update={"id": 0, "card_id": None}))
     world.store.taken.add(first.id)
-    assert await regrade_pending(world.deps, None) == 1
+    assert await regrade_pending(build(Regrading, world.deps.provided()), None) == 1
     assert (await attempt(world, first.id)).status == "regrade"  # the other worker's to finish
     assert (await attempt(world, second.id)).status == "graded"
     assert len(world.llm.calls) == 2  # the answer's failed call, then only the second attempt
@@ -347,7 +348,7 @@ async def test_an_attempt_whose_question_is_gone_leaves_the_queue(world: World) 
     gone = await world.store.add_attempt(first.model_copy(update={"id": 0, "question_id": "gone-001"}))
     last = await world.store.add_attempt(first.model_copy(update={"id": 0, "card_id": None}))
     calls = len(world.llm.calls)
-    assert await regrade_pending(world.deps, None) == 2
+    assert await regrade_pending(build(Regrading, world.deps.provided()), None) == 2
     assert [(await attempt(world, a.id)).status for a in (first, gone, last)] == ["graded"] * 3
     gone_now = await attempt(world, gone.id)
     assert gone_now.grader == first.grader and gone_now.rating == first.rating  # left as the estimate graded it
@@ -363,7 +364,7 @@ async def test_a_regrade_while_the_llm_is_still_down_is_put_back_and_logged(
     world.llm.down = True
     outbox = Outbox()
     with caplog.at_level(logging.INFO, logger="bot.features.drill.regrade"):
-        assert await regrade_pending(world.deps, outbox) == 0
+        assert await regrade_pending(build(Regrading, world.deps.provided()), outbox) == 0
     assert [(await attempt(world, a.id)).status for a in (first, second)] == ["regrade", "regrade"]
     assert outbox.sent == [] and len(world.llm.calls) == 2  # the answer's call and one try: the round stops
     assert [r.getMessage() for r in caplog.records if r.name == "bot.features.drill.regrade"] == [
@@ -374,12 +375,14 @@ async def test_a_regrade_while_the_llm_is_still_down_is_put_back_and_logged(
 async def test_a_user_who_blocked_the_bot_is_paused_once(world: World) -> None:
     uid = await world.user()
     await world.queued_answer(uid)
-    assert await regrade_pending(world.deps, Outbox(Delivery.UNREACHABLE)) == 1
+    assert await regrade_pending(build(Regrading, world.deps.provided()), Outbox(Delivery.UNREACHABLE)) == 1
     user = await world.store.get_user(uid)
     assert user is not None and user.paused
     other = await world.user("2")
     await world.queued_answer(other)
-    assert await regrade_pending(world.deps, Outbox(Delivery.FAILED)) == 1  # a failed send is not a block
+    assert (
+        await regrade_pending(build(Regrading, world.deps.provided()), Outbox(Delivery.FAILED)) == 1
+    )  # a failed send is not a block
     user = await world.store.get_user(other)
     assert user is not None and not user.paused
 
@@ -398,7 +401,9 @@ async def test_a_regrade_whose_user_left_during_the_llm_call_is_not_sent(world: 
 
     world.llm.meanwhile = forget
     outbox = Outbox()
-    assert await regrade_pending(world.deps, outbox) == 1  # the other user's answer: graded and sent
+    assert (
+        await regrade_pending(build(Regrading, world.deps.provided()), outbox) == 1
+    )  # the other user's answer: graded and sent
     assert [to for to, _ in outbox.sent] == [other]  # not a call for the forgotten user's id
     assert await world.store.get_attempt(queued.id) is None
     assert (await attempt(world, theirs.id)).status == "graded"

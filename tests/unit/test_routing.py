@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import pytest
 
@@ -14,7 +15,8 @@ from bot.kernel.models import User
 from bot.kernel.replies import Reply
 from bot.kernel.routing import Handler
 from bot.kernel.service import Service
-from bot.kernel.session import InFlow, Session
+from bot.kernel.session import Session
+from tests.fakes import NO_HOOKS
 
 
 class OneCommand:
@@ -37,22 +39,15 @@ class OneCommand:
     def handlers(self) -> Mapping[type[c.Command], Handler]:
         return self._handlers
 
-    async def greet(self, deps: Deps, user: User) -> list[Reply]:
-        return [Reply("hello again")]
+    @property
+    def hooks(self) -> routing.Hooks:
+        async def greet(user: User, session: Session) -> list[Reply]:
+            return [Reply("hello again")]
 
-    async def flow_action(self, cmd: c.FlowAction, deps: Deps, user: User, before: Session) -> list[Reply]:
-        return []
+        async def free_text(cmd: c.FreeText, user: User, session: Session) -> list[Reply] | None:
+            return [Reply(f"echo: {cmd.text}")] if cmd.text.startswith("echo") else None
 
-    async def after_command(
-        self, before: InFlow, replies: list[Reply], deps: Deps, user: User, restart: bool
-    ) -> list[Reply]:
-        return replies
-
-    async def waiting_rating(self, deps: Deps, user: User, attempt_id: int) -> Reply | None:
-        return None
-
-    async def free_text(self, cmd: c.FreeText, deps: Deps, user: User, session: Session) -> list[Reply] | None:
-        return [Reply(f"echo: {cmd.text}")] if cmd.text.startswith("echo") else None
+        return replace(NO_HOOKS, greet=greet, free_text=free_text)
 
 
 async def test_the_service_dispatches_to_the_routes_it_was_given(deps: Deps) -> None:

@@ -74,12 +74,12 @@ def guild(tz: str = "Asia/Shanghai", lang: str = "en") -> Guild:
 async def test_daily_post_is_one_question_per_local_day_with_an_answer_button(deps: Deps) -> None:
     # 2026-03-02 17:00 UTC is already 03-03 01:00 in Shanghai: the post follows the server's day.
     late = datetime(2026, 3, 2, 17, 0, tzinfo=UTC)
-    post = daily_post(deps, guild(), late)
+    post = daily_post(guild(), late, deps.bank)
     assert post is not None and "2026-03-03" in post.text
     q = daily_question(deps.bank, GUILD, late.date() + timedelta(days=1))
     assert q is not None and q.prompt.en in post.text
     assert post.actions() == [f"answer:{q.id}"]
-    zh = daily_post(deps, guild(lang="zh"), late)
+    zh = daily_post(guild(lang="zh"), late, deps.bank)
     assert zh is not None and "每日一题" in zh.text and q.prompt.zh in zh.text
     days = [daily_question(deps.bank, GUILD, late.date() + timedelta(days=i)) for i in range(len(deps.bank))]
     assert len({x.id for x in days if x}) == len(deps.bank)  # every question once before any repeats

@@ -26,7 +26,7 @@ async def zh_member(service: Service, external_id: str = "1") -> int:
 
 def test_the_daily_post_is_the_date_the_question_and_the_hint_with_an_answer_button(deps: Deps) -> None:
     now = datetime(2026, 3, 2, 17, 0, tzinfo=UTC)  # already 3 March in Shanghai
-    post = daily_post(deps, guild(lang="zh"), now)
+    post = daily_post(guild(lang="zh"), now, deps.bank)
     q = daily_question(deps.bank, GUILD, now.date() + timedelta(days=1))
     assert post is not None and q is not None
     lines = [t("zh", "server.daily", date="2026-03-03"), render.question_text(q, "zh", "")]
@@ -38,7 +38,7 @@ def test_the_daily_post_is_the_date_the_question_and_the_hint_with_an_answer_but
 def test_an_empty_bank_has_no_question_of_the_day(store: FakeStore, clock: FakeClock) -> None:
     deps = build_test_app(Bank([]), grader=FakeGrader(), store=store, clock=clock).deps
     assert daily_question(deps.bank, GUILD, clock.now().date()) is None
-    assert daily_post(deps, guild(), clock.now()) is None
+    assert daily_post(guild(), clock.now(), deps.bank) is None
 
 
 async def test_a_first_setup_takes_nine_o_clock_and_the_admins_timezone(service: Service, store: FakeStore) -> None:

@@ -13,10 +13,11 @@ import pytest
 
 from bot.features.deps import Limits
 from bot.features.drill import checklist
-from bot.features.drill.regrade import regrade_pending
+from bot.features.drill.regrade import Regrading, regrade_pending
 from bot.grading.feedback import GENERIC_FOLLOW_UPS
 from bot.grading.offline import OfflineGrader
 from bot.kernel.i18n import LOCALES, read_catalogue
+from bot.kernel.inject import build
 from bot.kernel.models import Attempt, Grade, KeyPointResult, Lang, Question, Rubric
 from bot.kernel.ports import Delivery
 from bot.kernel.replies import Reply
@@ -113,7 +114,7 @@ async def collect(tmp_path: Path, lang: Lang) -> str:
             await app.service.handle_action(uid, f"rate:{attempt.id}:2")
         app.service.deps.grader.primary = llm
         sent = Sent()
-        await regrade_pending(app.service.deps, sent.notify)
+        await regrade_pending(build(Regrading, app.service.deps.provided()), sent.notify)
         out.append(shown(sent.replies))
         await app.close()
 

@@ -15,14 +15,13 @@ from bot.features.jd.ports import JobsPort
 from bot.features.mock import mock
 from bot.features.mock.ports import MocksPort
 from bot.features.notebook.ports import NotebookPort
-from bot.features.stats.ports import ChartRenderer
 from bot.features.stats.report import History, progress_reply
 from bot.kernel import actions
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import listing, t, tn
+from bot.kernel.inject import group
 from bot.kernel.limits import DataFacts, Limits
-from bot.kernel.lookups import Questions
 from bot.kernel.models import Lang, Question, User
 from bot.kernel.ports import Clock
 from bot.kernel.replies import Attachment, Button, Reply
@@ -31,18 +30,8 @@ from bot.kernel.store_ports import AttemptsPort, CardsPort, InterviewsPort, Remi
 from bot.kernel.timeutil import local_now
 
 
-async def show_stats(
-    cmd: c.ShowStats,
-    user: User,
-    attempts: AttemptsPort,
-    cards: CardsPort,
-    interviews: InterviewsPort,
-    mocks: MocksPort,
-    questions: Questions,
-    clock: Clock,
-    charts: ChartRenderer | None,
-) -> list[Reply]:
-    reply = await progress_reply(History(attempts, cards, interviews, questions, clock, charts), user)
+async def show_stats(cmd: c.ShowStats, user: User, history: History, mocks: MocksPort) -> list[Reply]:
+    reply = await progress_reply(history, user)
     if reply is None:
         return [Reply(t(user.language, "stats.none"), [[Button("/drill", actions.Next().encode())]])]
     trend = await mock.stats_line(mocks, user)  # the mock interviews' scores in order
@@ -61,6 +50,7 @@ async def forget(cmd: c.Forget, user: User, users: UsersPort) -> list[Reply]:
     return [Reply(t(lang, "forget.confirm"), buttons)]
 
 
+@group
 @dataclass(frozen=True)
 class Kept:
     """Every store port that keeps something of a user: what /forget counts before it deletes, and /export reads."""
@@ -77,30 +67,16 @@ class Kept:
 
 
 async def confirm_forget(
-    cmd: c.ConfirmForget,
-    user: User,
-    session: Session,
-    users: UsersPort,
-    cards: CardsPort,
-    attempts: AttemptsPort,
-    interviews: InterviewsPort,
-    reminders: RemindersPort,
-    mocks: MocksPort,
-    jds: JobsPort,
-    notes: NotebookPort,
-    applications: ApplicationsPort,
-    clock: Clock,
-    limits: Limits,
+    cmd: c.ConfirmForget, user: User, session: Session, kept: Kept, clock: Clock, limits: Limits
 ) -> list[Reply]:
     """Delete the user and everything of theirs, and say what that was. The identities they chat from get a blank
     user in their language, so the next message is greeted and starts onboarding (the user is still there to
     talk to; nothing else of theirs is kept). Files a platform wrote for them are its to delete (the terminal's
     saved charts and exports): the reply's kind, "forgotten", tells it."""
-    lang = user.language
+    lang, users = user.language, kept.users
     if not cmd.confirmed or not isinstance(session, ConfirmingForget):
         await users.set_session(user.id, Idle())
         return [Reply(t(lang, "forget.cancelled"))]
-    kept = Kept(users, cards, attempts, interviews, reminders, mocks, jds, notes, applications)
     deleted = await _what_is_kept(kept, user)
     identities = await users.identities(user.id)
     await users.delete_user(user.id)
@@ -146,23 +122,9 @@ async def privacy(cmd: c.ShowPrivacy, user: User, data_facts: DataFacts) -> list
 
 
 async def export_data(
-    cmd: c.ExportData,
-    user: User,
-    users: UsersPort,
-    cards: CardsPort,
-    attempts: AttemptsPort,
-    interviews: InterviewsPort,
-    reminders: RemindersPort,
-    mocks: MocksPort,
-    jds: JobsPort,
-    notes: NotebookPort,
-    applications: ApplicationsPort,
-    bank: Bank,
-    clock: Clock,
-    limits: Limits,
+    cmd: c.ExportData, user: User, kept: Kept, bank: Bank, clock: Clock, limits: Limits
 ) -> list[Reply]:
     """All the user's data as JSON; zipped, or split into zips, when it is over their platform's upload limit."""
-    kept = Kept(users, cards, attempts, interviews, reminders, mocks, jds, notes, applications)
     return await _export(kept, user, bank, clock.now(), limits.upload_limits)
 
 

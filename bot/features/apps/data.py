@@ -17,7 +17,6 @@ from bot.features.apps.insights import AppsInsights, compute_insights
 from bot.features.apps.ports import ApplicationsPort, AppsChartRenderer
 from bot.features.apps.view import board_data, board_text, insights_short, insights_text, stage_label
 from bot.features.career.models import CLOSED_STAGES, Application
-from bot.features.deps import Deps
 from bot.features.review.companies import company_name
 from bot.features.stats.progress import mastery_by_subtopic, reviewed
 from bot.kernel import actions
@@ -175,22 +174,27 @@ async def cancel_follow_ups(app: Application, reminders: RemindersPort, user: Us
     )
 
 
-async def follow_up_push(deps: Deps, user: User, payload: dict[str, object]) -> list[Reply] | None:
+async def follow_up_push(
+    applications: ApplicationsPort, clock: Clock, user: User, payload: dict[str, object]
+) -> list[Reply] | None:
     """A due follow-up reminder as a message; None (nothing sent) when the application is gone, another
     user's, or closed since."""
     raw = payload.get("app_id")
-    app = await deps.store.get_application(raw) if isinstance(raw, int) else None
+    app = await applications.get_application(raw) if isinstance(raw, int) else None
     if app is None or app.user_id != user.id or app.stage in CLOSED_STAGES:
         return None
-    lang, now = user.language, deps.clock.now()
-    apps = await deps.store.list_applications(user.id)
+    lang, now = user.language, clock.now()
+    apps = await applications.list_applications(user.id)
     text = t(lang, "apps.follow_up_push", number=display_number(app, apps), company=company_name(app.company, lang),
              stage=stage_label(lang, app.stage, app.round), days=tn(lang, "count.day", days_since(app, now)))  # fmt: skip
     return [Reply(text, [[Button(t(lang, "apps.btn.open"), btn.Show(id=app.id).encode())]], kind="reminder")]
 
 
-async def _follow_up_reminder(deps: Deps, user: User, reminder: Reminder) -> list[Reply] | None:
-    return await follow_up_push(deps, user, reminder.payload)
+async def _follow_up_reminder(
+    user: User, reminder: Reminder, applications: ApplicationsPort, clock: Clock
+) -> list[Reply] | None:
+    """The follow-up push, named what it uses (bot/kernel/push_rules.py binds it)."""
+    return await follow_up_push(applications, clock, user, reminder.payload)
 
 
 register_reminder(FOLLOW_UP, _follow_up_reminder)

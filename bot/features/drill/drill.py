@@ -16,6 +16,7 @@ from bot.kernel.bank import Bank
 from bot.kernel.fences import trimmed
 from bot.kernel.follow_ups import follow_up_question
 from bot.kernel.i18n import t, tn
+from bot.kernel.inject import group
 from bot.kernel.limits import Limits
 from bot.kernel.llm_budget import Budget
 from bot.kernel.lookups import Questions
@@ -32,6 +33,7 @@ log = logging.getLogger(__name__)
 FAR_FUTURE = datetime(9999, 1, 1, tzinfo=UTC)
 
 
+@group
 @dataclass(frozen=True)
 class Deck:
     """What picks the next question: the user's cards, the bank (its questions and the new ones), the questions by
@@ -44,10 +46,11 @@ class Deck:
     interviews: InterviewsPort
 
 
+@group
 @dataclass(frozen=True)
 class Answers:
     """What grading an answer to the open deck question uses (`submit_answer`: typed, spoken, on a study server, in
-    a /review, or Discord's /answer)."""
+    a /review, or Discord's /answer), and giving it up for the reference answer (`reveal`)."""
 
     users: UsersPort
     cards: CardsPort
@@ -128,26 +131,15 @@ async def ask_again(cards: CardsPort, questions: Questions, session: Session) ->
     return card, q, "personal" if card.personal else "due"
 
 
-async def next_question(
-    cmd: c.NextQuestion,
-    user: User,
-    users: UsersPort,
-    cards: CardsPort,
-    questions: Questions,
-    bank: Bank,
-    jds: JobsPort,
-    interviews: InterviewsPort,
-    clock: Clock,
-) -> list[Reply]:
-    now = clock.now()
-    deck = Deck(cards, questions, bank, jds, interviews)
-    reopened = await ask_again(cards, questions, await users.get_session(user.id))
+async def next_question(cmd: c.NextQuestion, user: User, users: UsersPort, deck: Deck, clock: Clock) -> list[Reply]:
+    now, cards = clock.now(), deck.cards
+    reopened = await ask_again(cards, deck.questions, await users.get_session(user.id))
     if reopened is not None:
         card, q, tag = reopened
         return show_question(q, card, user, tag, await asked_as(deck, user, q, tag))
     picked = await pick_next(deck, user, now)
     if picked is None:
-        return [await _nothing_due(cards, bank, user)]
+        return [await _nothing_due(cards, deck.bank, user)]
     card, q, tag = picked
     await users.set_session(user.id, Answering(card_id=card.id))
     return show_question(q, card, user, tag, await asked_as(deck, user, q, tag))
@@ -297,17 +289,10 @@ def reviewed(card: Card, rating: Rating, when: datetime, limits: Limits, user: U
     return card.model_copy(update={"fsrs": state, "due": due, "is_new": False})
 
 
-async def reveal(
-    cmd: c.RevealReference,
-    user: User,
-    users: UsersPort,
-    cards: CardsPort,
-    attempts: AttemptsPort,
-    questions: Questions,
-    clock: Clock,
-    limits: Limits,
-) -> list[Reply]:
-    lang = user.language
+async def reveal(cmd: c.RevealReference, user: User, answers: Answers) -> list[Reply]:
+    """The reference answer: to the open question (recorded as given up: rated Again), else to the last answered."""
+    users, cards, attempts, questions = answers.users, answers.cards, answers.attempts, answers.questions
+    clock, limits, lang = answers.clock, answers.limits, user.language
     session = await users.get_session(user.id)
     if cmd.attempt_id is None and isinstance(session, Answering):
         reopened = await ask_again(cards, questions, session)

@@ -6,27 +6,22 @@ the questions: mock_plan.py; the debrief: mock_report.py."""
 from __future__ import annotations
 
 from bot.features.drill import drill
-from bot.features.jd.ports import JobsPort
 from bot.features.mock import plan as mock_plan
 from bot.features.mock import turn as mock_turn
 from bot.features.mock.models import DEFAULT_LENGTH, MAX_LENGTH, MIN_LENGTH, FocusKind, MockItem, MockSession
 from bot.features.mock.plan import BUDGET, Planning, Setup
-from bot.features.mock.ports import MockChartRenderer, MocksPort
+from bot.features.mock.ports import MocksPort
 from bot.features.mock.report import focus_name
-from bot.features.mock.turn import FollowUpChooser, Turns, ask_current, finish, submit
+from bot.features.mock.turn import Turns, ask_current, finish, submit
 from bot.features.review.companies import public_company
 from bot.kernel import actions
 from bot.kernel import commands as c
-from bot.kernel.bank import Bank
 from bot.kernel.i18n import t, tn
-from bot.kernel.limits import Limits
-from bot.kernel.llm_budget import Budget
-from bot.kernel.lookups import Matching, Questions
 from bot.kernel.models import LEVEL_WORDS, User
-from bot.kernel.ports import Clock, GradingChain, StarWriter
+from bot.kernel.ports import Clock
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import InMock, Session
-from bot.kernel.store_ports import AttemptsPort, CardsPort, InterviewsPort, UsersPort
+from bot.kernel.store_ports import InterviewsPort
 from bot.kernel.timeutil import fmt_local
 from bot.text.fold import squash
 
@@ -44,139 +39,30 @@ GO_WORDS = {"go", "start", "开始"}
 
 
 async def answer(
-    cmd: c.SubmitAnswer,
-    user: User,
-    session: Session,
-    users: UsersPort,
-    cards: CardsPort,
-    attempts: AttemptsPort,
-    mocks: MocksPort,
-    questions: Questions,
-    grader: GradingChain,
-    budget: Budget,
-    star_writer: StarWriter | None,
-    follow_up_chooser: FollowUpChooser | None,
-    mock_charts: MockChartRenderer | None,
-    clock: Clock,
-    limits: Limits,
+    cmd: c.SubmitAnswer, user: User, session: Session, turns: Turns, answers: drill.Answers
 ) -> list[Reply]:
     """An explicit answer (Discord's /answer): to the mock's open question while one runs, else the drill's."""
     if isinstance(session, InMock):
-        return await submit(
-            cmd,
-            Turns(
-                users,
-                cards,
-                attempts,
-                mocks,
-                questions,
-                grader,
-                budget,
-                star_writer,
-                follow_up_chooser,
-                mock_charts,
-                clock,
-                limits,
-            ),
-            user,
-            session,
-        )
-    answers = drill.Answers(users, cards, attempts, questions, grader, budget, clock, limits)
+        return await submit(cmd, turns, user, session)
     return await drill.submit_answer(cmd, answers, user, session)
 
 
-async def skip(
-    cmd: c.SkipQuestion,
-    user: User,
-    session: Session,
-    users: UsersPort,
-    cards: CardsPort,
-    attempts: AttemptsPort,
-    mocks: MocksPort,
-    questions: Questions,
-    grader: GradingChain,
-    budget: Budget,
-    star_writer: StarWriter | None,
-    follow_up_chooser: FollowUpChooser | None,
-    mock_charts: MockChartRenderer | None,
-    clock: Clock,
-    limits: Limits,
-) -> list[Reply]:
+async def skip(cmd: c.SkipQuestion, user: User, session: Session, turns: Turns) -> list[Reply]:
     """/skip: passes on the mock's open question while one runs, else the drill's skip."""
     if isinstance(session, InMock):
-        return await mock_turn.skip(
-            Turns(
-                users,
-                cards,
-                attempts,
-                mocks,
-                questions,
-                grader,
-                budget,
-                star_writer,
-                follow_up_chooser,
-                mock_charts,
-                clock,
-                limits,
-            ),
-            user,
-            session,
-        )
-    return await drill.skip(cmd, user, users, cards, clock)
+        return await mock_turn.skip(turns, user, session)
+    return await drill.skip(cmd, user, turns.users, turns.cards, turns.clock)
 
 
-async def reveal(
-    cmd: c.RevealReference,
-    user: User,
-    session: Session,
-    users: UsersPort,
-    cards: CardsPort,
-    attempts: AttemptsPort,
-    questions: Questions,
-    clock: Clock,
-    limits: Limits,
-) -> list[Reply]:
+async def reveal(cmd: c.RevealReference, user: User, session: Session, answers: drill.Answers) -> list[Reply]:
     """/reveal: not during a mock (the reference answers come in the debrief), else the drill's."""
     if cmd.attempt_id is None and isinstance(session, InMock):
         return [Reply(t(user.language, "mock.no_reference"))]
-    return await drill.reveal(cmd, user, users, cards, attempts, questions, clock, limits)
+    return await drill.reveal(cmd, user, answers)
 
 
-async def mock_command(
-    cmd: c.MockCommand,
-    user: User,
-    users: UsersPort,
-    cards: CardsPort,
-    attempts: AttemptsPort,
-    mocks: MocksPort,
-    questions: Questions,
-    grader: GradingChain,
-    budget: Budget,
-    star_writer: StarWriter | None,
-    follow_up_chooser: FollowUpChooser | None,
-    mock_charts: MockChartRenderer | None,
-    clock: Clock,
-    limits: Limits,
-    interviews: InterviewsPort,
-    jds: JobsPort,
-    bank: Bank,
-    matching: Matching,
-) -> list[Reply]:
-    turns = Turns(
-        users,
-        cards,
-        attempts,
-        mocks,
-        questions,
-        grader,
-        budget,
-        star_writer,
-        follow_up_chooser,
-        mock_charts,
-        clock,
-        limits,
-    )
-    planning = Planning(attempts, cards, interviews, jds, questions, bank, matching)
+async def mock_command(cmd: c.MockCommand, user: User, turns: Turns, planning: Planning) -> list[Reply]:
+    mocks, clock = turns.mocks, turns.clock
     words = cmd.args.split()
     head = words[0].lower() if words else ""
     if head in STOP_WORDS and len(words) == 1:
@@ -192,7 +78,7 @@ async def mock_command(
         return await _suggest(planning, clock, user)
     if head in GO_WORDS and len(words) == 1:
         return await start(turns, planning, user, await mock_plan.suggest(planning, user, clock.now()))
-    setup = await _parse(words, interviews, user)
+    setup = await _parse(words, planning.interviews, user)
     if isinstance(setup, Reply):
         return [setup]
     return await start(turns, planning, user, setup)

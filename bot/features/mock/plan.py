@@ -13,6 +13,7 @@ from bot.features.jd import focus
 from bot.features.jd.ports import JobsPort
 from bot.features.mock.models import DEFAULT_LENGTH, FocusKind
 from bot.kernel.bank import Bank
+from bot.kernel.inject import group
 from bot.kernel.lookups import Matching, Questions
 from bot.kernel.models import LEVELS, Card, Level, Question, QuestionType, User
 from bot.kernel.store_ports import AttemptsPort, CardsPort, InterviewsPort
@@ -38,6 +39,7 @@ class Setup:
     company: str = ""
 
 
+@group
 @dataclass(frozen=True)
 class Planning:
     """What plans a mock interview: the user's answers, cards, logged interviews and active job description, the

@@ -24,6 +24,7 @@ from bot.kernel import render, srs, verdicts
 from bot.kernel.fences import trimmed
 from bot.kernel.follow_ups import follow_up_question
 from bot.kernel.i18n import t
+from bot.kernel.inject import group
 from bot.kernel.limits import Limits
 from bot.kernel.llm_budget import Budget
 from bot.kernel.lookups import Questions
@@ -42,6 +43,7 @@ FOLLOW_UP_TWICE_BELOW = 65  # a score below "Good" (section 5) earns a second fo
 FollowUpChooser = Callable[[Question, Sequence[str], Collection[int]], "int | None"]
 
 
+@group
 @dataclass(frozen=True)
 class Turns:
     """What a mock interview's turns use: the user's state, cards, answers and mocks, the questions by id, the

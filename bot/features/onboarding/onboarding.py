@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bot.features.deps import Deps
 from bot.features.onboarding.zones import resolve_timezone, suggest_timezone
 from bot.kernel import actions
 from bot.kernel import commands as c
@@ -15,6 +14,7 @@ from bot.kernel.models import LEVEL_WORDS, LEVELS, MAX_NEW_PER_DAY, TOPICS, Lang
 from bot.kernel.ports import Clock
 from bot.kernel.registry import help_text
 from bot.kernel.replies import Button, Reply
+from bot.kernel.routing import Dispatch
 from bot.kernel.session import Idle, Onboarding, OnboardStep
 from bot.kernel.store_ports import UsersPort
 from bot.kernel.timeutil import parse_hhmm
@@ -115,7 +115,7 @@ ReadClock = Callable[[str], str | None]
 
 def apply_setting(user: User, name: str, raw: str, read_clock: ReadClock = parse_hhmm) -> tuple[User | None, str]:
     """Validate and apply one setting; returns the new user, or None with an error message. `read_clock`
-    reads a time of day (`Deps.parse_clock`: "08:30", "8pm", "早上八点") as 'HH:MM'."""
+    reads a time of day (`Dates.clock`, bot/kernel/lookups.py: "08:30", "8pm", "早上八点") as 'HH:MM'."""
     lang = user.language
     value = raw.strip()
     if name == "language":
@@ -234,6 +234,6 @@ async def change_setting(cmd: c.ChangeSetting, user: User, users: UsersPort, clo
     return [Reply(message, promise=cmd.name in PUSH_SETTINGS and updated.onboarded)]
 
 
-async def onboarding_text(text: str, deps: Deps, user: User, step: str) -> list[Reply]:
-    """Typed text during onboarding answers the current step."""
-    return await deps.call(change_setting, cmd=c.ChangeSetting(user.id, step, text), user=user)
+async def onboarding_text(text: str, dispatch: Dispatch, user: User, session: Onboarding) -> list[Reply]:
+    """Typed text during onboarding answers the current step: the setting it asks, changed (`change_setting`)."""
+    return await dispatch(c.ChangeSetting(user.id, session.step, text), user, session)

@@ -2,18 +2,26 @@
 
 Sent with no arguments, /review and /interview start a short conversation kept in the session
 (`InFlow`), so every platform gets it; the one-line forms (`/review company | question`)
-skip it. The flow ends by calling the same handlers as the one-line forms.
+skip it. The flow ends by running the one-line form's command (`dispatch`). What a flow uses is `Forms`, a
+dependency group (bot/kernel/inject.py); its button (`flow_action`) and what it is told when another command comes
+(`after_command`) are the routes' hooks (bot/features/routes.py), and name what they use as handlers do.
 """
 
 from __future__ import annotations
 
-from bot.features.deps import Deps
+from dataclasses import dataclass
+
 from bot.features.review import interviews
 from bot.kernel import actions
 from bot.kernel import commands as c
 from bot.kernel.i18n import t
+from bot.kernel.inject import group
+from bot.kernel.limits import Limits
+from bot.kernel.lookups import Dates
 from bot.kernel.models import Lang, User
+from bot.kernel.ports import Clock
 from bot.kernel.replies import Button, Reply
+from bot.kernel.routing import Dispatch
 from bot.kernel.session import FlowKind, Idle, InFlow, Session
 from bot.kernel.store_ports import UsersPort
 from bot.kernel.timeutil import fmt_local
@@ -24,6 +32,19 @@ STEPS: dict[FlowKind, tuple[tuple[str, bool], ...]] = {
     "review": (("company", True), ("question", True), ("answer", False)),
     "interview": (("company", True), ("role", False), ("when", True)),
 }
+
+
+@group
+@dataclass(frozen=True)
+class Forms:
+    """What a step-by-step flow uses: the users' sessions (where it is kept), the date reader (an interview's
+    date), the clock, the limits (a field's length), and `dispatch`, which runs the one-line command it ends with."""
+
+    users: UsersPort
+    dates: Dates
+    clock: Clock
+    limits: Limits
+    dispatch: Dispatch
 
 
 def _ask(flow: FlowKind, step: str, lang: Lang) -> Reply:
@@ -60,46 +81,46 @@ async def start_flow(cmd: c.StartFlow, user: User, users: UsersPort) -> list[Rep
     return await _advance(flow, {}, users, user)
 
 
-async def flow_text(text: str, deps: Deps, user: User, state: InFlow) -> list[Reply]:
+async def flow_text(text: str, forms: Forms, user: User, state: InFlow) -> list[Reply]:
     """Typed text during a flow: the value of the current field, or yes / no at the confirmation."""
     lang = user.language
     flow, step, value = state.flow, state.step, text.strip()
     if step == "confirm":
         if is_yes(value):
-            return await _finish(flow, state.data, deps, user)
+            return await _finish(flow, state.data, forms, user)
         if is_no(value):
-            return await _cancel(deps, user)
+            return await _cancel(forms.users, user)
         return [Reply(t(lang, "flow.confirm_hint"), kind="error"), _confirm(flow, state.data, lang)]
     if not value:
         return [Reply(t(lang, "flow.required"), kind="error"), _ask(flow, step, lang)]
-    limit = deps.limits.max_answer_chars if step in ("question", "answer") else deps.limits.max_field_chars
+    limit = forms.limits.max_answer_chars if step in ("question", "answer") else forms.limits.max_field_chars
     if len(value) > limit:
         return [Reply(t(lang, "answer_too_long", length=len(value), limit=limit), kind="error")]
     if step == "when":
-        at = deps.parse_when(value, deps.clock.now(), user.timezone)
+        at = forms.dates.when(value, forms.clock.now(), user.timezone)
         if at is None:
             return [Reply(t(lang, "interview.bad_date", value=value[:64]), kind="error"), _ask(flow, step, lang)]
         value = fmt_local(at, user.timezone)  # stored as local 'YYYY-MM-DD HH:MM', read back the same
-        doubt = interviews.date_doubt(at, deps.clock.now(), user)
+        doubt = interviews.date_doubt(at, forms.clock.now(), user)
         if doubt is not None:  # far back or far ahead: said at the Save step, which then logs it as it is
-            replies = await _advance(flow, {**state.data, step: value}, deps.store, user)
+            replies = await _advance(flow, {**state.data, step: value}, forms.users, user)
             return [Reply(doubt + "\n" + replies[0].text, replies[0].buttons), *replies[1:]]
-    return await _advance(flow, {**state.data, step: value}, deps.store, user)
+    return await _advance(flow, {**state.data, step: value}, forms.users, user)
 
 
-async def flow_action(cmd: c.FlowAction, deps: Deps, user: User, state: Session) -> list[Reply]:
-    """Buttons: skip an optional field, save at the confirmation, or cancel at any step."""
-    lang = user.language
+async def flow_action(cmd: c.FlowAction, user: User, session: Session, forms: Forms) -> list[Reply]:
+    """Buttons: skip an optional field, save at the confirmation, or cancel at any step (the routes' hook)."""
+    lang, state = user.language, session
     if not isinstance(state, InFlow):
         return [Reply(t(lang, "flow.expired"))]
     flow, step = state.flow, state.step
     if cmd.action == "cancel":
-        return await _cancel(deps, user)
+        return await _cancel(forms.users, user)
     if cmd.action == "ok" and step == "confirm":
-        return await _finish(flow, state.data, deps, user)
+        return await _finish(flow, state.data, forms, user)
     if cmd.action == "skip" and step != "confirm" and not dict(STEPS[flow])[step]:
-        return await _advance(flow, {**state.data, step: ""}, deps.store, user)
-    return await _advance(flow, state.data, deps.store, user)  # a stale button: ask the current step again
+        return await _advance(flow, {**state.data, step: ""}, forms.users, user)
+    return await _advance(flow, state.data, forms.users, user)  # a stale button: ask the current step again
 
 
 def one_line(flow: FlowKind, data: dict[str, str]) -> str | None:
@@ -112,12 +133,15 @@ def one_line(flow: FlowKind, data: dict[str, str]) -> str | None:
     return f"/{flow} " + " | ".join(fields)
 
 
-async def after_command(state: InFlow, replies: list[Reply], deps: Deps, user: User, restart: bool) -> list[Reply]:
-    """Another command arrived while this flow waited: when it left the flow open, say so and ask again
-    (unless it was the same flow starting afresh); when it replaced it, say that nothing was logged and
+async def after_command(
+    before: InFlow, replies: list[Reply], user: User, restart: bool, users: UsersPort
+) -> list[Reply]:
+    """Another command arrived while this flow waited (the routes' hook): when it left the flow open, say so and
+    ask again (unless it was the same flow starting afresh); when it replaced it, say that nothing was logged and
     give the one-line command that logs it."""
+    state = before
     lang, command = user.language, f"/{state.flow}"
-    if await deps.store.get_session(user.id) == state:
+    if await users.get_session(user.id) == state:
         if restart:
             return replies
         again = (
@@ -132,16 +156,18 @@ async def after_command(state: InFlow, replies: list[Reply], deps: Deps, user: U
     return [Reply(notice), *replies]
 
 
-async def _cancel(deps: Deps, user: User) -> list[Reply]:
-    await deps.store.set_session(user.id, Idle())
+async def _cancel(users: UsersPort, user: User) -> list[Reply]:
+    await users.set_session(user.id, Idle())
     return [Reply(t(user.language, "flow.cancelled"))]
 
 
-async def _finish(flow: FlowKind, data: dict[str, str], deps: Deps, user: User) -> list[Reply]:
-    await deps.store.set_session(user.id, Idle())
+async def _finish(flow: FlowKind, data: dict[str, str], forms: Forms, user: User) -> list[Reply]:
+    """The flow's one-line command, run now (/review's log_review, /interview's log_interview), the flow closed."""
+    idle = Idle()
+    await forms.users.set_session(user.id, idle)
     if flow == "review":
         cmd_r = c.LogReview(user.id, data.get("company", ""), data.get("question", ""), data.get("answer", ""))
-        return await deps.call(interviews.log_review, cmd=cmd_r, user=user)
+        return await forms.dispatch(cmd_r, user, idle)
     # the date was shown at the Save step (with a word when it was far off): pressing Save confirmed it
     cmd_i = c.LogInterview(user.id, data.get("company", ""), data.get("role", ""), data.get("when", ""), True)
-    return await deps.call(interviews.log_interview, cmd=cmd_i, user=user)
+    return await forms.dispatch(cmd_i, user, idle)

@@ -12,15 +12,16 @@ from bot.kernel import actions, srs
 from bot.kernel import commands as c
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import t, tn
+from bot.kernel.inject import group
 from bot.kernel.limits import Limits
 from bot.kernel.llm_budget import Budget
-from bot.kernel.lookups import Dates, Matching, Questions
+from bot.kernel.lookups import Dates, Matching
 from bot.kernel.models import InterviewLog, Lang, Question, Reminder, ReviewItem, User
-from bot.kernel.ports import Clock, GradingChain, RubricWriter
+from bot.kernel.ports import Clock, RubricWriter
 from bot.kernel.render import subtopic_name
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import Answering, Idle, InFlow, PickingReview
-from bot.kernel.store_ports import AttemptsPort, CardsPort, InterviewsPort, RemindersPort, UsersPort
+from bot.kernel.store_ports import CardsPort, InterviewsPort, RemindersPort, UsersPort
 from bot.kernel.timeutil import fmt_local, start_of_local_day
 
 POST_INTERVIEW_DELAY = timedelta(hours=2)
@@ -41,6 +42,7 @@ def date_doubt(at: datetime, now: datetime, user: User) -> str | None:
     return None
 
 
+@group
 @dataclass(frozen=True)
 class Filing:
     """What files a real interview question (/review, /debrief): the store's interviews, the bank and the matching
@@ -153,20 +155,7 @@ async def log_interview(
 
 
 async def log_review(
-    cmd: c.LogReview,
-    user: User,
-    users: UsersPort,
-    cards: CardsPort,
-    attempts: AttemptsPort,
-    interviews: InterviewsPort,
-    questions: Questions,
-    bank: Bank,
-    matching: Matching,
-    rubric_writer: RubricWriter | None,
-    grader: GradingChain,
-    budget: Budget,
-    clock: Clock,
-    limits: Limits,
+    cmd: c.LogReview, user: User, filing: Filing, answers: drill.Answers, limits: Limits
 ) -> list[Reply]:
     """Log a real interview question at once: as the bank's question when it is clearly the same, else
     as a personal question filed under the nearest bank subtopic; when a bank question may be the same,
@@ -176,20 +165,18 @@ async def log_review(
     if not question_text:
         return [Reply(t(lang, "review.no_question"), kind="error")]
     problem = _too_long(limits, user, question_text, cmd.answer) or await over_cap(
-        interviews, limits, user, "review", clock.now()
+        filing.interviews, limits, user, "review", filing.clock.now()
     )
     if problem is not None:
         return [problem]
     company = cmd.company.strip()[: limits.max_field_chars] or "-"
-    filing = Filing(interviews, bank, matching, rubric_writer, budget, clock)
     done = await file_review(filing, user, company, question_text, cmd.answer)
     item, question, offered = done.item, done.question, done.offered
     answer = cmd.answer.strip()
     if not offered:
-        answers = drill.Answers(users, cards, attempts, questions, grader, budget, clock, limits)
         graded = await grade_recalled(answers, user, question, answer)
         return [_filed_reply(lang, company, question, done.matched, bool(graded)), *graded]
-    await users.set_session(
+    await answers.users.set_session(
         user.id, PickingReview(item=item.id, personal=question.id, candidates=[q.id for q in offered])
     )
     listing = "\n".join(f"{i + 1}. {q.prompt.get(lang)}" for i, q in enumerate(offered))
@@ -260,22 +247,11 @@ async def file_review(
 
 
 async def pick_review(
-    cmd: c.PickReview,
-    user: User,
-    users: UsersPort,
-    cards: CardsPort,
-    attempts: AttemptsPort,
-    interviews: InterviewsPort,
-    questions: Questions,
-    bank: Bank,
-    grader: GradingChain,
-    budget: Budget,
-    clock: Clock,
-    limits: Limits,
+    cmd: c.PickReview, user: User, answers: drill.Answers, interviews: InterviewsPort, bank: Bank
 ) -> list[Reply]:
     """ "It is this bank question": link the logged review to it (its card due now, the personal one suspended)."""
-    lang, now = user.language, clock.now()
-    answers = drill.Answers(users, cards, attempts, questions, grader, budget, clock, limits)
+    users, cards, questions = answers.users, answers.cards, answers.questions
+    lang, now = user.language, answers.clock.now()
     state = await users.get_session(user.id)
     if not isinstance(state, PickingReview):
         return [Reply(t(lang, "flow.expired"))]

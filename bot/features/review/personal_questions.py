@@ -7,11 +7,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.kernel.bank import Bank
+from bot.kernel.inject import group
 from bot.kernel.llm_budget import Budget
 from bot.kernel.models import Question, Rubric, Text, User
 from bot.kernel.ports import RubricWriter
 
 
+@group
 @dataclass(frozen=True)
 class Rubrics:
     """What writes a personal question's rubric: the LLM rubric writer (None: none), the budget of LLM calls, and

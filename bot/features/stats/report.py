@@ -17,6 +17,7 @@ from bot.features.stats.chart_data import CompanyAsked, InterviewInsights, Maste
 from bot.features.stats.ports import ChartRenderer
 from bot.features.stats.progress import compute_progress
 from bot.kernel.i18n import listing, t, tn
+from bot.kernel.inject import group
 from bot.kernel.lookups import Questions
 from bot.kernel.models import Lang, User
 from bot.kernel.ports import Clock
@@ -30,6 +31,7 @@ NONE = "–"
 TOP_COMPANIES = 5  # each on its own line; the rest by name on one line
 
 
+@group
 @dataclass(frozen=True)
 class History:
     """What /stats and the weekly summary read: a user's answers, cards and real interviews, their questions, the

@@ -15,7 +15,6 @@ import dataclasses
 import zlib
 from datetime import UTC, date, datetime, time, timedelta
 
-from bot.features.deps import Deps
 from bot.features.drill import drill
 from bot.features.onboarding.zones import resolve_timezone, suggest_timezone
 from bot.kernel import commands as c
@@ -25,14 +24,13 @@ from bot.kernel.bank import Bank
 from bot.kernel.i18n import t, tn
 from bot.kernel.identity import server_source as server_source  # re-exported: where it was, for its callers
 from bot.kernel.limits import Limits
-from bot.kernel.llm_budget import Budget
-from bot.kernel.lookups import Dates, Questions
+from bot.kernel.lookups import Dates
 from bot.kernel.models import Guild, Lang, Question, User
-from bot.kernel.ports import BOARD_SUFFIX, Clock, GradingChain
+from bot.kernel.ports import BOARD_SUFFIX, Clock
 from bot.kernel.push_rules import register_server_post
 from bot.kernel.replies import Button, Reply
 from bot.kernel.session import Answering, Idle
-from bot.kernel.store_ports import AttemptsPort, CardsPort, GuildsPort, UsersPort
+from bot.kernel.store_ports import GuildsPort, UsersPort
 from bot.kernel.timeutil import local_date, zone
 
 BOARD_SIZE = 10
@@ -51,10 +49,10 @@ def daily_question(bank: Bank, server_id: str, day: date) -> Question | None:
     return questions[day.toordinal() % len(questions)] if questions else None
 
 
-def daily_post(deps: Deps, guild: Guild, now: datetime) -> Reply | None:
+def daily_post(guild: Guild, now: datetime, bank: Bank) -> Reply | None:
     """The message the scheduler posts in the server's channel: today's question and an Answer button."""
     day = local_date(now, guild.timezone)
-    q = daily_question(deps.bank, guild.id, day)
+    q = daily_question(bank, guild.id, day)
     if q is None:
         return None
     lang = guild.language
@@ -112,22 +110,11 @@ async def setup_server(cmd: c.SetupServer, user: User, guilds: GuildsPort, clock
 
 
 async def answer_server_question(
-    cmd: c.AnswerServerQuestion,
-    user: User,
-    users: UsersPort,
-    cards: CardsPort,
-    attempts: AttemptsPort,
-    guilds: GuildsPort,
-    questions: Questions,
-    bank: Bank,
-    grader: GradingChain,
-    budget: Budget,
-    clock: Clock,
-    limits: Limits,
+    cmd: c.AnswerServerQuestion, user: User, answers: drill.Answers, guilds: GuildsPort, bank: Bank
 ) -> list[Reply]:
     """Grade the answer against the member's own card for the question (created if new), without
     losing a question they had open elsewhere."""
-    now = clock.now()
+    users, cards, now = answers.users, answers.cards, answers.clock.now()
     q = bank.get(cmd.question_id)
     if q is None:
         return [Reply(t(user.language, "server.question_gone"), kind="error")]
@@ -138,7 +125,6 @@ async def answer_server_question(
     await users.set_session(user.id, Answering(card_id=card.id))
     scores = await _is_current_daily(guilds, bank, cmd.server_id, q, now)
     source = (board_source if scores else server_source)(cmd.platform, cmd.server_id)
-    answers = drill.Answers(users, cards, attempts, questions, grader, budget, clock, limits)
     replies = await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text, source=source), answers, user)
     rejected = isinstance(await users.get_session(user.id), Answering)
     was_busy = not isinstance(before, Idle)

@@ -15,7 +15,6 @@ from bot.features.deps import Limits
 from bot.grading.llm_reply import reply_schema, token_bound
 from bot.grading.local_server import MODEL_NAME, Running
 from bot.grading.offline import OfflineGrader
-from bot.kernel import llm_budget
 from bot.kernel.bank import Bank
 from bot.kernel.models import Question, User
 from bot.kernel.service import Service
@@ -49,7 +48,7 @@ async def test_a_bank_question_graded_by_the_real_model(real_server: Running) ->
         Bank([q]), grader=grader, estimator=OfflineGrader(), limits=Limits(), store=store, clock=clock
     ).deps
     user = User(id=1, created_at=clock.now())
-    outcome = await deps.grader.grade_answer(q, PARTIAL, user, clock.now(), llm_budget.of(deps))
+    outcome = await deps.grader.grade_answer(q, PARTIAL, user, clock.now(), deps.budget)
     assert outcome.notice is None and not outcome.regrade  # no fallback
     grade = outcome.grade
     assert grade is not None and grade.grader == f"llm:{MODEL_NAME}" and not grade.estimate

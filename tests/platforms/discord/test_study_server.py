@@ -52,7 +52,7 @@ async def post_daily_question(bot: Harness, fake: FakeDiscord) -> Recorded:
     """What the scheduler does at the server's time: build the post, send it to the channel."""
     guild = await bot.service.deps.store.get_guild("700")
     assert guild is not None
-    post = daily_post(bot.service.deps, guild, bot.service.deps.clock.now())
+    post = daily_post(guild, bot.service.deps.clock.now(), bot.service.deps.bank)
     assert post is not None
     assert await bot.runtime.notifier.post_channel(guild.channel_id, [post]) is Delivery.DELIVERED
     return fake.to(f"/channels/{DAILY_CHANNEL}/messages")[-1]
