@@ -32,7 +32,7 @@ from bot.kernel import commands as c
 from bot.kernel import routing
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import t
-from bot.kernel.inject import routes_to
+from bot.kernel.inject import Bound, HandlerTable, routes_to
 from bot.kernel.models import User
 from bot.kernel.registry import REGISTRY
 from bot.kernel.replies import Reply
@@ -73,43 +73,87 @@ async def greet(user: User, session: Session, dispatch: Dispatch) -> list[Reply]
     return await dispatch(c.StartUser(user.id), user, session)
 
 
+async def _answer(text: str, user: User, session: Session, answers: drill.Answers) -> list[Reply]:
+    return await drill.submit_answer(c.SubmitAnswer(user.id, text), answers, user, session)
+
+
+async def _mock_turn(text: str, user: User, session: InMock, turns: mock_turn.Turns) -> list[Reply]:
+    return await mock_turn.submit(c.SubmitAnswer(user.id, text), turns, user, session)
+
+
+async def _onboarding(text: str, user: User, session: Onboarding, dispatch: Dispatch) -> list[Reply]:
+    return await onboarding.onboarding_text(text, dispatch, user, session)
+
+
+async def _grading(text: str, user: User, session: Grading, regrading: regrade.Regrading) -> list[Reply]:
+    """Graded now if the process grading it stopped (a replica that died); else the user is told to wait."""
+    interrupted = await regrade.interrupted_grading(regrading, user, session.card_id)
+    return interrupted or [Reply(t(user.language, "already_grading"))]
+
+
+async def _flow(text: str, user: User, session: InFlow, forms: flows.Forms) -> list[Reply]:
+    return await flows.flow_text(text, forms, user, session)
+
+
 @routes_to(career_tools=career_router.TABLE)
-async def free_text(
-    cmd: c.FreeText,
-    user: User,
-    session: Session,
-    answers: drill.Answers,
-    turns: mock_turn.Turns,
-    regrading: regrade.Regrading,
-    forms: flows.Forms,
-    bank: Bank,
-    dispatch: Dispatch,
-    users: UsersPort,
-    career_tools: Toolbox,
-) -> list[Reply] | None:
-    """What typed text means in the user's state; None when no state takes it."""
+async def _career(text: str, user: User, session: InCareer, users: UsersPort, career_tools: Toolbox) -> list[Reply]:
+    return await career_router.text(text, user, session, users, career_tools)
+
+
+async def _picking(text: str, user: User, session: PickingReview, bank: Bank, dispatch: Dispatch) -> list[Reply]:
+    """ "2": the second question offered; other text is told what waits."""
+    choice = int(text.strip()) - 1 if is_number(text.strip()) else -1
+    if 0 <= choice < len(session.candidates):
+        return await dispatch(c.PickReview(user.id, choice), user, session)
+    return interviews.still_picking(bank, user, session)
+
+
+async def _forget(text: str, user: User, session: ConfirmingForget, dispatch: Dispatch) -> list[Reply]:
+    confirmed = is_yes(text, DELETE)  # "yes", "y", "确认", "好" ...; anything else keeps the data
+    return await dispatch(c.ConfirmForget(user.id, confirmed), user, session)
+
+
+TEXT_IN = HandlerTable(
+    {
+        "answer": _answer,
+        "mock": _mock_turn,
+        "onboarding": _onboarding,
+        "grading": _grading,
+        "flow": _flow,
+        "career": _career,
+        "picking": _picking,
+        "forget": _forget,
+    },
+    per_call=("text", "user", "session"),
+)
+"""What typed text means in each state that takes it, each naming what it uses (so a text builds only its own
+state's group of ports)."""
+_STATES: tuple[tuple[type[Session], str], ...] = (
+    (InMock, "mock"),
+    (Onboarding, "onboarding"),
+    (Grading, "grading"),
+    (InFlow, "flow"),
+    (InCareer, "career"),
+    (PickingReview, "picking"),
+    (ConfirmingForget, "forget"),
+)
+
+
+def text_state(session: Session) -> str | None:
+    """Which of `TEXT_IN` takes typed text in this state: an open question first; None when no state takes it."""
     if open_card_id(session) is not None:
-        return await drill.submit_answer(c.SubmitAnswer(user.id, cmd.text), answers, user, session)
-    if isinstance(session, InMock):
-        return await mock_turn.submit(c.SubmitAnswer(user.id, cmd.text), turns, user, session)
-    if isinstance(session, Onboarding):
-        return await onboarding.onboarding_text(cmd.text, dispatch, user, session)
-    if isinstance(session, Grading):  # graded now if the process grading it stopped (a replica that died)
-        interrupted = await regrade.interrupted_grading(regrading, user, session.card_id)
-        return interrupted or [Reply(t(user.language, "already_grading"))]
-    if isinstance(session, InFlow):
-        return await flows.flow_text(cmd.text, forms, user, session)
-    if isinstance(session, InCareer):
-        return await career_router.text(cmd.text, user, session, users, career_tools)
-    if isinstance(session, PickingReview):  # "2": the second question offered; other text is told what waits
-        choice = int(cmd.text.strip()) - 1 if is_number(cmd.text.strip()) else -1
-        if 0 <= choice < len(session.candidates):
-            return await dispatch(c.PickReview(user.id, choice), user, session)
-        return interviews.still_picking(bank, user, session)
-    if isinstance(session, ConfirmingForget):
-        confirmed = is_yes(cmd.text, DELETE)  # "yes", "y", "确认", "好" ...; anything else keeps the data
-        return await dispatch(c.ConfirmForget(user.id, confirmed), user, session)
-    return None
+        return "answer"
+    return next((name for kind, name in _STATES if isinstance(session, kind)), None)
+
+
+@routes_to(states=TEXT_IN)
+async def free_text(cmd: c.FreeText, user: User, session: Session, states: Mapping[str, Bound]) -> list[Reply] | None:
+    """What typed text means in the user's state; None when no state takes it."""
+    name = text_state(session)
+    if name is None:
+        return None
+    replies: list[Reply] = await states[name](text=cmd.text, user=user, session=session)
+    return replies
 
 
 HOOKS = routing.Hooks(

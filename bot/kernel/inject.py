@@ -19,6 +19,7 @@ fields' names at each call, as `build` builds one).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import typing
 from collections.abc import Callable, Iterator, Mapping
@@ -89,6 +90,19 @@ class Table(Protocol):
         """What the handler is given: these handlers bound against `provided` (UnknownDependency for a name in
         none)."""
         ...
+
+
+@dataclass(frozen=True)
+class HandlerTable:
+    """Handlers by name that a handler hands a call to (bot/features/routes.py: typed text, by the user's state), each
+    naming what it uses and given `per_call` values: bound with the handler that routes to them (`routes_to`), each
+    built group only when that one is called."""
+
+    handlers: Mapping[str, AnyHandler]
+    per_call: tuple[str, ...]
+
+    def bind(self, provided: Mapping[str, object]) -> dict[str, Bound]:
+        return {name: bind(handler, provided, self.per_call) for name, handler in self.handlers.items()}
 
 
 TABLES = "__routes_to__"
@@ -188,9 +202,15 @@ def bind_all(
     return {key: bind(handler, provided, per_call) for key, handler in handlers.items()}
 
 
-def _fields(group: type, provided: Mapping[str, object]) -> list[str]:
+@functools.cache
+def field_names(group: type) -> tuple[str, ...]:
+    """A group's field names, in order (worked out once per group: a group is built at every call)."""
+    return tuple(f.name for f in fields(group))
+
+
+def _fields(group: type, provided: Mapping[str, object]) -> tuple[str, ...]:
     """The group's field names; UnknownDependency for the first that names nothing in the map."""
-    names = [f.name for f in fields(group)]
+    names = field_names(group)
     missing = [name for name in names if name not in provided]
     if missing:
         raise UnknownDependency(f"{group.__qualname__} names {missing[0]!r}, which nothing provides")
@@ -202,7 +222,11 @@ def build(group: type[G], provided: Mapping[str, object]) -> G:
     built from the map, each field by its name: what a handler's parameter annotated with a `group` is given, and
     what a caller that holds the map builds itself (a test, a benchmark). UnknownDependency for a field that names
     nothing."""
-    return group(**{name: provided[name] for name in _fields(group, provided)})
+    try:
+        return group(**{name: provided[name] for name in field_names(cast(type, group))})
+    except KeyError:
+        _fields(group, provided)  # says which field names nothing
+        raise
 
 
 class _Grouped(_With):

@@ -17,7 +17,17 @@ from bot.features.deps import Deps
 from bot.features.routes import ROUTES
 from bot.features.stats.report import History
 from bot.kernel import commands as c
-from bot.kernel.inject import UnknownDependency, bind, build, group, is_group, parameters, routes_to
+from bot.kernel.inject import (
+    Bound,
+    HandlerTable,
+    UnknownDependency,
+    bind,
+    build,
+    group,
+    is_group,
+    parameters,
+    routes_to,
+)
 from bot.kernel.models import User
 from bot.kernel.ports import Clock, Notify
 from bot.kernel.registry import REGISTRY
@@ -342,3 +352,55 @@ def test_the_method_count_sees_a_port_too_large(tmp_path: Path, monkeypatch: pyt
     (tmp_path / "big_ports.py").write_text(f"from typing import Protocol\n\n\nclass Big(Protocol):\n{body}")
     monkeypatch.syspath_prepend(str(tmp_path))
     assert declared_methods("big_ports") == {"Big": 16}
+
+
+BUILT: list[str] = []
+
+
+@group
+@dataclass(frozen=True)
+class Counted:
+    """A group that notes each time it is built."""
+
+    clock: Clock
+
+    def __post_init__(self) -> None:
+        BUILT.append("counted")
+
+
+async def test_a_handler_table_is_bound_with_its_router_and_builds_only_the_called_entrys_group(deps: Deps) -> None:
+    built = BUILT
+    built.clear()
+
+    async def first(text: str, counted: Counted) -> str:
+        return f"first {text}"
+
+    async def second(text: str, clock: Clock) -> str:
+        return f"second {text}"
+
+    table = HandlerTable({"first": first, "second": second}, per_call=("text",))
+
+    @routes_to(on=table)
+    async def route(cmd: str, on: Mapping[str, Bound]) -> str:
+        result: str = await on[cmd](text="hi")
+        return result
+
+    bound = bind(route, deps.provided(), ("cmd",))
+    assert await bound(cmd="second") == "second hi" and built == []  # the other entry's group is not built
+    assert await bound(cmd="first") == "first hi" and built == ["counted"]
+
+    async def typo(text: str, clok: Clock) -> str:
+        return text
+
+    with pytest.raises(UnknownDependency, match=r"typo names 'clok'"):  # at bind time, through the router
+        bind(routes_to(on=HandlerTable({"typo": typo}, ("text",)))(route), deps.provided(), ("cmd",))
+
+
+def test_typed_text_goes_to_the_state_that_waits_for_it() -> None:
+    from bot.features.routes import TEXT_IN, text_state
+    from bot.kernel.session import ConfirmingForget, Idle, InCareer
+
+    assert text_state(Idle()) is None
+    assert text_state(InCareer(tool="jd", step="text")) == "career"
+    assert text_state(ConfirmingForget()) == "forget"
+    assert set(TEXT_IN.handlers) == {"answer", "mock", "onboarding", "grading", "flow", "career", "picking", "forget"}
