@@ -176,6 +176,8 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
         ["bot/features/notebook/versions.py"],
         ["tests/unit/test_notes_core.py", "tests/unit/test_notes_rules.py"],
     ),
+    # handlers name what they use: binding by name, groups, tables bound with their router, unknown names at bind time
+    "inject": (["bot/kernel/inject.py"], ["tests/unit/test_inject.py", "tests/unit/test_career_router.py"]),
     # SQLite: its engines (WAL, BEGIN IMMEDIATE, the file guard) and the store's write batches (plain writes and claims
     # gathered, order kept, a failing unit alone) and read queue
     "group_commit": (
