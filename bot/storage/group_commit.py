@@ -38,7 +38,10 @@ event loop, while no write can commit, so each lookup still sees every write com
 A `Claim` unit inserts one row unless its key is taken (INSERT ... ON CONFLICT DO NOTHING RETURNING
 the key) and returns whether it inserted: an event id seen for the first time. In a batch, the claims
 of one statement run as one multi-row insert (SQLAlchemy's "insertmanyvalues"), and each learns its
-answer from the keys it returned; a key claimed twice in one batch is new only to its first claim.
+answer from the keys it returned; a key claimed twice in one batch is new only to its first claim. A claim
+may say what to do when its key is taken (`otherwise`: an update redelivered, done or in hand, or left by a
+process that died): that unit runs for it alone, after the batch's insert, so the common case (a new update)
+still costs one row of one statement.
 """
 
 from __future__ import annotations
@@ -77,14 +80,24 @@ class Plain:
 
 class Claim:
     """A unit inserting one row unless its key is taken: True when it inserted (see above). `statement` is an
-    INSERT ... ON CONFLICT DO NOTHING RETURNING <the key column>; `key` is that column's value in `params`."""
+    INSERT ... ON CONFLICT DO NOTHING RETURNING <the key column>; `key` is that column's value in `params`.
 
-    __slots__ = ("key", "params", "statement")
+    With `otherwise`, a claim that finds its key taken is not simply False: `otherwise` (a unit) runs then, in the
+    same transaction, and says what it is, and an inserted row is `won` (bot/storage/users.py begin_event: an update
+    claimed anew, or one already done or in hand, or a stale one taken over). Alone, such a claim is `otherwise`
+    itself, which must insert the row when the key is free and return `won` then."""
 
-    def __init__(self, statement: Any, params: dict[str, Any], key: Any) -> None:
+    __slots__ = ("key", "otherwise", "params", "statement", "won")
+
+    def __init__(
+        self, statement: Any, params: dict[str, Any], key: Any, won: Any = True, otherwise: Unit | None = None
+    ) -> None:
         self.statement, self.params, self.key = statement, params, key
+        self.won, self.otherwise = won, otherwise
 
-    async def __call__(self, conn: AsyncConnection) -> bool:
+    async def __call__(self, conn: AsyncConnection) -> Any:
+        if self.otherwise is not None:
+            return await self.otherwise(conn)
         return (await conn.execute(self.statement, self.params)).first() is not None
 
 
@@ -322,8 +335,11 @@ def _drive_all(conn: Connection, units: list[Unit]) -> list[Any]:
         for statement, waiting in claims.items():
             taken = {row[0] for row in conn.execute(statement, [claim.params for _, claim in waiting])}
             for index, claim in waiting:
-                results[index] = claim.key in taken
-                taken.discard(claim.key)  # the same key again in this batch: not new to that claim
+                if claim.key in taken:
+                    results[index] = claim.won
+                    taken.discard(claim.key)  # the same key again in this batch: not new to that claim
+                else:
+                    results[index] = False if claim.otherwise is None else drive(conn, claim.otherwise)
         rows.clear()
         claims.clear()
         shape_of.clear()

@@ -167,7 +167,11 @@ class SqlUsers(SqlBase):
             done = (await conn.execute(_EVENT_DONE, {"key": key[:128]})).scalar()
             return EventClaim.DONE if done else EventClaim.BUSY
 
-        return await self.engines.write(_unit)
+        # a new key (nearly every update) joins its batch's one insert; a key already there runs `_unit` alone
+        fresh = {"key": key[:128], "created_at": now, "done": False}
+        claim = Claim(self._claim_event, fresh, fresh["key"], won=EventClaim.NEW, otherwise=_unit)
+        result: EventClaim = await self.engines.write(claim)
+        return result
 
     async def finish_event(self, key: str) -> None:
         await self.engines.write(Plain([(_FINISH_EVENT, {"_key": key[:128]})]))

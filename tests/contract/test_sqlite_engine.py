@@ -339,6 +339,44 @@ async def test_the_claims_of_a_batch_run_as_one_insert_and_each_learns_whether_i
     await engines.dispose()
 
 
+def claim_or_look(key: str, ran: list[str]) -> Claim:
+    """A claim that, when its key is taken, reads the note's body instead (its `otherwise`); "new" when it inserted."""
+
+    async def otherwise(conn: AsyncConnection) -> str:
+        ran.append(key)
+        inserted = (await conn.execute(CLAIM_NOTE, {"key": key, "body": {"n": 0}})).first()
+        if inserted is not None:
+            return "new"
+        body = (await conn.execute(sa.select(NOTES.c.body).where(NOTES.c.key == key))).scalar_one()
+        return f"had {body}"
+
+    return Claim(CLAIM_NOTE, {"key": key, "body": {"n": 0}}, key, won="new", otherwise=otherwise)
+
+
+async def test_a_claim_whose_key_is_taken_runs_its_otherwise_and_a_new_one_only_joins_the_insert(
+    tmp_path: Path,
+) -> None:
+    engines = await engines_with_notes(tmp_path)
+    ran: list[str] = []
+    assert await engines.write(claim_or_look("old", ran)) == "new" and ran == []  # a batch of one: its insert
+    async with engines.writer.begin() as conn:  # off the batcher (PostgreSQL's way): `otherwise` itself
+        assert await claim_or_look("alone", ran)(conn) == "new" and ran == ["alone"]
+        assert await claim_or_look("alone", ran)(conn) == "had {'n': 0}"
+    ran.clear()
+    inserts: list[str] = []
+
+    @sa.event.listens_for(engines.batcher.engine, "before_cursor_execute")
+    def _seen(_c: object, _cur: object, statement: str, _p: object, _ctx: object, _many: bool) -> None:
+        inserts.append(statement.split()[0])
+
+    keys = ["a", "old", "b", "a"]  # "old" is taken; "a" twice: the second finds it taken in the same batch
+    results = await asyncio.gather(*(engines.write(claim_or_look(k, ran)) for k in keys))
+    assert results == ["new", "had {'n': 0}", "new", "had {'n': 0}"]
+    assert sorted(ran) == ["a", "old"]  # only the taken ones ran their `otherwise`
+    assert inserts.count("INSERT") == 1 + 2  # the batch's one insert, and one in each `otherwise`
+    await engines.dispose()
+
+
 async def test_claims_keep_their_order_with_other_writes_on_their_table(tmp_path: Path) -> None:
     engines = await engines_with_notes(tmp_path)
     await engines.write(claim("a"))
