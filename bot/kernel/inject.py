@@ -11,10 +11,9 @@ Where several handlers use the same ports together, they name one dependency gro
 dataclass marked with `group` (`turns: Turns`, bot/features/mock/turn.py), built from the map by its field names at
 each call (`build`); a field that names nothing fails when the handler is bound, as a parameter does.
 
-A handler that hands its calls on to handlers of its own (the career router's tools) says so with `routes_to`: its
-table is bound with it, against the same map, so a name nothing provides among those fails at start-up too. Inner
-handlers that share many dependencies name a group of them (`grouped`: a frozen dataclass of ports, built by its
-fields' names at each call, as `build` builds one).
+A handler that hands its calls on to handlers of its own (the career router's tools, typed text by the user's state)
+says so with `routes_to`: its table is bound with it, against the same map, so a name nothing provides among those
+fails at start-up too; those handlers name their groups as any handler does (a career tool's `jobs: Jobs`).
 """
 
 from __future__ import annotations
@@ -227,17 +226,3 @@ def build(group: type[G], provided: Mapping[str, object]) -> G:
     except KeyError:
         _fields(group, provided)  # says which field names nothing
         raise
-
-
-class _Grouped(_With):
-    def __getitem__(self, name: str) -> object:
-        group = self._extra.get(name)
-        return self._base[name] if group is None else build(cast(type, group), self._base)
-
-
-def grouped(base: Mapping[str, object], **groups: type) -> Mapping[str, object]:
-    """`base` and each group by the name given: built (`build`) from `base` each time it is read, so a handler bound
-    to it sees a field of the record swapped since. UnknownDependency now for a group's field that names nothing."""
-    for group in groups.values():
-        _fields(group, base)
-    return _Grouped(base, dict(groups))

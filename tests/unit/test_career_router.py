@@ -16,7 +16,7 @@ from bot.features.career.router import TOOLS
 from bot.features.career.tool import Tool
 from bot.features.deps import Deps, Limits
 from bot.kernel import commands as c
-from bot.kernel.inject import UnknownDependency
+from bot.kernel.inject import UnknownDependency, group
 from bot.kernel.models import User
 from bot.kernel.parsing import parse_action, parse_line
 from bot.kernel.ports import DocumentError
@@ -61,6 +61,7 @@ async def typo_command(args: str, user: User, cardz: CardsPort) -> list[Reply]:
     return []
 
 
+@group
 @dataclass(frozen=True)
 class Typo:
     """A tool's group naming what nothing provides."""
@@ -68,15 +69,20 @@ class Typo:
     clok: Limits
 
 
+@group
 @dataclass(frozen=True)
 class Sizes:
-    """A tool's group: what its handlers name as `sizes`."""
+    """A tool's group: what its handler's parameter annotated with it is given."""
 
     limits: Limits
 
 
 async def sized_command(args: str, user: User, sizes: Sizes) -> list[Reply]:
     return [Reply(f"{args}: {sizes.limits.max_document_chars}")]
+
+
+async def typo_group_command(args: str, user: User, sizes: Typo) -> list[Reply]:
+    return []
 
 
 @pytest.fixture
@@ -224,15 +230,17 @@ def test_a_tool_naming_what_nothing_provides_fails_when_the_service_is_built(dep
 
 def test_a_tool_group_naming_what_nothing_provides_fails_when_the_service_is_built(deps: Deps) -> None:
     with (
-        patch.dict(TOOLS, {"typo": Tool(sized_command, no_action, no_text, groups={"sizes": Typo})}),
-        pytest.raises(UnknownDependency, match=r"Typo names 'clok', which nothing provides"),
+        patch.dict(TOOLS, {"typo": Tool(typo_group_command, no_action, no_text)}),
+        pytest.raises(
+            UnknownDependency, match=r"typo_group_command names 'sizes', a Typo whose 'clok' nothing provides"
+        ),
     ):
         compose(deps)
 
 
 async def test_a_tool_group_is_built_at_each_call(deps: Deps) -> None:
     """A limit of the record swapped after the service was built is seen by the tool's group."""
-    with patch.dict(TOOLS, {"sized": Tool(sized_command, no_action, no_text, groups={"sizes": Sizes})}, clear=True):
+    with patch.dict(TOOLS, {"sized": Tool(sized_command, no_action, no_text)}, clear=True):
         service = compose(deps)
         uid = await new_user(service)
         (r,) = await service.handle(c.CareerCommand(uid, "sized", "chars"))

@@ -259,6 +259,22 @@ def test_the_registered_handlers_name_groups(deps: Deps) -> None:
     )
 
 
+def test_the_career_tools_name_their_groups_as_any_handler_does(deps: Deps) -> None:
+    """Each tool's handlers are given its group by the annotation (`@group`), bound against the map itself."""
+    provided = Service(deps, routes=ROUTES).provided
+    groups: dict[str, set[tuple[str, str]]] = {}
+    for name, tool in TOOLS.items():
+        bound = tool.bind(provided)
+        handlers = [bound.on_command, bound.on_action, bound.on_text, *([bound.on_press] if bound.on_press else [])]
+        groups[name] = {(param, kind.__name__) for handler in handlers for param, kind in handler.groups}
+    assert groups == {
+        "jd": {("jobs", "Jobs")},
+        "notes": {("book", "Notebook")},
+        "apps": {("tracker", "Tracker")},
+        "debrief": {("debriefing", "Debriefing")},
+    }
+
+
 def test_every_registered_handler_binds_against_what_the_root_provides(deps: Deps) -> None:
     service = Service(deps, routes=ROUTES)  # raises on any unknown name
     assert "store" not in service.provided  # the store is given as its ports, never whole

@@ -308,4 +308,4 @@ def _usage(lang: Lang) -> Reply:
     return Reply(t(lang, "usage", usage=t(lang, "apps.usage")), kind="error")
 
 
-TOOL = Tool(command, action, text, press=press, groups={"tracker": Tracker})
+TOOL = Tool(command, action, text, press=press)

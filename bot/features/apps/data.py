@@ -22,6 +22,7 @@ from bot.features.stats.progress import mastery_by_subtopic, reviewed
 from bot.kernel import actions
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import t, tn
+from bot.kernel.inject import group
 from bot.kernel.limits import Limits
 from bot.kernel.lookups import Questions
 from bot.kernel.models import Reminder, User
@@ -42,6 +43,7 @@ MAX_PENDING_REMINDERS = 3  # per application
 BOARD_BUTTONS = 8  # open applications given a button under the board
 
 
+@group
 @dataclass(frozen=True)
 class Tracker:
     """What /apps uses: the user's state, applications and reminders, the interviews and /review questions that

@@ -3,16 +3,18 @@ handlers and, when a sent file may be its input, the label of its "what is this 
 
 A tool's handlers name what they use (bot/kernel/inject.py), as the command handlers do: per call they are given
 `user` and the command's words (`args`), a button's argument (`arg`), the text waited for (`value`, with the tool's
-`state`) or a typed button (`payload`); the rest by name from the map, or the tool's group of ports (`groups`).
-They are bound when the router is (`ToolTable`, `inject.routes_to`): a name nothing provides fails at start-up."""
+`state`) or a typed button (`payload`); the rest by name from the map, or, where a parameter is annotated with a
+dependency group (a frozen dataclass marked `@group`: /jd's `jobs: Jobs`), the group built from the map at each call.
+They are bound when the router is (`ToolTable`, `inject.routes_to`): a name nothing provides, or a group's field that
+names nothing, fails at start-up."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bot.kernel.actions import ToolAction
-from bot.kernel.inject import AnyHandler, Bound, bind, grouped
+from bot.kernel.inject import AnyHandler, Bound, bind
 from bot.kernel.models import User
 from bot.kernel.replies import Reply
 from bot.kernel.session import InCareer
@@ -37,18 +39,14 @@ class Tool:
     press: AnyHandler | None = None
     """A button whose payload the tool typed (`payload`: a `ToolAction`, decoded by the kernel); `action` gets the
     rest."""
-    groups: Mapping[str, type] = field(default_factory=dict)
-    """The groups of ports its handlers may name, by that name (a frozen dataclass built by its fields' names at each
-    call: bot/kernel/inject.py grouped)."""
 
     def bind(self, provided: Mapping[str, object]) -> BoundTool:
-        given = grouped(provided, **self.groups)
-        press = None if self.press is None else bind(self.press, given, PRESS)
+        press = None if self.press is None else bind(self.press, provided, PRESS)
         return BoundTool(
             self,
-            bind(self.command, given, COMMAND),
-            bind(self.action, given, ACTION),
-            bind(self.text, given, TEXT),
+            bind(self.command, provided, COMMAND),
+            bind(self.action, provided, ACTION),
+            bind(self.text, provided, TEXT),
             press,
         )
 

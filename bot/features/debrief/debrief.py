@@ -355,4 +355,4 @@ async def _log(debriefing: Debriefing, user: User, state: InCareer) -> list[Repl
     return debrief_log.summary(user, state.data["company"], result, {n: i.q for n, i in kept})
 
 
-TOOL = Tool(command, action, text, file_label="career.file_for.debrief", groups={"debriefing": Debriefing})
+TOOL = Tool(command, action, text, file_label="career.file_for.debrief")

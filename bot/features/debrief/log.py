@@ -18,6 +18,7 @@ from bot.features.review.interviews import Filing, cap_reached, file_review
 from bot.kernel import actions, verdicts
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import listing, t, tn
+from bot.kernel.inject import group
 from bot.kernel.limits import Limits
 from bot.kernel.llm_budget import Budget
 from bot.kernel.lookups import Matching
@@ -32,6 +33,7 @@ SOURCE = "debrief"
 _SHOWN = 80
 
 
+@group
 @dataclass(frozen=True)
 class Debriefing:
     """What /debrief uses: the user's state, their interviews (and /review's caps on them), cards and answers, the

@@ -200,4 +200,4 @@ async def _delete(n: int, jobs: Jobs, user: User) -> Reply:
     return Reply(t(lang, key, n=n, title=jd.title))
 
 
-TOOL = Tool(command, action, text, file_label="career.file_for.jd", groups={"jobs": Jobs})
+TOOL = Tool(command, action, text, file_label="career.file_for.jd")

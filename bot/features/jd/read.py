@@ -20,6 +20,7 @@ from bot.features.stats.progress import mastery_by_subtopic, reviewed
 from bot.kernel import srs
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import listing, t, tn
+from bot.kernel.inject import group
 from bot.kernel.limits import Limits
 from bot.kernel.llm_budget import Budget
 from bot.kernel.lookups import Questions
@@ -39,6 +40,7 @@ GENERATED_SOURCE = "generated:jd"
 """The source of a question written for a job description (with the JD's id after a colon)."""
 
 
+@group
 @dataclass(frozen=True)
 class Jobs:
     """What /jd uses: the user's state, their job descriptions, cards, answers and personal questions (the questions

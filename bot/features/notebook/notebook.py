@@ -239,4 +239,4 @@ async def _tag(value: str, book: Notebook, user: User, state: InCareer) -> list[
     return [Reply(t(lang, "notes.tag.done", n=note.version, company=company_name(company, lang)), back)]
 
 
-TOOL = Tool(command=command, action=action, text=text, groups={"book": Notebook})
+TOOL = Tool(command=command, action=action, text=text)

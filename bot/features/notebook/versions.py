@@ -17,6 +17,7 @@ from bot.features.notebook.view import coverage, prompt_of, score_text, short
 from bot.kernel import actions
 from bot.kernel.bank import Bank
 from bot.kernel.i18n import t, tn
+from bot.kernel.inject import group
 from bot.kernel.limits import Limits
 from bot.kernel.llm_budget import Budget
 from bot.kernel.lookups import Questions
@@ -32,6 +33,7 @@ MAX_VERSIONS = 20  # ...and versions of one question
 STAR_PARTS = ("situation", "task", "action", "result")
 
 
+@group
 @dataclass(frozen=True)
 class Notebook:
     """What /notes uses: the user's state, their notebook and graded answers, the questions by id and the bank, the
