@@ -37,4 +37,3 @@ class Budget:
 
     async def spend(self, user_id: int | None, kind: str, tokens: int, now: datetime) -> None:
         await self.store.record_llm_call(user_id, kind, tokens, now)
-
