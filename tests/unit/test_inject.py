@@ -5,9 +5,12 @@ more than 15 methods."""
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -24,9 +27,11 @@ from bot.kernel.inject import (
     bind,
     build,
     group,
+    hints_of,
     is_group,
     parameters,
     routes_to,
+    with_names,
 )
 from bot.kernel.models import User
 from bot.kernel.ports import Clock, Notify
@@ -367,6 +372,7 @@ def test_the_method_count_sees_a_port_too_large(tmp_path: Path, monkeypatch: pyt
     body = "".join(f"    async def m{i}(self) -> None: ...\n" for i in range(16))
     (tmp_path / "big_ports.py").write_text(f"from typing import Protocol\n\n\nclass Big(Protocol):\n{body}")
     monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "big_ports", raising=False)  # a run before this one (mutmut's) imported another
     assert declared_methods("big_ports") == {"Big": 16}
 
 
@@ -420,3 +426,51 @@ def test_typed_text_goes_to_the_state_that_waits_for_it() -> None:
     assert text_state(InCareer(tool="jd", step="text")) == "career"
     assert text_state(ConfirmingForget()) == "forget"
     assert set(TEXT_IN.handlers) == {"answer", "mock", "onboarding", "grading", "flow", "career", "picking", "forget"}
+
+
+def test_only_a_frozen_dataclass_can_be_a_group_and_the_mark_is_its_own() -> None:
+    @dataclass(frozen=True)
+    class Frozen:
+        clock: Clock
+
+    @dataclass
+    class Thawed:
+        clock: Clock
+
+    class Plain:
+        clock: Clock
+
+    assert not is_group(Frozen)
+    assert group(Frozen) is Frozen and is_group(Frozen)
+    for wrong in (Thawed, Plain):
+        with pytest.raises(TypeError, match="a dependency group is a frozen dataclass"):
+            group(wrong)
+        assert not is_group(wrong)
+
+    @dataclass(frozen=True)
+    class Child(Frozen):
+        pass
+
+    assert not is_group(Child) and not is_group(Frozen(clock=FakeClock(datetime(2026, 1, 1, tzinfo=UTC))))
+
+
+async def test_a_group_is_found_even_when_another_annotation_cannot_be_resolved(deps: Deps) -> None:
+    """typing.get_type_hints fails on a name imported only for type checking; each annotation that resolves is
+    still read, in order, so a group after the unresolvable one is built."""
+
+    async def handler(cmd: c.ShowHelp, later: NotImportedAnywhere, dues: Dues) -> Dues:  # type: ignore[name-defined]  # noqa: F821
+        return dues
+
+    hints = hints_of(handler)
+    assert hints["later"] == "NotImportedAnywhere" and hints["dues"] is Dues and hints["cmd"] is c.ShowHelp
+    bound = bind(handler, with_names(deps.provided(), later="a value"), ("cmd",))
+    dues = await bound(cmd=c.ShowHelp(1))
+    assert dues == Dues(deps.store, deps.clock)
+
+
+def test_an_unknown_name_in_a_callable_without_a_qualified_name_is_reported_by_what_it_is() -> None:
+    async def handler(cmd: c.ShowHelp, clok: Clock) -> list[Reply]:
+        return []
+
+    with pytest.raises(UnknownDependency, match=r"^functools\.functools\.partial\(<function .*handler.*names 'clok'"):
+        bind(functools.partial(handler), {}, ("cmd",))
