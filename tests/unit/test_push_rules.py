@@ -379,3 +379,30 @@ async def test_a_builder_naming_what_nothing_provides_fails_when_the_pushes_are_
     monkeypatch.setitem(push_rules._pushes, "test.typo", typo)
     with pytest.raises(UnknownDependency, match=r"typo names 'clok', which nothing provides"):
         push_rules.bind_pushes(deps.provided())
+
+
+async def test_a_builder_registered_after_the_pushes_were_bound_is_bound_when_first_asked_and_kept(
+    deps: Deps, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(push_rules, "_pushes", dict(push_rules._pushes))  # registered here only for this test
+    monkeypatch.setattr(push_rules, "_reminders", dict(push_rules._reminders))
+    pushes = push_rules.bind_pushes(deps.provided())
+
+    async def late(user: User, last_answer: datetime | None, clock: object) -> list[Reply]:
+        return [Reply(f"late {user.id} at {clock.now():%H:%M}")]  # type: ignore[attr-defined]
+
+    async def late_reminder(user: User, reminder: Reminder, clock: object) -> list[Reply]:
+        return [Reply(f"{reminder.kind} for {user.id}")]
+
+    push_rules.register_push("test.late", late)  # a kind no one built before: registered
+    push_rules.register_reminder("test.late", late_reminder)
+    user = User(id=3, created_at=deps.clock.now())
+    assert "test.late" not in pushes.pushes
+    assert await pushes.push("test.late", user, None) == [Reply("late 3 at 09:00")]
+    first = pushes.pushes["test.late"]
+    assert await pushes.push("test.late", user, None) == [Reply("late 3 at 09:00")]
+    assert pushes.pushes["test.late"] is first  # bound once, then kept
+    due = Reminder(id=1, user_id=3, kind="test.late", due_at=deps.clock.now(), payload={})
+    assert await pushes.reminder(user, due) == [Reply("test.late for 3")]
+    kept = pushes.reminders["test.late"]
+    assert await pushes.reminder(user, due) == [Reply("test.late for 3")] and pushes.reminders["test.late"] is kept
