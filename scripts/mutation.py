@@ -187,6 +187,9 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
             "tests/contract/test_engines.py",
             "tests/contract/test_write_batching.py",
             "tests/integration/test_faults.py",
+            # a `bot run` child process cannot import mutmut's copy of the modules: its in-process twins cover them
+            "-k",
+            "not deleted_database_stops_the_running_bot",
         ],
     ),
 }
