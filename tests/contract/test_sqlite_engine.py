@@ -520,11 +520,17 @@ async def test_a_thousand_queued_statements_let_the_loop_turn_between_slices(tmp
     await engines.dispose()
 
 
-NOTE_BY_KEY = Keyed(sa.select(NOTES.c.id, NOTES.c.body), NOTES.c.key, "key")
-NOTE_BY_KEY_AND_ID = Keyed(sa.select(NOTES.c.body).where(NOTES.c.id > sa.bindparam("above")), NOTES.c.key, "key")
+def note_by_key() -> Keyed:
+    """Made in each test (not at import), so a change to Keyed's making is seen by the test that uses it."""
+    return Keyed(sa.select(NOTES.c.id, NOTES.c.body), NOTES.c.key, "key")
+
+
+def note_by_key_above() -> Keyed:
+    return Keyed(sa.select(NOTES.c.body).where(NOTES.c.id > sa.bindparam("above")), NOTES.c.key, "key")
 
 
 async def test_lookups_waiting_together_run_as_one_query_and_each_gets_its_own_row(tmp_path: Path) -> None:
+    NOTE_BY_KEY, NOTE_BY_KEY_AND_ID = note_by_key(), note_by_key_above()
     engines = await engines_with_notes(tmp_path)
     for n, key in enumerate(["a", "b", "c"]):
 
@@ -559,6 +565,7 @@ async def test_lookups_waiting_together_run_as_one_query_and_each_gets_its_own_r
 
 
 async def test_a_lookup_the_database_refuses_fails_alone_and_its_round_still_answers_the_others(tmp_path: Path) -> None:
+    NOTE_BY_KEY = note_by_key()
     engines = await engines_with_notes(tmp_path)
 
     async def add(conn: AsyncConnection) -> None:
@@ -576,7 +583,8 @@ async def test_a_lookup_the_database_refuses_fails_alone_and_its_round_still_ans
 
 async def test_lookups_run_on_postgresql_and_the_fake_path_alone(tmp_path: Path) -> None:
     """Off the read queue (PostgreSQL's pooled connection, or any caller running the unit itself) a lookup is the
-    one-key statement."""
+    one-key statement, and a claim its own insert."""
+    NOTE_BY_KEY = note_by_key()
     engines = await engines_with_notes(tmp_path)
 
     async def add(conn: AsyncConnection) -> None:
@@ -586,4 +594,7 @@ async def test_lookups_run_on_postgresql_and_the_fake_path_alone(tmp_path: Path)
     async with engines.reader.connect() as conn:
         assert await Lookup(NOTE_BY_KEY, {"key": "a"})(conn) == {"id": 1, "body": {"x": 1}}
         assert await Lookup(NOTE_BY_KEY, {"key": "b"})(conn) is None
+    async with engines.writer.begin() as conn:
+        assert await claim("fresh")(conn) is True
+        assert await claim("fresh")(conn) is False
     await engines.dispose()
