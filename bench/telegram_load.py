@@ -11,7 +11,8 @@ wakes (max and p99: the loop never stalls past 100 ms), and /help messages from 
 soon a user who is not answering is served: 20 pushed inside the burst (each behind the updates ahead of it) and
 10 pushed while the answers wait on the grader (target p99 250 ms). A last run grades N answers with the real
 offline estimate in the worker pool (`--offline-users`). Reported: total time / L, and the added latency
-(reply time minus L) at p50 / p99. A second run measures the rate limiter: M messages pushed at
+(reply time minus L) at p50 / p99, split in two (`pre_grade_*`: from an answer's push to its grading's start, the
+claim, the reads and the stored answer; `post_grade_*`: from the grading's end to the reply). A second run measures the rate limiter: M messages pushed at
 once through the Notifier with the limiter at its configured rate, against that rate.
 
     .venv/bin/python bench/telegram_load.py [--users 1000] [--latency 2] [--rounds 3] [--rate 30]
@@ -46,6 +47,7 @@ import asyncio
 import cProfile
 import logging
 import multiprocessing as mp
+import re
 import statistics
 import sys
 import tempfile
@@ -103,14 +105,46 @@ def serve_fake_api(port_out: Any) -> None:
     asyncio.run(main())
 
 
+ANSWER = re.compile(r"answer (\d+):")
+
+
 class SlowGrader(FakeGrader):
+    """Grades after `seconds`, noting when each timed answer ("answer N: ...") reached it and when it was done."""
+
     def __init__(self, seconds: float) -> None:
         super().__init__(follow_up=None)
         self.seconds = seconds
+        self.started: dict[int, float] = {}
+        self.ended: dict[int, float] = {}
 
     async def grade(self, question: Question, answer: str, lang: Lang, level: Level = "engineer") -> Grade:
+        timed = ANSWER.match(answer)
+        if timed:
+            self.started[int(timed.group(1))] = time.monotonic()
         await asyncio.sleep(self.seconds)
+        if timed:
+            self.ended[int(timed.group(1))] = time.monotonic()
         return await super().grade(question, answer, lang, level)
+
+
+def stages(
+    grader: object, ids: list[int], pushed_at: dict[str, float], grades: list[dict[str, Any]]
+) -> dict[str, float | None]:
+    """Where the added latency goes: from the answer's push to its grading's start (the claim, the reads, the answer
+    stored) and from the grading's end to the reply (the grade stored, the reply rendered and sent), p50 and p99.
+    The fake server's clock and this process's are the same monotonic clock."""
+    if not isinstance(grader, SlowGrader) or not grader.started:
+        return {}
+    pushed = {i: pushed_at[str(uid)] for i, uid in enumerate(ids)}
+    replied = {g["chat_id"] - CHAT0: g["at"] for g in grades}
+    before = [(grader.started[i] - pushed[i]) * 1000 for i in grader.started if i in pushed]
+    after = [(replied[i] - grader.ended[i]) * 1000 for i in grader.ended if i in replied]
+    return {
+        "pre_grade_p50_ms": round(pct(before, 0.5), 1) if before else None,
+        "pre_grade_p99_ms": round(pct(before, 0.99), 1) if before else None,
+        "post_grade_p50_ms": round(pct(after, 0.5), 1) if after else None,
+        "post_grade_p99_ms": round(pct(after, 0.99), 1) if after else None,
+    }
 
 
 class Control:
@@ -152,7 +186,7 @@ HELP_CHAT0 = 90_000_000
 
 async def make_runtime(
     tmp: Path, port: int, users: int, latency: float, rate: float, store: str = "sqlite", grader: str = "latency"
-) -> tuple[App, TelegramRuntime]:
+) -> tuple[App, TelegramRuntime, SlowGrader | None]:
     url = DATABASE_URL or f"sqlite+aiosqlite:///{tmp / 'bench.db'}"
     settings = Settings(database_url=url, _env_file=None)  # type: ignore[call-arg]
     settings.telegram = TelegramSettings(
@@ -161,16 +195,18 @@ async def make_runtime(
         base_file_url=f"http://127.0.0.1:{port}/file/bot",
         rate_limit=rate,
     )
+    slow = None
     if grader == "offline":  # the real offline estimate, in the worker pool's processes (as `bot run` serves it)
         app = await build_app(settings, fuzz=False, worker_mode="process")
         assert app.workers is not None
         await app.workers.warm()  # each worker loads the encoder before the timed rounds
     else:
-        app = await build_app(settings, grader=SlowGrader(latency), fuzz=False)
+        slow = SlowGrader(latency)
+        app = await build_app(settings, grader=slow, fuzz=False)
     heap.settle()  # as `python -m bot run` does after start-up
     if store == "memory":  # the adapter's own cost, without the database's
         app.service.deps.store = FakeStore()
-    return app, TelegramRuntime(app.service, settings.telegram)
+    return app, TelegramRuntime(app.service, settings.telegram), slow
 
 
 async def load_run(
@@ -183,7 +219,7 @@ async def load_run(
     grader: str = "latency",
 ) -> dict[str, Any]:
     control = Control(port)
-    app, runtime = await make_runtime(tmp, port, users, latency, rate=100_000.0, store=store, grader=grader)
+    app, runtime, grading = await make_runtime(tmp, port, users, latency, rate=100_000.0, store=store, grader=grader)
     graded = "Score:" if grader == "latency" else "Offline check"
     await runtime.start()
     try:
@@ -241,7 +277,7 @@ async def load_run(
         await runtime.stop()
         await app.close()
         await control.client.aclose()
-    figures = added_latency(ids, pushed_at, grades, users, latency)
+    figures = {**added_latency(ids, pushed_at, grades, users, latency), **stages(grading, ids, pushed_at, grades)}
     cpu_ms = round(cpu * 1000 / max(figures["replied"], 1), 2)
     help_pushed = {chat: help_at[str(pushed[n])] for n, chat in helps.items()}
     help_ms = [(h["at"] - help_pushed[h["chat_id"]]) * 1000 for h in help_hits if h["chat_id"] in help_pushed]
@@ -341,7 +377,7 @@ async def floor_run(
 
 async def limiter_run(port: int, messages: int, rate: float, tmp: Path) -> dict[str, Any]:
     control = Control(port)
-    app, runtime = await make_runtime(tmp, port, 1, 0.0, rate=rate)
+    app, runtime, _ = await make_runtime(tmp, port, 1, 0.0, rate=rate)
     await runtime.start()
     try:
         for i in range(messages):  # the identities exist, as for real pushes
