@@ -198,9 +198,15 @@ class _UnitQueue:
 
 
 class WriteBatcher(_UnitQueue):
-    def __init__(self, engine: Engine, max_batch: int = 200) -> None:
+    """Writes group-committed (see above). After a commit, the batch's callers are woken `wake` at a time, with a
+    turn of the loop between: each one woken runs its next step (render a reply, send it, queue its next read) in
+    the loop's next turn, so waking a batch of 200 at once would make that one turn 200 steps long, and every other
+    task (a /help, a timer) would wait behind all of them."""
+
+    def __init__(self, engine: Engine, max_batch: int = 200, wake: int = 32) -> None:
         super().__init__(engine)
         self.max_batch = max_batch
+        self.wake = wake
 
     async def _drain(self) -> None:
         while self._pending:
@@ -218,7 +224,9 @@ class WriteBatcher(_UnitQueue):
             for unit, future in batch:
                 await self._alone(unit, future)
             return
-        for (_, future), result in zip(batch, results, strict=True):
+        for n, ((_, future), result) in enumerate(zip(batch, results, strict=True)):
+            if n and n % self.wake == 0:
+                await asyncio.sleep(0)  # those woken so far take their turn first
             if not future.done():
                 future.set_result(result)
 

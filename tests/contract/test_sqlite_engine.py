@@ -7,6 +7,7 @@ import asyncio
 import itertools
 import shutil
 import threading
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -517,6 +518,31 @@ async def test_a_thousand_queued_statements_let_the_loop_turn_between_slices(tmp
     writes = sorted({w for _, w in seen})
     assert max(b - a for a, b in itertools.pairwise(reads)) <= 64 and 64 in reads and 128 in reads
     assert 200 in writes and 400 in writes  # the loop turned after each batch of 200
+    await engines.dispose()
+
+
+async def test_a_committed_batchs_callers_wake_32_to_a_turn_of_the_loop(tmp_path: Path) -> None:
+    """Each caller woken runs its next step in the loop's next turn: a batch of 70 wakes 32, then 32, then 6, with a
+    turn between, so no one turn runs all 70 steps while a /help or a timer waits behind them."""
+    engines = await engines_with_notes(tmp_path)
+    turn = 0
+    woke_at: list[int] = []
+
+    async def count_turns() -> None:
+        nonlocal turn
+        while True:
+            await asyncio.sleep(0)
+            turn += 1
+
+    async def write_then_note(key: str) -> None:
+        await engines.write(add_note(key))
+        woke_at.append(turn)
+
+    ticker = asyncio.create_task(count_turns())
+    await asyncio.gather(*(write_then_note(f"w{i}") for i in range(70)))
+    ticker.cancel()
+    assert sorted(Counter(woke_at).values(), reverse=True) == [32, 32, 6]
+    assert woke_at == sorted(woke_at)  # in their order
     await engines.dispose()
 
 

@@ -63,7 +63,10 @@ def test_control_the_scan_catches_a_known_bad_pattern(bad: str) -> None:
     assert redos.scan(re.compile(bad), first_only=True)
 
 
-@pytest.mark.parametrize("good", [r"(?:a++)$", r"(?:(?<!\s)\s++)?+(?:,\s*+)?+\bbut\b", r"(?<![a-z])[a-z]++\d"])
+# `(?:a++)$` is not among them: possessive, it never backtracks inside one attempt, but finditer starts an attempt at
+# every "a" of the run and each reads the run to its end (quadratic; 4.4 ms at 4n against 0.29 ms at n, measured);
+# the lookbehind starts one attempt per run.
+@pytest.mark.parametrize("good", [r"(?<!a)a++$", r"(?:(?<!\s)\s++)?+(?:,\s*+)?+\bbut\b", r"(?<![a-z])[a-z]++\d"])
 def test_control_the_scan_passes_their_linear_rewrites(good: str) -> None:
     assert redos.scan(re.compile(good)) == []
 
