@@ -13,7 +13,7 @@ from bot.kernel.models import Attempt, Card
 from bot.kernel.session import Session, dump_session
 from bot.storage import tables as T
 from bot.storage.base import SqlBase, insert_returning_id, update_by_id
-from bot.storage.group_commit import Keyed, Plain, Statement
+from bot.storage.group_commit import Guarded, Keyed, Plain, Statement
 from bot.storage.users import CLAIM_SESSION, session_write
 
 _C, _A = T.cards.c, T.attempts.c
@@ -138,13 +138,7 @@ class SqlCards(SqlBase):
         values = _attempt_values(attempt)
         claim = {"_user_id": attempt.user_id, "was": dump_session(session_was), "state": dump_session(session)}
 
-        async def _unit(conn: AsyncConnection) -> int | None:
-            claimed = await conn.execute(CLAIM_SESSION, claim)
-            if claimed.rowcount != 1:
-                return None
-            return int((await conn.execute(insert_returning_id(T.attempts), values)).scalar_one())
-
-        attempt_id = await self.engines.write(_unit)
+        attempt_id = await self.engines.write(Guarded(CLAIM_SESSION, claim, insert_returning_id(T.attempts), values))
         return None if attempt_id is None else attempt.model_copy(update={"id": attempt_id})
 
     async def get_attempt(self, attempt_id: int) -> Attempt | None:

@@ -42,6 +42,14 @@ answer from the keys it returned; a key claimed twice in one batch is new only t
 may say what to do when its key is taken (`otherwise`: an update redelivered, done or in hand, or left by a
 process that died): that unit runs for it alone, after the batch's insert, so the common case (a new update)
 still costs one row of one statement.
+
+A `Guarded` unit is a compare-and-set followed by an insert: an UPDATE of at most one row, only if that row is still
+as the caller saw it, and when it matched, an INSERT returning the new row's id (an answer opening its attempt: the
+session moved from "answering" to "grading", and the attempt stored). In a batch, the guards of one statement run as
+one executemany inside a savepoint; when every one matched (the common case: one user's commands never overlap),
+the inserts run as one multi-row insert, and SQLite gives a statement's rows increasing ids in the order of its
+rows, so the ids sorted are the units' ids in order. When any guard did not match, the savepoint is rolled back and
+each unit runs alone, as it would outside a batch.
 """
 
 from __future__ import annotations
@@ -99,6 +107,22 @@ class Claim:
         if self.otherwise is not None:
             return await self.otherwise(conn)
         return (await conn.execute(self.statement, self.params)).first() is not None
+
+
+class Guarded:
+    """A compare-and-set, then an insert (see above): `guard` (an UPDATE matching at most one row) with `guard_params`;
+    when it matched, `insert` (an INSERT ... RETURNING the new id, one column) with `values`, and the unit returns
+    that id; None when the guard matched nothing (the row had changed), and nothing is inserted."""
+
+    __slots__ = ("guard", "guard_params", "insert", "values")
+
+    def __init__(self, guard: Any, guard_params: dict[str, Any], insert: Any, values: dict[str, Any]) -> None:
+        self.guard, self.guard_params, self.insert, self.values = guard, guard_params, insert, values
+
+    async def __call__(self, conn: AsyncConnection) -> int | None:
+        if (await conn.execute(self.guard, self.guard_params)).rowcount != 1:
+            return None
+        return int((await conn.execute(self.insert, self.values)).scalar_one())
 
 
 class Keyed:
@@ -335,6 +359,7 @@ def _drive_all(conn: Connection, units: list[Unit]) -> list[Any]:
     results: list[Any] = [None] * len(units)
     rows: dict[tuple[Any, tuple[str, ...]], list[dict[str, Any]]] = {}  # statement shape -> rows, in order
     claims: dict[Any, list[tuple[int, Claim]]] = {}  # statement -> its claims, in order
+    guarded: dict[tuple[Any, Any], list[tuple[int, Guarded]]] = {}  # (guard, insert) -> its units, in order
     shape_of: dict[Any, tuple[Any, tuple[str, ...]]] = {}  # table -> the one statement shape gathered for it
 
     def flush() -> None:
@@ -348,8 +373,12 @@ def _drive_all(conn: Connection, units: list[Unit]) -> list[Any]:
                     taken.discard(claim.key)  # the same key again in this batch: not new to that claim
                 else:
                     results[index] = False if claim.otherwise is None else drive(conn, claim.otherwise)
+        for (guard, insert), waiting in guarded.items():
+            for (index, _), result in zip(waiting, _guard_together(conn, guard, insert, waiting), strict=True):
+                results[index] = result
         rows.clear()
         claims.clear()
+        guarded.clear()
         shape_of.clear()
 
     def gather(table: Any, shape: tuple[Any, tuple[str, ...]]) -> None:
@@ -361,6 +390,10 @@ def _drive_all(conn: Connection, units: list[Unit]) -> list[Any]:
         if isinstance(unit, Claim):
             gather(unit.statement.table, (unit.statement, ("<claim>",)))
             claims.setdefault(unit.statement, []).append((index, unit))
+        elif isinstance(unit, Guarded):
+            gather(unit.guard.table, (unit.guard, ("<guard>",)))
+            gather(unit.insert.table, (unit.insert, ("<guarded insert>",)))
+            guarded.setdefault((unit.guard, unit.insert), []).append((index, unit))
         elif isinstance(unit, Plain):
             for statement, params in unit.statements:
                 shape = (statement, tuple(sorted(params)))
@@ -371,3 +404,19 @@ def _drive_all(conn: Connection, units: list[Unit]) -> list[Any]:
             results[index] = drive(conn, unit)
     flush()
     return results
+
+
+def _guard_together(conn: Connection, guard: Any, insert: Any, waiting: list[tuple[int, Guarded]]) -> list[Any]:
+    """The units' results, in order: every guard in one executemany, and when all matched, every insert in one
+    statement; otherwise each unit alone, after the guards are undone (see above)."""
+    units = [unit for _, unit in waiting]
+    if len(units) > 1:
+        savepoint = conn.begin_nested()
+        if conn.execute(guard, [unit.guard_params for unit in units]).rowcount == len(units):
+            savepoint.commit()
+            ids = sorted(row[0] for row in conn.execute(insert, [unit.values for unit in units]))
+            if len(ids) != len(units):
+                raise RuntimeError(f"{len(units)} rows inserted, {len(ids)} ids returned")
+            return ids
+        savepoint.rollback()
+    return [drive(conn, unit) for unit in units]

@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.storage.engine import make_engines
-from bot.storage.group_commit import Claim, Keyed, Lookup, Plain
+from bot.storage.group_commit import Claim, Guarded, Keyed, Lookup, Plain
 
 NOTES = sa.Table(
     "notes",
@@ -375,6 +375,93 @@ async def test_a_claim_whose_key_is_taken_runs_its_otherwise_and_a_new_one_only_
     assert results == ["new", "had {'n': 0}", "new", "had {'n': 0}"]
     assert sorted(ran) == ["a", "old"]  # only the taken ones ran their `otherwise`
     assert inserts.count("INSERT") == 1 + 2  # the batch's one insert, and one in each `otherwise`
+    await engines.dispose()
+
+
+MOVE_COUNT = COUNTS.update().where(COUNTS.c.id == sa.bindparam("_id"), COUNTS.c.v == sa.bindparam("was"))
+NOTE_ID = NOTES.insert().returning(NOTES.c.id)
+
+
+def move_then_note(count_id: int, was: int, key: str) -> Guarded:
+    """Count `count_id` from `was` to `was + 1`, only if it is still `was`; then a note `key`, its id returned."""
+    return Guarded(MOVE_COUNT, {"_id": count_id, "was": was, "v": was + 1}, NOTE_ID, {"key": key, "body": {}})
+
+
+async def seeded_counts(tmp_path: Path, n: int):  # type: ignore[no-untyped-def]
+    engines = await engines_with_notes(tmp_path)
+
+    async def seed(conn: AsyncConnection) -> None:
+        await conn.execute(COUNTS.insert(), [{"id": i, "v": 0} for i in range(1, n + 1)])
+        await conn.execute(NOTES.insert(), [{"key": "first", "body": {}}])  # the notes' ids start at 2
+
+    await engines.write(seed)
+    return engines
+
+
+async def notes_by_id(engines: Any) -> dict[int, str]:
+    async def read(conn: AsyncConnection) -> dict[int, str]:
+        return {row.id: row.key for row in await conn.execute(sa.select(NOTES.c.id, NOTES.c.key))}
+
+    return dict(await engines.read(read))
+
+
+async def counts(engines: Any) -> dict[int, int]:
+    async def read(conn: AsyncConnection) -> dict[int, int]:
+        return {row.id: row.v for row in await conn.execute(sa.select(COUNTS.c.id, COUNTS.c.v))}
+
+    return dict(await engines.read(read))
+
+
+async def test_guarded_units_of_a_batch_run_as_one_update_and_one_insert_and_each_gets_its_own_id(
+    tmp_path: Path,
+) -> None:
+    engines = await seeded_counts(tmp_path, 5)
+    calls: list[tuple[str, bool]] = []
+
+    @sa.event.listens_for(engines.batcher.engine, "before_cursor_execute")
+    def _seen(_c: object, _cur: object, statement: str, _p: object, _ctx: object, many: bool) -> None:
+        calls.append((statement.split()[0], many))
+
+    units = [move_then_note(i, 0, f"n{i}") for i in (3, 1, 5, 2, 4)]
+    ids = await asyncio.gather(*(engines.write(u) for u in units))
+    assert ids == [2, 3, 4, 5, 6]  # in the callers' order
+    notes = await notes_by_id(engines)
+    assert [notes[i] for i in ids] == ["n3", "n1", "n5", "n2", "n4"]  # each id is its own caller's row
+    assert await counts(engines) == {1: 1, 2: 1, 3: 1, 4: 1, 5: 1}
+    assert [c for c in calls if c[0] in ("UPDATE", "INSERT")] == [("UPDATE", True), ("INSERT", True)]  # one each
+    await engines.dispose()
+
+
+async def test_a_guard_that_matches_nothing_gets_none_and_the_others_of_its_batch_still_get_their_rows(
+    tmp_path: Path,
+) -> None:
+    engines = await seeded_counts(tmp_path, 3)
+    assert await engines.write(move_then_note(2, 0, "alone")) == 2  # count 2 is at 1 now
+    assert await engines.write(move_then_note(2, 0, "stale")) is None  # alone: no row inserted
+    units = [move_then_note(1, 0, "a"), move_then_note(2, 0, "b"), move_then_note(3, 0, "c")]  # "b" saw 0: stale
+    ids = await asyncio.gather(*(engines.write(u) for u in units))
+    assert ids[1] is None and ids[0] is not None and ids[2] is not None
+    notes = await notes_by_id(engines)
+    assert notes[ids[0]] == "a" and notes[ids[2]] == "c"
+    assert sorted(notes.values()) == ["a", "alone", "c", "first"]  # "b" and "stale" inserted nothing
+    assert await counts(engines) == {1: 1, 2: 1, 3: 1}  # count 2 moved once: the undone guards are not kept
+    await engines.dispose()
+
+
+async def test_guarded_units_see_the_writes_queued_before_them_and_keep_their_order(tmp_path: Path) -> None:
+    engines = await seeded_counts(tmp_path, 2)
+    sequence = [
+        move_then_note(1, 0, "a"),  # 0 -> 1
+        Plain([(COUNTS.update().where(COUNTS.c.id == sa.bindparam("_id")), {"_id": 1, "v": 7})]),
+        move_then_note(1, 7, "b"),  # sees the 7 written before it in the same batch
+        move_then_note(1, 1, "c"),  # saw 1: stale by now
+        move_then_note(2, 0, "d"),
+    ]
+    results = await asyncio.gather(*(engines.write(u) for u in sequence))
+    assert results[1] is None and results[3] is None
+    notes = await notes_by_id(engines)
+    assert [notes[results[i]] for i in (0, 2, 4)] == ["a", "b", "d"]
+    assert await counts(engines) == {1: 8, 2: 1}
     await engines.dispose()
 
 
