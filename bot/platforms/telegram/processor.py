@@ -13,6 +13,11 @@ with 1,100 updates queued behind a slow grading would hold all of them and stall
 user. What bounds memory instead is a cap per chat: past `max_per_chat` updates in flight, a
 chat's new updates are skipped (their coroutine closed unrun) and `on_shed` is called once for
 the run, to tell the user; what was accepted is all handled, in order.
+
+A command (a message starting with "/") is a user at the keyboard waiting for a menu or a question, while an answer
+in a burst waits seconds on its grader anyway: when every working slot is taken, a command takes one of `reserve`
+slots kept for commands instead of queueing behind every answer that waits for a slot (a /help sent while a thousand
+answers arrive at once). It still waits for its own chat's updates before it.
 """
 
 from __future__ import annotations
@@ -77,15 +82,23 @@ class _Chat:
 
 
 class PerChatUpdateProcessor(BaseUpdateProcessor):
-    def __init__(self, max_active: int, max_per_chat: int = 32, on_shed: OnShed | None = None) -> None:
+    def __init__(
+        self, max_active: int, max_per_chat: int = 32, on_shed: OnShed | None = None, reserve: int = 16
+    ) -> None:
         super().__init__(UNBOUNDED)
         self.max_active = max_active
+        self._reserve = asyncio.BoundedSemaphore(reserve)  # for commands, while every working slot is taken
         self.max_per_chat = max_per_chat
         self.on_shed = on_shed
         self.shed = 0
         """Updates skipped because their chat's queue was full (for tests and metrics)."""
         self._active = asyncio.BoundedSemaphore(max_active)
         self._chats: dict[int, _Chat] = {}
+
+    @staticmethod
+    def is_command(update: object) -> bool:
+        message = update.message if isinstance(update, Update) else None
+        return message is not None and (message.text or "").startswith("/")
 
     @staticmethod
     def chat_key(update: object) -> int | None:
@@ -99,8 +112,9 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         key = self.chat_key(update)
+        command = self.is_command(update)
         if key is None:
-            await self._run(coroutine)
+            await self._run(coroutine, command)
             return
         chat = self._chats.setdefault(key, _Chat())
         if chat.in_flight >= self.max_per_chat:
@@ -109,14 +123,15 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         chat.in_flight += 1
         try:
             async with chat.lock:
-                await self._run(coroutine)
+                await self._run(coroutine, command)
         finally:
             chat.in_flight -= 1
             if chat.in_flight == 0:
                 del self._chats[key]
 
-    async def _run(self, coroutine: Awaitable[Any]) -> None:
-        async with _Slot(self._active) as slot:
+    async def _run(self, coroutine: Awaitable[Any], command: bool = False) -> None:
+        full = self._active.locked()  # no working slot free now
+        async with _Slot(self._reserve if command and full else self._active) as slot:
             token = _current.set(slot)
             try:
                 await coroutine

@@ -205,3 +205,53 @@ async def test_a_grading_in_flight_holds_no_slot_a_help_needs(make_telegram: Mak
     tg.grader.gate.set()
     grade = await tg.server.wait_for(lambda: [s for s in tg.server.to(SLOW) if "Score:" in s.text])
     assert grade
+
+
+def _text_update(chat_id: int, update_id: int, text: str) -> Update:
+    return Update.de_json(updates.text(chat_id, text) | {"update_id": update_id}, None)  # type: ignore[arg-type]
+
+
+async def test_a_command_takes_a_reserved_slot_while_every_working_slot_is_taken_and_an_answer_does_not() -> None:
+    processor = PerChatUpdateProcessor(max_active=2, reserve=1)
+    gate, ran = asyncio.Event(), []
+
+    async def job(name: str, wait: bool = False) -> None:
+        if wait:
+            await gate.wait()
+        ran.append(name)
+
+    def run(chat: int, text: str, name: str, wait: bool = False) -> asyncio.Task[None]:
+        return asyncio.create_task(processor.process_update(_text_update(chat, chat, text), job(name, wait)))
+
+    busy = [run(c, "an answer", f"busy{c}", wait=True) for c in (1, 2)]  # both working slots, held
+    answer = run(3, "another answer", "answer")
+    help_ = run(4, "/help", "help")
+    second = run(5, "/drill", "drill", wait=True)  # takes the one reserved slot after /help gave it back
+    third = run(6, "/stats", "stats")
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert ran == ["help"]  # the answer waits for a working slot; /help did not
+    assert not answer.done() and not third.done()  # /drill holds the reserve now: /stats waits for it
+    gate.set()
+    await asyncio.wait_for(asyncio.gather(*busy, answer, help_, second, third), 5)
+    assert sorted(ran) == ["answer", "busy1", "busy2", "drill", "help", "stats"]
+    assert processor._active._value == 2 and processor._reserve._value == 1  # every slot is back
+
+
+async def test_a_command_takes_a_working_slot_when_one_is_free() -> None:
+    processor = PerChatUpdateProcessor(max_active=1, reserve=1)
+    gate, ran = asyncio.Event(), []
+
+    async def held(name: str) -> None:
+        await gate.wait()
+        ran.append(name)
+
+    first = asyncio.create_task(processor.process_update(_text_update(1, 1, "/drill"), held("first")))
+    await asyncio.sleep(0)
+    assert processor._active._value == 0 and processor._reserve._value == 1  # the working slot, not the reserve
+    second = asyncio.create_task(processor.process_update(_text_update(2, 2, "/help"), held("second")))
+    await asyncio.sleep(0)
+    assert processor._reserve._value == 0  # the working slot was taken: the reserve
+    gate.set()
+    await asyncio.wait_for(asyncio.gather(first, second), 5)
+    assert processor.is_command(_text_update(3, 3, "/x")) and not processor.is_command(_text_update(3, 3, "x /y"))
