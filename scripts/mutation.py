@@ -192,6 +192,12 @@ GROUPS: dict[str, tuple[list[str], list[str]]] = {
             "not deleted_database_stops_the_running_bot",
         ],
     ),
+    # Telegram's update processor: each chat in order, working slots given back while grading, a full chat's updates
+    # skipped, the slots reserved for commands
+    "telegram_processor": (
+        ["bot/platforms/telegram/processor.py"],
+        ["tests/platforms/telegram/test_concurrency.py"],
+    ),
 }
 RESULT = re.compile(r"^\s*(([\w.]+)__mutmut_\d+): (\w+)", re.MULTILINE)
 

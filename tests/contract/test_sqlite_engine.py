@@ -429,6 +429,11 @@ async def test_guarded_units_of_a_batch_run_as_one_update_and_one_insert_and_eac
     assert [notes[i] for i in ids] == ["n3", "n1", "n5", "n2", "n4"]  # each id is its own caller's row
     assert await counts(engines) == {1: 1, 2: 1, 3: 1, 4: 1, 5: 1}
     assert [c for c in calls if c[0] in ("UPDATE", "INSERT")] == [("UPDATE", True), ("INSERT", True)]  # one each
+    calls.clear()
+    assert await asyncio.gather(engines.write(move_then_note(1, 1, "x")), engines.write(move_then_note(2, 1, "y"))) == [
+        7, 8,
+    ]  # fmt: skip
+    assert [c for c in calls if c[0] in ("UPDATE", "INSERT")] == [("UPDATE", True), ("INSERT", True)]  # two: together
     await engines.dispose()
 
 
@@ -436,11 +441,28 @@ async def test_a_guard_that_matches_nothing_gets_none_and_the_others_of_its_batc
     tmp_path: Path,
 ) -> None:
     engines = await seeded_counts(tmp_path, 3)
+    calls: list[str] = []
+
+    @sa.event.listens_for(engines.batcher.engine, "before_cursor_execute")
+    def _seen(_c: object, _cur: object, statement: str, _p: object, _ctx: object, _many: bool) -> None:
+        calls.append(" ".join(statement.split()[:2]))
+
+    @sa.event.listens_for(engines.batcher.engine, "commit")
+    def _committed(_conn: object) -> None:
+        calls.append("COMMIT")
+
     assert await engines.write(move_then_note(2, 0, "alone")) == 2  # count 2 is at 1 now
     assert await engines.write(move_then_note(2, 0, "stale")) is None  # alone: no row inserted
+    assert "SAVEPOINT" not in " ".join(calls)  # a batch of one runs as itself: no savepoint
+    calls.clear()
     units = [move_then_note(1, 0, "a"), move_then_note(2, 0, "b"), move_then_note(3, 0, "c")]  # "b" saw 0: stale
     ids = await asyncio.gather(*(engines.write(u) for u in units))
     assert ids[1] is None and ids[0] is not None and ids[2] is not None
+    # the guards together, undone, then each unit alone in the same transaction: one commit
+    assert [c for c in calls if c.split()[0] in ("UPDATE", "INSERT", "ROLLBACK", "COMMIT")] == [
+        "UPDATE counts", "ROLLBACK TO", "UPDATE counts", "INSERT INTO", "UPDATE counts", "UPDATE counts",
+        "INSERT INTO", "COMMIT",
+    ]  # fmt: skip
     notes = await notes_by_id(engines)
     assert notes[ids[0]] == "a" and notes[ids[2]] == "c"
     assert sorted(notes.values()) == ["a", "alone", "c", "first"]  # "b" and "stale" inserted nothing
